@@ -1,0 +1,3 @@
+#pragma once
+#include <openssl/crypto.h>
+#include <openssl/sha.h>

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# README's test command: installs what a fresh machine lacks, checks generated code and
+# formatting, builds with warnings as errors, runs every Swift test (unit and integration
+# against a real streakd on loopback), the Python and C clients against a real streakd,
+# and a short smoke run of the load generator.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "system packages"
+scripts/ensure-deps.sh
+
+step "generated code is fresh"
+scripts/check-generated.sh
+
+step "lint"
+scripts/lint.sh
+
+step "build (warnings are errors)"
+swift build --build-tests -Xswiftc -warnings-as-errors
+
+step "swift tests"
+swift test --skip-build --parallel
+
+step "python and C clients against a real streakd"
+STREAKD_BIN="$(swift build --show-bin-path)/streakd" scripts/test-clients.sh
+
+step "load generator smoke run"
+scripts/bench --smoke
+
+echo
+echo "all tests passed"

@@ -53,6 +53,15 @@ extension WireArchiveHabitRequest: CBridgedMessage {
         streak__v1__archive_habit_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let archivedOn {
+            writer.date(2, archivedOn)
+        }
+        if habitId != 0 {
+            writer.int64(1, habitId)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ArchiveHabitRequest> {
         let c = arena.allocate(Streak__V1__ArchiveHabitRequest.self)
         streak__v1__archive_habit_request__init(c)

@@ -56,6 +56,18 @@ extension WireBatchCompletionsRequest: CBridgedMessage {
         streak__v1__batch_completions_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let asOf {
+            writer.date(3, asOf)
+        }
+        for value in remove.reversed() {
+            writer.message(2, value)
+        }
+        for value in record.reversed() {
+            writer.message(1, value)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BatchCompletionsRequest> {
         let c = arena.allocate(Streak__V1__BatchCompletionsRequest.self)
         streak__v1__batch_completions_request__init(c)

@@ -55,6 +55,18 @@ extension WireBatchCompletionsResponse: CBridgedMessage {
         streak__v1__batch_completions_response__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if changed != 0 {
+            writer.int32(3, changed)
+        }
+        if let streak {
+            writer.message(2, streak)
+        }
+        for value in days.reversed() {
+            writer.message(1, value)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BatchCompletionsResponse> {
         let c = arena.allocate(Streak__V1__BatchCompletionsResponse.self)
         streak__v1__batch_completions_response__init(c)

@@ -84,6 +84,36 @@ extension WireBuildHeatmapRequest: CBridgedMessage {
         streak__v1__build_heatmap_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if accessibilityLabels {
+            writer.bool(9, true)
+        }
+        if minPercent != 0 {
+            writer.int32(8, minPercent)
+        }
+        if !locale.isEmpty {
+            writer.string(7, locale)
+        }
+        if let weekStart {
+            writer.message(6, weekStart)
+        }
+        if let asOf {
+            writer.date(5, asOf)
+        }
+        if let to {
+            writer.date(4, to)
+        }
+        if let from {
+            writer.date(3, from)
+        }
+        for value in completions.reversed() {
+            writer.message(2, value)
+        }
+        for value in habits.reversed() {
+            writer.message(1, value)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildHeatmapRequest> {
         let c = arena.allocate(Streak__V1__BuildHeatmapRequest.self)
         streak__v1__build_heatmap_request__init(c)

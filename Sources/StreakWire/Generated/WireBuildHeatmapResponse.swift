@@ -52,6 +52,15 @@ extension WireBuildHeatmapResponse: CBridgedMessage {
         streak__v1__build_heatmap_response__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let streak {
+            writer.message(2, streak)
+        }
+        if let heatmap {
+            writer.message(1, heatmap)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildHeatmapResponse> {
         let c = arena.allocate(Streak__V1__BuildHeatmapResponse.self)
         streak__v1__build_heatmap_response__init(c)

@@ -49,6 +49,12 @@ extension WireBuildMonthLabelsResponse: CBridgedMessage {
         streak__v1__build_month_labels_response__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        for value in labels.reversed() {
+            writer.message(1, value)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthLabelsResponse> {
         let c = arena.allocate(Streak__V1__BuildMonthLabelsResponse.self)
         streak__v1__build_month_labels_response__init(c)

@@ -76,6 +76,30 @@ extension WireBuildMonthPageRequest: CBridgedMessage {
         streak__v1__build_month_page_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        for value in highlighted.reversed() {
+            writer.date(7, value)
+        }
+        if !locale.isEmpty {
+            writer.string(6, locale)
+        }
+        if let weekStart {
+            writer.message(5, weekStart)
+        }
+        if let asOf {
+            writer.date(4, asOf)
+        }
+        if let selected {
+            writer.date(3, selected)
+        }
+        if month != 0 {
+            writer.int32(2, month)
+        }
+        if year != 0 {
+            writer.int32(1, year)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthPageRequest> {
         let c = arena.allocate(Streak__V1__BuildMonthPageRequest.self)
         streak__v1__build_month_page_request__init(c)

@@ -53,6 +53,15 @@ extension WireCompletion: CBridgedMessage {
         streak__v1__completion__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let date {
+            writer.date(2, date)
+        }
+        if habitId != 0 {
+            writer.int64(1, habitId)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Completion> {
         let c = arena.allocate(Streak__V1__Completion.self)
         streak__v1__completion__init(c)

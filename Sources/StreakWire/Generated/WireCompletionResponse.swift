@@ -55,6 +55,18 @@ extension WireCompletionResponse: CBridgedMessage {
         streak__v1__completion_response__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if changed {
+            writer.bool(3, true)
+        }
+        if let streak {
+            writer.message(2, streak)
+        }
+        if let day {
+            writer.message(1, day)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__CompletionResponse> {
         let c = arena.allocate(Streak__V1__CompletionResponse.self)
         streak__v1__completion_response__init(c)

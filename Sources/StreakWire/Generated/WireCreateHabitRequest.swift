@@ -53,6 +53,15 @@ extension WireCreateHabitRequest: CBridgedMessage {
         streak__v1__create_habit_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let createdOn {
+            writer.date(2, createdOn)
+        }
+        if !name.isEmpty {
+            writer.string(1, name)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__CreateHabitRequest> {
         let c = arena.allocate(Streak__V1__CreateHabitRequest.self)
         streak__v1__create_habit_request__init(c)

@@ -49,6 +49,12 @@ extension WireCreateHabitResponse: CBridgedMessage {
         streak__v1__create_habit_response__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let habit {
+            writer.message(1, habit)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__CreateHabitResponse> {
         let c = arena.allocate(Streak__V1__CreateHabitResponse.self)
         streak__v1__create_habit_response__init(c)

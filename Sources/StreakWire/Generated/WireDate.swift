@@ -55,6 +55,18 @@ extension WireDate: CBridgedMessage {
         streak__v1__date__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if day != 0 {
+            writer.int32(3, day)
+        }
+        if month != 0 {
+            writer.int32(2, month)
+        }
+        if year != 0 {
+            writer.int32(1, year)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Date> {
         let c = arena.allocate(Streak__V1__Date.self)
         streak__v1__date__init(c)

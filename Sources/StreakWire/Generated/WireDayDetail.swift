@@ -80,6 +80,33 @@ extension WireDayDetail: CBridgedMessage {
         streak__v1__day_detail__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if !accessibilityLabel.isEmpty {
+            writer.string(8, accessibilityLabel)
+        }
+        if contributing {
+            writer.bool(7, true)
+        }
+        if level != 0 {
+            writer.int32(6, level)
+        }
+        if percent != 0 {
+            writer.int32(5, percent)
+        }
+        if active != 0 {
+            writer.int32(4, active)
+        }
+        if completed != 0 {
+            writer.int32(3, completed)
+        }
+        for value in completedHabits.reversed() {
+            writer.message(2, value)
+        }
+        if let date {
+            writer.date(1, date)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__DayDetail> {
         let c = arena.allocate(Streak__V1__DayDetail.self)
         streak__v1__day_detail__init(c)

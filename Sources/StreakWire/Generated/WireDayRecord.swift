@@ -76,6 +76,30 @@ extension WireDayRecord: CBridgedMessage {
         streak__v1__day_record__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if contributing {
+            writer.bool(7, true)
+        }
+        if level != 0 {
+            writer.int32(6, level)
+        }
+        if percent != 0 {
+            writer.int32(5, percent)
+        }
+        if active != 0 {
+            writer.int32(4, active)
+        }
+        if completed != 0 {
+            writer.int32(3, completed)
+        }
+        if !completedHabitIds.isEmpty {
+            writer.packedInt64(2, completedHabitIds)
+        }
+        if let date {
+            writer.date(1, date)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__DayRecord> {
         let c = arena.allocate(Streak__V1__DayRecord.self)
         streak__v1__day_record__init(c)

@@ -72,6 +72,27 @@ extension WireGetHeatmapRequest: CBridgedMessage {
         streak__v1__get_heatmap_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if accessibilityLabels {
+            writer.bool(6, true)
+        }
+        if !locale.isEmpty {
+            writer.string(5, locale)
+        }
+        if let weekStart {
+            writer.message(4, weekStart)
+        }
+        if let asOf {
+            writer.date(3, asOf)
+        }
+        if let to {
+            writer.date(2, to)
+        }
+        if let from {
+            writer.date(1, from)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetHeatmapRequest> {
         let c = arena.allocate(Streak__V1__GetHeatmapRequest.self)
         streak__v1__get_heatmap_request__init(c)

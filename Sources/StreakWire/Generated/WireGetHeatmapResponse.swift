@@ -49,6 +49,12 @@ extension WireGetHeatmapResponse: CBridgedMessage {
         streak__v1__get_heatmap_response__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let heatmap {
+            writer.message(1, heatmap)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetHeatmapResponse> {
         let c = arena.allocate(Streak__V1__GetHeatmapResponse.self)
         streak__v1__get_heatmap_response__init(c)

@@ -72,6 +72,27 @@ extension WireGetMonthPageRequest: CBridgedMessage {
         streak__v1__get_month_page_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if !locale.isEmpty {
+            writer.string(6, locale)
+        }
+        if let weekStart {
+            writer.message(5, weekStart)
+        }
+        if let asOf {
+            writer.date(4, asOf)
+        }
+        if let selected {
+            writer.date(3, selected)
+        }
+        if month != 0 {
+            writer.int32(2, month)
+        }
+        if year != 0 {
+            writer.int32(1, year)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetMonthPageRequest> {
         let c = arena.allocate(Streak__V1__GetMonthPageRequest.self)
         streak__v1__get_month_page_request__init(c)

@@ -79,6 +79,33 @@ extension WireGetServerInfoResponse: CBridgedMessage {
         streak__v1__get_server_info_response__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if protocolVersion != 0 {
+            writer.uint32(8, protocolVersion)
+        }
+        if connectionsTotal != 0 {
+            writer.uint64(7, connectionsTotal)
+        }
+        if connectionsCurrent != 0 {
+            writer.uint64(6, connectionsCurrent)
+        }
+        if errorsTotal != 0 {
+            writer.uint64(5, errorsTotal)
+        }
+        if requestsTotal != 0 {
+            writer.uint64(4, requestsTotal)
+        }
+        if !storage.isEmpty {
+            writer.string(3, storage)
+        }
+        if uptimeSeconds != 0 {
+            writer.int64(2, uptimeSeconds)
+        }
+        if !version.isEmpty {
+            writer.string(1, version)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetServerInfoResponse> {
         let c = arena.allocate(Streak__V1__GetServerInfoResponse.self)
         streak__v1__get_server_info_response__init(c)

@@ -50,6 +50,12 @@ extension WireGetStreakRequest: CBridgedMessage {
         streak__v1__get_streak_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let asOf {
+            writer.date(1, asOf)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetStreakRequest> {
         let c = arena.allocate(Streak__V1__GetStreakRequest.self)
         streak__v1__get_streak_request__init(c)

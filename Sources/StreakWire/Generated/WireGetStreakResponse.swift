@@ -49,6 +49,12 @@ extension WireGetStreakResponse: CBridgedMessage {
         streak__v1__get_streak_response__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let streak {
+            writer.message(1, streak)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetStreakResponse> {
         let c = arena.allocate(Streak__V1__GetStreakResponse.self)
         streak__v1__get_streak_response__init(c)

@@ -68,6 +68,24 @@ extension WireGetWeekdayChartRequest: CBridgedMessage {
         streak__v1__get_weekday_chart_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if includeTotal {
+            writer.bool(5, true)
+        }
+        if !locale.isEmpty {
+            writer.string(4, locale)
+        }
+        if let asOf {
+            writer.date(3, asOf)
+        }
+        if let to {
+            writer.date(2, to)
+        }
+        if let from {
+            writer.date(1, from)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetWeekdayChartRequest> {
         let c = arena.allocate(Streak__V1__GetWeekdayChartRequest.self)
         streak__v1__get_weekday_chart_request__init(c)

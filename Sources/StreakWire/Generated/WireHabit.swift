@@ -59,6 +59,21 @@ extension WireHabit: CBridgedMessage {
         streak__v1__habit__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let archivedOn {
+            writer.date(4, archivedOn)
+        }
+        if let createdOn {
+            writer.date(3, createdOn)
+        }
+        if !name.isEmpty {
+            writer.string(2, name)
+        }
+        if id != 0 {
+            writer.int64(1, id)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Habit> {
         let c = arena.allocate(Streak__V1__Habit.self)
         streak__v1__habit__init(c)

@@ -72,6 +72,27 @@ extension WireHeatmap: CBridgedMessage {
         streak__v1__heatmap__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        for value in legend.reversed() {
+            writer.message(6, value)
+        }
+        for value in monthLabels.reversed() {
+            writer.message(5, value)
+        }
+        for value in weeks.reversed() {
+            writer.message(4, value)
+        }
+        if let weekStart {
+            writer.int32(3, Int32(weekStart.rawValue))
+        }
+        if let to {
+            writer.date(2, to)
+        }
+        if let from {
+            writer.date(1, from)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Heatmap> {
         let c = arena.allocate(Streak__V1__Heatmap.self)
         streak__v1__heatmap__init(c)

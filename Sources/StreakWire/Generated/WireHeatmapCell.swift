@@ -76,6 +76,30 @@ extension WireHeatmapCell: CBridgedMessage {
         streak__v1__heatmap_cell__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if !accessibilityLabel.isEmpty {
+            writer.string(7, accessibilityLabel)
+        }
+        if percent != 0 {
+            writer.int32(6, percent)
+        }
+        if level != 0 {
+            writer.int32(5, level)
+        }
+        if active != 0 {
+            writer.int32(4, active)
+        }
+        if completed != 0 {
+            writer.int32(3, completed)
+        }
+        if let date {
+            writer.date(2, date)
+        }
+        if present {
+            writer.bool(1, true)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__HeatmapCell> {
         let c = arena.allocate(Streak__V1__HeatmapCell.self)
         streak__v1__heatmap_cell__init(c)

@@ -53,6 +53,15 @@ extension WireHeatmapWeek: CBridgedMessage {
         streak__v1__heatmap_week__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        for value in cells.reversed() {
+            writer.message(2, value)
+        }
+        if let start {
+            writer.date(1, start)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__HeatmapWeek> {
         let c = arena.allocate(Streak__V1__HeatmapWeek.self)
         streak__v1__heatmap_week__init(c)

@@ -58,6 +58,21 @@ extension WireLegendEntry: CBridgedMessage {
         streak__v1__legend_entry__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if !description.isEmpty {
+            writer.string(4, description)
+        }
+        if maxPercent != 0 {
+            writer.int32(3, maxPercent)
+        }
+        if minPercent != 0 {
+            writer.int32(2, minPercent)
+        }
+        if level != 0 {
+            writer.int32(1, level)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__LegendEntry> {
         let c = arena.allocate(Streak__V1__LegendEntry.self)
         streak__v1__legend_entry__init(c)

@@ -49,6 +49,12 @@ extension WireListHabitsResponse: CBridgedMessage {
         streak__v1__list_habits_response__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        for value in habits.reversed() {
+            writer.message(1, value)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ListHabitsResponse> {
         let c = arena.allocate(Streak__V1__ListHabitsResponse.self)
         streak__v1__list_habits_response__init(c)

@@ -76,6 +76,30 @@ extension WireMonthDay: CBridgedMessage {
         streak__v1__month_day__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if level != 0 {
+            writer.int32(7, level)
+        }
+        if highlighted {
+            writer.bool(6, true)
+        }
+        if selected {
+            writer.bool(5, true)
+        }
+        if today {
+            writer.bool(4, true)
+        }
+        if inMonth {
+            writer.bool(3, true)
+        }
+        if day != 0 {
+            writer.int32(2, day)
+        }
+        if let date {
+            writer.date(1, date)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__MonthDay> {
         let c = arena.allocate(Streak__V1__MonthDay.self)
         streak__v1__month_day__init(c)

@@ -52,6 +52,15 @@ extension WireMonthLabel: CBridgedMessage {
         streak__v1__month_label__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if weekIndex != 0 {
+            writer.int32(2, weekIndex)
+        }
+        if !label.isEmpty {
+            writer.string(1, label)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__MonthLabel> {
         let c = arena.allocate(Streak__V1__MonthLabel.self)
         streak__v1__month_label__init(c)

@@ -88,6 +88,39 @@ extension WireMonthPage: CBridgedMessage {
         streak__v1__month_page__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let weekStart {
+            writer.int32(10, Int32(weekStart.rawValue))
+        }
+        if nextMonth != 0 {
+            writer.int32(9, nextMonth)
+        }
+        if nextYear != 0 {
+            writer.int32(8, nextYear)
+        }
+        if previousMonth != 0 {
+            writer.int32(7, previousMonth)
+        }
+        if previousYear != 0 {
+            writer.int32(6, previousYear)
+        }
+        for value in days.reversed() {
+            writer.message(5, value)
+        }
+        for value in weekdaySymbols.reversed() {
+            writer.string(4, value)
+        }
+        if !title.isEmpty {
+            writer.string(3, title)
+        }
+        if month != 0 {
+            writer.int32(2, month)
+        }
+        if year != 0 {
+            writer.int32(1, year)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__MonthPage> {
         let c = arena.allocate(Streak__V1__MonthPage.self)
         streak__v1__month_page__init(c)

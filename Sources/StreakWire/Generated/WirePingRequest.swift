@@ -49,6 +49,12 @@ extension WirePingRequest: CBridgedMessage {
         streak__v1__ping_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if !payload.isEmpty {
+            writer.bytes(1, payload)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__PingRequest> {
         let c = arena.allocate(Streak__V1__PingRequest.self)
         streak__v1__ping_request__init(c)

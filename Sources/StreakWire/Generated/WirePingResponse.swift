@@ -52,6 +52,15 @@ extension WirePingResponse: CBridgedMessage {
         streak__v1__ping_response__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if serving {
+            writer.bool(2, true)
+        }
+        if !payload.isEmpty {
+            writer.bytes(1, payload)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__PingResponse> {
         let c = arena.allocate(Streak__V1__PingResponse.self)
         streak__v1__ping_response__init(c)

@@ -56,6 +56,18 @@ extension WireRemoveCompletionRequest: CBridgedMessage {
         streak__v1__remove_completion_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let asOf {
+            writer.date(3, asOf)
+        }
+        if let date {
+            writer.date(2, date)
+        }
+        if habitId != 0 {
+            writer.int64(1, habitId)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RemoveCompletionRequest> {
         let c = arena.allocate(Streak__V1__RemoveCompletionRequest.self)
         streak__v1__remove_completion_request__init(c)

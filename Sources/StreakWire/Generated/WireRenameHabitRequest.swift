@@ -52,6 +52,15 @@ extension WireRenameHabitRequest: CBridgedMessage {
         streak__v1__rename_habit_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if !name.isEmpty {
+            writer.string(2, name)
+        }
+        if habitId != 0 {
+            writer.int64(1, habitId)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RenameHabitRequest> {
         let c = arena.allocate(Streak__V1__RenameHabitRequest.self)
         streak__v1__rename_habit_request__init(c)

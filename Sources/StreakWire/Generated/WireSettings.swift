@@ -59,6 +59,21 @@ extension WireSettings: CBridgedMessage {
         streak__v1__settings__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if minPercent != 0 {
+            writer.int32(4, minPercent)
+        }
+        if let weekStart {
+            writer.int32(3, Int32(weekStart.rawValue))
+        }
+        if !locale.isEmpty {
+            writer.string(2, locale)
+        }
+        if !timeZone.isEmpty {
+            writer.string(1, timeZone)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Settings> {
         let c = arena.allocate(Streak__V1__Settings.self)
         streak__v1__settings__init(c)

@@ -76,6 +76,30 @@ extension WireStreakSummary: CBridgedMessage {
         streak__v1__streak_summary__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if todayPending {
+            writer.bool(7, true)
+        }
+        if let longestEnd {
+            writer.date(6, longestEnd)
+        }
+        if let longestStart {
+            writer.date(5, longestStart)
+        }
+        if longest != 0 {
+            writer.int32(4, longest)
+        }
+        if let currentStart {
+            writer.date(3, currentStart)
+        }
+        if current != 0 {
+            writer.int32(2, current)
+        }
+        if let asOf {
+            writer.date(1, asOf)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__StreakSummary> {
         let c = arena.allocate(Streak__V1__StreakSummary.self)
         streak__v1__streak_summary__init(c)

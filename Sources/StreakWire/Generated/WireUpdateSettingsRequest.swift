@@ -68,6 +68,24 @@ extension WireUpdateSettingsRequest: CBridgedMessage {
         streak__v1__update_settings_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if clearMinPercent {
+            writer.bool(5, true)
+        }
+        if minPercent != 0 {
+            writer.int32(4, minPercent)
+        }
+        if let weekStart {
+            writer.int32(3, Int32(weekStart.rawValue))
+        }
+        if !locale.isEmpty {
+            writer.string(2, locale)
+        }
+        if !timeZone.isEmpty {
+            writer.string(1, timeZone)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__UpdateSettingsRequest> {
         let c = arena.allocate(Streak__V1__UpdateSettingsRequest.self)
         streak__v1__update_settings_request__init(c)

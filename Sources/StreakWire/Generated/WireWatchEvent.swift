@@ -52,6 +52,15 @@ extension WireWatchEvent: CBridgedMessage {
         streak__v1__watch_event__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let streak {
+            writer.message(2, streak)
+        }
+        if let day {
+            writer.message(1, day)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WatchEvent> {
         let c = arena.allocate(Streak__V1__WatchEvent.self)
         streak__v1__watch_event__init(c)

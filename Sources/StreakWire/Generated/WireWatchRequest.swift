@@ -50,6 +50,12 @@ extension WireWatchRequest: CBridgedMessage {
         streak__v1__watch_request__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if let asOf {
+            writer.date(1, asOf)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WatchRequest> {
         let c = arena.allocate(Streak__V1__WatchRequest.self)
         streak__v1__watch_request__init(c)

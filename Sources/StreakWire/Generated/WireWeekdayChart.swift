@@ -56,6 +56,18 @@ extension WireWeekdayChart: CBridgedMessage {
         streak__v1__weekday_chart__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        for value in series.reversed() {
+            writer.message(3, value)
+        }
+        if let to {
+            writer.date(2, to)
+        }
+        if let from {
+            writer.date(1, from)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdayChart> {
         let c = arena.allocate(Streak__V1__WeekdayChart.self)
         streak__v1__weekday_chart__init(c)

@@ -56,6 +56,18 @@ extension WireWeekdayCount: CBridgedMessage {
         streak__v1__weekday_count__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        if count != 0 {
+            writer.int32(3, count)
+        }
+        if !shortName.isEmpty {
+            writer.string(2, shortName)
+        }
+        if let weekday {
+            writer.int32(1, Int32(weekday.rawValue))
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdayCount> {
         let c = arena.allocate(Streak__V1__WeekdayCount.self)
         streak__v1__weekday_count__init(c)

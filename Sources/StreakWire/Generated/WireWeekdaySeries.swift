@@ -58,6 +58,21 @@ extension WireWeekdaySeries: CBridgedMessage {
         streak__v1__weekday_series__unpack(allocator, count, data)
     }
 
+    func write(to writer: inout WireWriter) {
+        for value in counts.reversed() {
+            writer.message(4, value)
+        }
+        if total {
+            writer.bool(3, true)
+        }
+        if !name.isEmpty {
+            writer.string(2, name)
+        }
+        if habitId != 0 {
+            writer.int64(1, habitId)
+        }
+    }
+
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdaySeries> {
         let c = arena.allocate(Streak__V1__WeekdaySeries.self)
         streak__v1__weekday_series__init(c)

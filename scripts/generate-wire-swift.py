@@ -249,9 +249,10 @@ def lift_field(field, message_names):
 def write_field(field, message_names):
     """The statements that prepend one field in `write(to:)` (reverse writer)."""
     kind = kind_of(field, message_names)
-    n, v, num = field.name, camel(field.name), field.number
+    n, num = field.name, field.number
+    v = f"m.pointee.{camel(field.name)}"
     if field.oneof:
-        case = f"if case .{v}(let value)? = {camel(field.oneof)}"
+        case = f"if case .{camel(field.name)}(let value)? = m.pointee.{camel(field.oneof)}"
         call = {
             "scalar": f"writer.{field.proto_type}({num}, value)",
             "bool": f"writer.bool({num}, value)",
@@ -267,16 +268,18 @@ def write_field(field, message_names):
             if field.proto_type != "int64":
                 sys.exit(f"repeated {field.proto_type} is not supported by the generator")
             return [f"if !{v}.isEmpty {{", f"    writer.packedInt64({num}, {v})", "}"]
-        call = {"string": "string", "date": "date", "message": "message"}[kind]
+        if kind == "message":
+            return [f"if !{v}.isEmpty {{", f"    writer.messages({num}, {v})", "}"]
+        call = {"string": "string", "date": "date"}[kind]
         return [f"for value in {v}.reversed() {{", f"    writer.{call}({num}, value)", "}"]
     return {
         "scalar": [f"if {v} != 0 {{", f"    writer.{field.proto_type}({num}, {v})", "}"],
         "bool": [f"if {v} {{", f"    writer.bool({num}, true)", "}"],
         "string": [f"if !{v}.isEmpty {{", f"    writer.string({num}, {v})", "}"],
         "bytes": [f"if !{v}.isEmpty {{", f"    writer.bytes({num}, {v})", "}"],
-        "date": [f"if let {v} {{", f"    writer.date({num}, {v})", "}"],
-        "weekday": [f"if let {v} {{", f"    writer.int32({num}, Int32({v}.rawValue))", "}"],
-        "message": [f"if let {v} {{", f"    writer.message({num}, {v})", "}"],
+        "date": [f"if let value = {v} {{", f"    writer.date({num}, value)", "}"],
+        "weekday": [f"if let value = {v} {{", f"    writer.int32({num}, Int32(value.rawValue))", "}"],
+        "message": [f"if let value = {v} {{", f"    writer.message({num}, value)", "}"],
     }[kind]
 
 
@@ -370,11 +373,11 @@ def generate_message(message, message_names):
     out.append("")
     all_fields = message.fields + [f for _, _, fs in message.oneofs for f in fs]
     if all_fields:
-        out.append("    func write(to writer: inout WireWriter) {")
+        out.append("    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {")
         for field in sorted(all_fields, key=lambda f: -f.number):
             out += ["        " + l for l in write_field(field, message_names)]
     else:
-        out.append("    func write(to _: inout WireWriter) {")
+        out.append("    static func write(_: UnsafePointer<Self>, to _: inout WireWriter) {")
     out.append("    }")
     out.append("")
     out.append(f"    func lower(into arena: WireArena) -> UnsafeMutablePointer<{ct}> {{")

@@ -53,12 +53,12 @@ extension WireArchiveHabitRequest: CBridgedMessage {
         streak__v1__archive_habit_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let archivedOn {
-            writer.date(2, archivedOn)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.archivedOn {
+            writer.date(2, value)
         }
-        if habitId != 0 {
-            writer.int64(1, habitId)
+        if m.pointee.habitId != 0 {
+            writer.int64(1, m.pointee.habitId)
         }
     }
 

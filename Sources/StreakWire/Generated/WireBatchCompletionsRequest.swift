@@ -56,15 +56,15 @@ extension WireBatchCompletionsRequest: CBridgedMessage {
         streak__v1__batch_completions_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let asOf {
-            writer.date(3, asOf)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.asOf {
+            writer.date(3, value)
         }
-        for value in remove.reversed() {
-            writer.message(2, value)
+        if !m.pointee.remove.isEmpty {
+            writer.messages(2, m.pointee.remove)
         }
-        for value in record.reversed() {
-            writer.message(1, value)
+        if !m.pointee.record.isEmpty {
+            writer.messages(1, m.pointee.record)
         }
     }
 

@@ -55,15 +55,15 @@ extension WireBatchCompletionsResponse: CBridgedMessage {
         streak__v1__batch_completions_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if changed != 0 {
-            writer.int32(3, changed)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.changed != 0 {
+            writer.int32(3, m.pointee.changed)
         }
-        if let streak {
-            writer.message(2, streak)
+        if let value = m.pointee.streak {
+            writer.message(2, value)
         }
-        for value in days.reversed() {
-            writer.message(1, value)
+        if !m.pointee.days.isEmpty {
+            writer.messages(1, m.pointee.days)
         }
     }
 

@@ -84,33 +84,33 @@ extension WireBuildHeatmapRequest: CBridgedMessage {
         streak__v1__build_heatmap_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if accessibilityLabels {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.accessibilityLabels {
             writer.bool(9, true)
         }
-        if minPercent != 0 {
-            writer.int32(8, minPercent)
+        if m.pointee.minPercent != 0 {
+            writer.int32(8, m.pointee.minPercent)
         }
-        if !locale.isEmpty {
-            writer.string(7, locale)
+        if !m.pointee.locale.isEmpty {
+            writer.string(7, m.pointee.locale)
         }
-        if let weekStart {
-            writer.message(6, weekStart)
+        if let value = m.pointee.weekStart {
+            writer.message(6, value)
         }
-        if let asOf {
-            writer.date(5, asOf)
+        if let value = m.pointee.asOf {
+            writer.date(5, value)
         }
-        if let to {
-            writer.date(4, to)
+        if let value = m.pointee.to {
+            writer.date(4, value)
         }
-        if let from {
-            writer.date(3, from)
+        if let value = m.pointee.from {
+            writer.date(3, value)
         }
-        for value in completions.reversed() {
-            writer.message(2, value)
+        if !m.pointee.completions.isEmpty {
+            writer.messages(2, m.pointee.completions)
         }
-        for value in habits.reversed() {
-            writer.message(1, value)
+        if !m.pointee.habits.isEmpty {
+            writer.messages(1, m.pointee.habits)
         }
     }
 

@@ -52,12 +52,12 @@ extension WireBuildHeatmapResponse: CBridgedMessage {
         streak__v1__build_heatmap_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let streak {
-            writer.message(2, streak)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.streak {
+            writer.message(2, value)
         }
-        if let heatmap {
-            writer.message(1, heatmap)
+        if let value = m.pointee.heatmap {
+            writer.message(1, value)
         }
     }
 

@@ -53,11 +53,11 @@ extension WireBuildMonthLabelsRequest: CBridgedMessage {
         streak__v1__build_month_labels_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if !locale.isEmpty {
-            writer.string(2, locale)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.locale.isEmpty {
+            writer.string(2, m.pointee.locale)
         }
-        for value in weekStarts.reversed() {
+        for value in m.pointee.weekStarts.reversed() {
             writer.date(1, value)
         }
     }

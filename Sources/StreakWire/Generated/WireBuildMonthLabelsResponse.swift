@@ -49,9 +49,9 @@ extension WireBuildMonthLabelsResponse: CBridgedMessage {
         streak__v1__build_month_labels_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        for value in labels.reversed() {
-            writer.message(1, value)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.labels.isEmpty {
+            writer.messages(1, m.pointee.labels)
         }
     }
 

@@ -53,12 +53,12 @@ extension WireCompletion: CBridgedMessage {
         streak__v1__completion__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let date {
-            writer.date(2, date)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.date {
+            writer.date(2, value)
         }
-        if habitId != 0 {
-            writer.int64(1, habitId)
+        if m.pointee.habitId != 0 {
+            writer.int64(1, m.pointee.habitId)
         }
     }
 

@@ -55,15 +55,15 @@ extension WireCompletionResponse: CBridgedMessage {
         streak__v1__completion_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if changed {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.changed {
             writer.bool(3, true)
         }
-        if let streak {
-            writer.message(2, streak)
+        if let value = m.pointee.streak {
+            writer.message(2, value)
         }
-        if let day {
-            writer.message(1, day)
+        if let value = m.pointee.day {
+            writer.message(1, value)
         }
     }
 

@@ -53,12 +53,12 @@ extension WireCreateHabitRequest: CBridgedMessage {
         streak__v1__create_habit_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let createdOn {
-            writer.date(2, createdOn)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.createdOn {
+            writer.date(2, value)
         }
-        if !name.isEmpty {
-            writer.string(1, name)
+        if !m.pointee.name.isEmpty {
+            writer.string(1, m.pointee.name)
         }
     }
 

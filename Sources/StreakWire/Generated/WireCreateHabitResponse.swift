@@ -49,9 +49,9 @@ extension WireCreateHabitResponse: CBridgedMessage {
         streak__v1__create_habit_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let habit {
-            writer.message(1, habit)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.habit {
+            writer.message(1, value)
         }
     }
 

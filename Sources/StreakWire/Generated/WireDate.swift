@@ -55,15 +55,15 @@ extension WireDate: CBridgedMessage {
         streak__v1__date__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if day != 0 {
-            writer.int32(3, day)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.day != 0 {
+            writer.int32(3, m.pointee.day)
         }
-        if month != 0 {
-            writer.int32(2, month)
+        if m.pointee.month != 0 {
+            writer.int32(2, m.pointee.month)
         }
-        if year != 0 {
-            writer.int32(1, year)
+        if m.pointee.year != 0 {
+            writer.int32(1, m.pointee.year)
         }
     }
 

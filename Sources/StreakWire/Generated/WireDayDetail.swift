@@ -80,30 +80,30 @@ extension WireDayDetail: CBridgedMessage {
         streak__v1__day_detail__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if !accessibilityLabel.isEmpty {
-            writer.string(8, accessibilityLabel)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.accessibilityLabel.isEmpty {
+            writer.string(8, m.pointee.accessibilityLabel)
         }
-        if contributing {
+        if m.pointee.contributing {
             writer.bool(7, true)
         }
-        if level != 0 {
-            writer.int32(6, level)
+        if m.pointee.level != 0 {
+            writer.int32(6, m.pointee.level)
         }
-        if percent != 0 {
-            writer.int32(5, percent)
+        if m.pointee.percent != 0 {
+            writer.int32(5, m.pointee.percent)
         }
-        if active != 0 {
-            writer.int32(4, active)
+        if m.pointee.active != 0 {
+            writer.int32(4, m.pointee.active)
         }
-        if completed != 0 {
-            writer.int32(3, completed)
+        if m.pointee.completed != 0 {
+            writer.int32(3, m.pointee.completed)
         }
-        for value in completedHabits.reversed() {
-            writer.message(2, value)
+        if !m.pointee.completedHabits.isEmpty {
+            writer.messages(2, m.pointee.completedHabits)
         }
-        if let date {
-            writer.date(1, date)
+        if let value = m.pointee.date {
+            writer.date(1, value)
         }
     }
 

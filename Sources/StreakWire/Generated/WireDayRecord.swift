@@ -76,27 +76,27 @@ extension WireDayRecord: CBridgedMessage {
         streak__v1__day_record__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if contributing {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.contributing {
             writer.bool(7, true)
         }
-        if level != 0 {
-            writer.int32(6, level)
+        if m.pointee.level != 0 {
+            writer.int32(6, m.pointee.level)
         }
-        if percent != 0 {
-            writer.int32(5, percent)
+        if m.pointee.percent != 0 {
+            writer.int32(5, m.pointee.percent)
         }
-        if active != 0 {
-            writer.int32(4, active)
+        if m.pointee.active != 0 {
+            writer.int32(4, m.pointee.active)
         }
-        if completed != 0 {
-            writer.int32(3, completed)
+        if m.pointee.completed != 0 {
+            writer.int32(3, m.pointee.completed)
         }
-        if !completedHabitIds.isEmpty {
-            writer.packedInt64(2, completedHabitIds)
+        if !m.pointee.completedHabitIds.isEmpty {
+            writer.packedInt64(2, m.pointee.completedHabitIds)
         }
-        if let date {
-            writer.date(1, date)
+        if let value = m.pointee.date {
+            writer.date(1, value)
         }
     }
 

@@ -50,9 +50,9 @@ extension WireGetDayRequest: CBridgedMessage {
         streak__v1__get_day_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let date {
-            writer.date(1, date)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.date {
+            writer.date(1, value)
         }
     }
 

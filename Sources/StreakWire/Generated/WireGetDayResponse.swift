@@ -49,9 +49,9 @@ extension WireGetDayResponse: CBridgedMessage {
         streak__v1__get_day_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let day {
-            writer.message(1, day)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.day {
+            writer.message(1, value)
         }
     }
 

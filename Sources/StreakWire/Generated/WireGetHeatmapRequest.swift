@@ -72,24 +72,24 @@ extension WireGetHeatmapRequest: CBridgedMessage {
         streak__v1__get_heatmap_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if accessibilityLabels {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.accessibilityLabels {
             writer.bool(6, true)
         }
-        if !locale.isEmpty {
-            writer.string(5, locale)
+        if !m.pointee.locale.isEmpty {
+            writer.string(5, m.pointee.locale)
         }
-        if let weekStart {
-            writer.message(4, weekStart)
+        if let value = m.pointee.weekStart {
+            writer.message(4, value)
         }
-        if let asOf {
-            writer.date(3, asOf)
+        if let value = m.pointee.asOf {
+            writer.date(3, value)
         }
-        if let to {
-            writer.date(2, to)
+        if let value = m.pointee.to {
+            writer.date(2, value)
         }
-        if let from {
-            writer.date(1, from)
+        if let value = m.pointee.from {
+            writer.date(1, value)
         }
     }
 

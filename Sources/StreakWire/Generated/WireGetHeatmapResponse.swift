@@ -49,9 +49,9 @@ extension WireGetHeatmapResponse: CBridgedMessage {
         streak__v1__get_heatmap_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let heatmap {
-            writer.message(1, heatmap)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.heatmap {
+            writer.message(1, value)
         }
     }
 

@@ -72,24 +72,24 @@ extension WireGetMonthPageRequest: CBridgedMessage {
         streak__v1__get_month_page_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if !locale.isEmpty {
-            writer.string(6, locale)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.locale.isEmpty {
+            writer.string(6, m.pointee.locale)
         }
-        if let weekStart {
-            writer.message(5, weekStart)
+        if let value = m.pointee.weekStart {
+            writer.message(5, value)
         }
-        if let asOf {
-            writer.date(4, asOf)
+        if let value = m.pointee.asOf {
+            writer.date(4, value)
         }
-        if let selected {
-            writer.date(3, selected)
+        if let value = m.pointee.selected {
+            writer.date(3, value)
         }
-        if month != 0 {
-            writer.int32(2, month)
+        if m.pointee.month != 0 {
+            writer.int32(2, m.pointee.month)
         }
-        if year != 0 {
-            writer.int32(1, year)
+        if m.pointee.year != 0 {
+            writer.int32(1, m.pointee.year)
         }
     }
 

@@ -49,9 +49,9 @@ extension WireGetMonthPageResponse: CBridgedMessage {
         streak__v1__get_month_page_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let page {
-            writer.message(1, page)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.page {
+            writer.message(1, value)
         }
     }
 

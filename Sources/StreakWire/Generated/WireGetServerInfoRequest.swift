@@ -42,7 +42,7 @@ extension WireGetServerInfoRequest: CBridgedMessage {
         streak__v1__get_server_info_request__unpack(allocator, count, data)
     }
 
-    func write(to _: inout WireWriter) {
+    static func write(_: UnsafePointer<Self>, to _: inout WireWriter) {
     }
 
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetServerInfoRequest> {

@@ -79,30 +79,30 @@ extension WireGetServerInfoResponse: CBridgedMessage {
         streak__v1__get_server_info_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if protocolVersion != 0 {
-            writer.uint32(8, protocolVersion)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.protocolVersion != 0 {
+            writer.uint32(8, m.pointee.protocolVersion)
         }
-        if connectionsTotal != 0 {
-            writer.uint64(7, connectionsTotal)
+        if m.pointee.connectionsTotal != 0 {
+            writer.uint64(7, m.pointee.connectionsTotal)
         }
-        if connectionsCurrent != 0 {
-            writer.uint64(6, connectionsCurrent)
+        if m.pointee.connectionsCurrent != 0 {
+            writer.uint64(6, m.pointee.connectionsCurrent)
         }
-        if errorsTotal != 0 {
-            writer.uint64(5, errorsTotal)
+        if m.pointee.errorsTotal != 0 {
+            writer.uint64(5, m.pointee.errorsTotal)
         }
-        if requestsTotal != 0 {
-            writer.uint64(4, requestsTotal)
+        if m.pointee.requestsTotal != 0 {
+            writer.uint64(4, m.pointee.requestsTotal)
         }
-        if !storage.isEmpty {
-            writer.string(3, storage)
+        if !m.pointee.storage.isEmpty {
+            writer.string(3, m.pointee.storage)
         }
-        if uptimeSeconds != 0 {
-            writer.int64(2, uptimeSeconds)
+        if m.pointee.uptimeSeconds != 0 {
+            writer.int64(2, m.pointee.uptimeSeconds)
         }
-        if !version.isEmpty {
-            writer.string(1, version)
+        if !m.pointee.version.isEmpty {
+            writer.string(1, m.pointee.version)
         }
     }
 

@@ -50,9 +50,9 @@ extension WireGetStreakRequest: CBridgedMessage {
         streak__v1__get_streak_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let asOf {
-            writer.date(1, asOf)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.asOf {
+            writer.date(1, value)
         }
     }
 

@@ -49,9 +49,9 @@ extension WireGetStreakResponse: CBridgedMessage {
         streak__v1__get_streak_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let streak {
-            writer.message(1, streak)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.streak {
+            writer.message(1, value)
         }
     }
 

@@ -68,21 +68,21 @@ extension WireGetWeekdayChartRequest: CBridgedMessage {
         streak__v1__get_weekday_chart_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if includeTotal {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.includeTotal {
             writer.bool(5, true)
         }
-        if !locale.isEmpty {
-            writer.string(4, locale)
+        if !m.pointee.locale.isEmpty {
+            writer.string(4, m.pointee.locale)
         }
-        if let asOf {
-            writer.date(3, asOf)
+        if let value = m.pointee.asOf {
+            writer.date(3, value)
         }
-        if let to {
-            writer.date(2, to)
+        if let value = m.pointee.to {
+            writer.date(2, value)
         }
-        if let from {
-            writer.date(1, from)
+        if let value = m.pointee.from {
+            writer.date(1, value)
         }
     }
 

@@ -49,9 +49,9 @@ extension WireGetWeekdayChartResponse: CBridgedMessage {
         streak__v1__get_weekday_chart_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let chart {
-            writer.message(1, chart)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.chart {
+            writer.message(1, value)
         }
     }
 

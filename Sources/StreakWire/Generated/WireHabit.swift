@@ -59,18 +59,18 @@ extension WireHabit: CBridgedMessage {
         streak__v1__habit__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let archivedOn {
-            writer.date(4, archivedOn)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.archivedOn {
+            writer.date(4, value)
         }
-        if let createdOn {
-            writer.date(3, createdOn)
+        if let value = m.pointee.createdOn {
+            writer.date(3, value)
         }
-        if !name.isEmpty {
-            writer.string(2, name)
+        if !m.pointee.name.isEmpty {
+            writer.string(2, m.pointee.name)
         }
-        if id != 0 {
-            writer.int64(1, id)
+        if m.pointee.id != 0 {
+            writer.int64(1, m.pointee.id)
         }
     }
 

@@ -72,24 +72,24 @@ extension WireHeatmap: CBridgedMessage {
         streak__v1__heatmap__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        for value in legend.reversed() {
-            writer.message(6, value)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.legend.isEmpty {
+            writer.messages(6, m.pointee.legend)
         }
-        for value in monthLabels.reversed() {
-            writer.message(5, value)
+        if !m.pointee.monthLabels.isEmpty {
+            writer.messages(5, m.pointee.monthLabels)
         }
-        for value in weeks.reversed() {
-            writer.message(4, value)
+        if !m.pointee.weeks.isEmpty {
+            writer.messages(4, m.pointee.weeks)
         }
-        if let weekStart {
-            writer.int32(3, Int32(weekStart.rawValue))
+        if let value = m.pointee.weekStart {
+            writer.int32(3, Int32(value.rawValue))
         }
-        if let to {
-            writer.date(2, to)
+        if let value = m.pointee.to {
+            writer.date(2, value)
         }
-        if let from {
-            writer.date(1, from)
+        if let value = m.pointee.from {
+            writer.date(1, value)
         }
     }
 

@@ -76,26 +76,26 @@ extension WireHeatmapCell: CBridgedMessage {
         streak__v1__heatmap_cell__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if !accessibilityLabel.isEmpty {
-            writer.string(7, accessibilityLabel)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.accessibilityLabel.isEmpty {
+            writer.string(7, m.pointee.accessibilityLabel)
         }
-        if percent != 0 {
-            writer.int32(6, percent)
+        if m.pointee.percent != 0 {
+            writer.int32(6, m.pointee.percent)
         }
-        if level != 0 {
-            writer.int32(5, level)
+        if m.pointee.level != 0 {
+            writer.int32(5, m.pointee.level)
         }
-        if active != 0 {
-            writer.int32(4, active)
+        if m.pointee.active != 0 {
+            writer.int32(4, m.pointee.active)
         }
-        if completed != 0 {
-            writer.int32(3, completed)
+        if m.pointee.completed != 0 {
+            writer.int32(3, m.pointee.completed)
         }
-        if let date {
-            writer.date(2, date)
+        if let value = m.pointee.date {
+            writer.date(2, value)
         }
-        if present {
+        if m.pointee.present {
             writer.bool(1, true)
         }
     }

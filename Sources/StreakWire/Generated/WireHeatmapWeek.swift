@@ -53,12 +53,12 @@ extension WireHeatmapWeek: CBridgedMessage {
         streak__v1__heatmap_week__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        for value in cells.reversed() {
-            writer.message(2, value)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.cells.isEmpty {
+            writer.messages(2, m.pointee.cells)
         }
-        if let start {
-            writer.date(1, start)
+        if let value = m.pointee.start {
+            writer.date(1, value)
         }
     }
 

@@ -58,18 +58,18 @@ extension WireLegendEntry: CBridgedMessage {
         streak__v1__legend_entry__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if !description.isEmpty {
-            writer.string(4, description)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.description.isEmpty {
+            writer.string(4, m.pointee.description)
         }
-        if maxPercent != 0 {
-            writer.int32(3, maxPercent)
+        if m.pointee.maxPercent != 0 {
+            writer.int32(3, m.pointee.maxPercent)
         }
-        if minPercent != 0 {
-            writer.int32(2, minPercent)
+        if m.pointee.minPercent != 0 {
+            writer.int32(2, m.pointee.minPercent)
         }
-        if level != 0 {
-            writer.int32(1, level)
+        if m.pointee.level != 0 {
+            writer.int32(1, m.pointee.level)
         }
     }
 

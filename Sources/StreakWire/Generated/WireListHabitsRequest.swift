@@ -49,8 +49,8 @@ extension WireListHabitsRequest: CBridgedMessage {
         streak__v1__list_habits_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if includeArchived {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.includeArchived {
             writer.bool(1, true)
         }
     }

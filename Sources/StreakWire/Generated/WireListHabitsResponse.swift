@@ -49,9 +49,9 @@ extension WireListHabitsResponse: CBridgedMessage {
         streak__v1__list_habits_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        for value in habits.reversed() {
-            writer.message(1, value)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.habits.isEmpty {
+            writer.messages(1, m.pointee.habits)
         }
     }
 

@@ -76,27 +76,27 @@ extension WireMonthDay: CBridgedMessage {
         streak__v1__month_day__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if level != 0 {
-            writer.int32(7, level)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.level != 0 {
+            writer.int32(7, m.pointee.level)
         }
-        if highlighted {
+        if m.pointee.highlighted {
             writer.bool(6, true)
         }
-        if selected {
+        if m.pointee.selected {
             writer.bool(5, true)
         }
-        if today {
+        if m.pointee.today {
             writer.bool(4, true)
         }
-        if inMonth {
+        if m.pointee.inMonth {
             writer.bool(3, true)
         }
-        if day != 0 {
-            writer.int32(2, day)
+        if m.pointee.day != 0 {
+            writer.int32(2, m.pointee.day)
         }
-        if let date {
-            writer.date(1, date)
+        if let value = m.pointee.date {
+            writer.date(1, value)
         }
     }
 

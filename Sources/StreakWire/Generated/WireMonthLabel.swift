@@ -52,12 +52,12 @@ extension WireMonthLabel: CBridgedMessage {
         streak__v1__month_label__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if weekIndex != 0 {
-            writer.int32(2, weekIndex)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.weekIndex != 0 {
+            writer.int32(2, m.pointee.weekIndex)
         }
-        if !label.isEmpty {
-            writer.string(1, label)
+        if !m.pointee.label.isEmpty {
+            writer.string(1, m.pointee.label)
         }
     }
 

@@ -88,36 +88,36 @@ extension WireMonthPage: CBridgedMessage {
         streak__v1__month_page__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let weekStart {
-            writer.int32(10, Int32(weekStart.rawValue))
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.weekStart {
+            writer.int32(10, Int32(value.rawValue))
         }
-        if nextMonth != 0 {
-            writer.int32(9, nextMonth)
+        if m.pointee.nextMonth != 0 {
+            writer.int32(9, m.pointee.nextMonth)
         }
-        if nextYear != 0 {
-            writer.int32(8, nextYear)
+        if m.pointee.nextYear != 0 {
+            writer.int32(8, m.pointee.nextYear)
         }
-        if previousMonth != 0 {
-            writer.int32(7, previousMonth)
+        if m.pointee.previousMonth != 0 {
+            writer.int32(7, m.pointee.previousMonth)
         }
-        if previousYear != 0 {
-            writer.int32(6, previousYear)
+        if m.pointee.previousYear != 0 {
+            writer.int32(6, m.pointee.previousYear)
         }
-        for value in days.reversed() {
-            writer.message(5, value)
+        if !m.pointee.days.isEmpty {
+            writer.messages(5, m.pointee.days)
         }
-        for value in weekdaySymbols.reversed() {
+        for value in m.pointee.weekdaySymbols.reversed() {
             writer.string(4, value)
         }
-        if !title.isEmpty {
-            writer.string(3, title)
+        if !m.pointee.title.isEmpty {
+            writer.string(3, m.pointee.title)
         }
-        if month != 0 {
-            writer.int32(2, month)
+        if m.pointee.month != 0 {
+            writer.int32(2, m.pointee.month)
         }
-        if year != 0 {
-            writer.int32(1, year)
+        if m.pointee.year != 0 {
+            writer.int32(1, m.pointee.year)
         }
     }
 

@@ -49,9 +49,9 @@ extension WirePingRequest: CBridgedMessage {
         streak__v1__ping_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if !payload.isEmpty {
-            writer.bytes(1, payload)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.payload.isEmpty {
+            writer.bytes(1, m.pointee.payload)
         }
     }
 

@@ -52,12 +52,12 @@ extension WirePingResponse: CBridgedMessage {
         streak__v1__ping_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if serving {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.serving {
             writer.bool(2, true)
         }
-        if !payload.isEmpty {
-            writer.bytes(1, payload)
+        if !m.pointee.payload.isEmpty {
+            writer.bytes(1, m.pointee.payload)
         }
     }
 

@@ -56,15 +56,15 @@ extension WireRecordCompletionRequest: CBridgedMessage {
         streak__v1__record_completion_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let asOf {
-            writer.date(3, asOf)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.asOf {
+            writer.date(3, value)
         }
-        if let date {
-            writer.date(2, date)
+        if let value = m.pointee.date {
+            writer.date(2, value)
         }
-        if habitId != 0 {
-            writer.int64(1, habitId)
+        if m.pointee.habitId != 0 {
+            writer.int64(1, m.pointee.habitId)
         }
     }
 

@@ -52,12 +52,12 @@ extension WireRenameHabitRequest: CBridgedMessage {
         streak__v1__rename_habit_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if !name.isEmpty {
-            writer.string(2, name)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.name.isEmpty {
+            writer.string(2, m.pointee.name)
         }
-        if habitId != 0 {
-            writer.int64(1, habitId)
+        if m.pointee.habitId != 0 {
+            writer.int64(1, m.pointee.habitId)
         }
     }
 

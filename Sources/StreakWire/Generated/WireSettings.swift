@@ -59,18 +59,18 @@ extension WireSettings: CBridgedMessage {
         streak__v1__settings__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if minPercent != 0 {
-            writer.int32(4, minPercent)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.minPercent != 0 {
+            writer.int32(4, m.pointee.minPercent)
         }
-        if let weekStart {
-            writer.int32(3, Int32(weekStart.rawValue))
+        if let value = m.pointee.weekStart {
+            writer.int32(3, Int32(value.rawValue))
         }
-        if !locale.isEmpty {
-            writer.string(2, locale)
+        if !m.pointee.locale.isEmpty {
+            writer.string(2, m.pointee.locale)
         }
-        if !timeZone.isEmpty {
-            writer.string(1, timeZone)
+        if !m.pointee.timeZone.isEmpty {
+            writer.string(1, m.pointee.timeZone)
         }
     }
 

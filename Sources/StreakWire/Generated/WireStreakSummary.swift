@@ -76,27 +76,27 @@ extension WireStreakSummary: CBridgedMessage {
         streak__v1__streak_summary__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if todayPending {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.todayPending {
             writer.bool(7, true)
         }
-        if let longestEnd {
-            writer.date(6, longestEnd)
+        if let value = m.pointee.longestEnd {
+            writer.date(6, value)
         }
-        if let longestStart {
-            writer.date(5, longestStart)
+        if let value = m.pointee.longestStart {
+            writer.date(5, value)
         }
-        if longest != 0 {
-            writer.int32(4, longest)
+        if m.pointee.longest != 0 {
+            writer.int32(4, m.pointee.longest)
         }
-        if let currentStart {
-            writer.date(3, currentStart)
+        if let value = m.pointee.currentStart {
+            writer.date(3, value)
         }
-        if current != 0 {
-            writer.int32(2, current)
+        if m.pointee.current != 0 {
+            writer.int32(2, m.pointee.current)
         }
-        if let asOf {
-            writer.date(1, asOf)
+        if let value = m.pointee.asOf {
+            writer.date(1, value)
         }
     }
 

@@ -68,21 +68,21 @@ extension WireUpdateSettingsRequest: CBridgedMessage {
         streak__v1__update_settings_request__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if clearMinPercent {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.clearMinPercent {
             writer.bool(5, true)
         }
-        if minPercent != 0 {
-            writer.int32(4, minPercent)
+        if m.pointee.minPercent != 0 {
+            writer.int32(4, m.pointee.minPercent)
         }
-        if let weekStart {
-            writer.int32(3, Int32(weekStart.rawValue))
+        if let value = m.pointee.weekStart {
+            writer.int32(3, Int32(value.rawValue))
         }
-        if !locale.isEmpty {
-            writer.string(2, locale)
+        if !m.pointee.locale.isEmpty {
+            writer.string(2, m.pointee.locale)
         }
-        if !timeZone.isEmpty {
-            writer.string(1, timeZone)
+        if !m.pointee.timeZone.isEmpty {
+            writer.string(1, m.pointee.timeZone)
         }
     }
 

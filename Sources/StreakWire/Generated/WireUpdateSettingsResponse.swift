@@ -49,9 +49,9 @@ extension WireUpdateSettingsResponse: CBridgedMessage {
         streak__v1__update_settings_response__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let settings {
-            writer.message(1, settings)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.settings {
+            writer.message(1, value)
         }
     }
 

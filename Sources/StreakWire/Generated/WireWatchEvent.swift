@@ -52,12 +52,12 @@ extension WireWatchEvent: CBridgedMessage {
         streak__v1__watch_event__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if let streak {
-            writer.message(2, streak)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.streak {
+            writer.message(2, value)
         }
-        if let day {
-            writer.message(1, day)
+        if let value = m.pointee.day {
+            writer.message(1, value)
         }
     }
 

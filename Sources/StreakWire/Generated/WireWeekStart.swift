@@ -59,11 +59,11 @@ extension WireWeekStart: CBridgedMessage {
         streak__v1__week_start__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if case .locale(let value)? = kind {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if case .locale(let value)? = m.pointee.kind {
             writer.string(2, value)
         }
-        if case .weekday(let value)? = kind {
+        if case .weekday(let value)? = m.pointee.kind {
             writer.int32(1, Int32(value.rawValue))
         }
     }

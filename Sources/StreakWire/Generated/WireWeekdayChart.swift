@@ -56,15 +56,15 @@ extension WireWeekdayChart: CBridgedMessage {
         streak__v1__weekday_chart__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        for value in series.reversed() {
-            writer.message(3, value)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.series.isEmpty {
+            writer.messages(3, m.pointee.series)
         }
-        if let to {
-            writer.date(2, to)
+        if let value = m.pointee.to {
+            writer.date(2, value)
         }
-        if let from {
-            writer.date(1, from)
+        if let value = m.pointee.from {
+            writer.date(1, value)
         }
     }
 

@@ -56,15 +56,15 @@ extension WireWeekdayCount: CBridgedMessage {
         streak__v1__weekday_count__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        if count != 0 {
-            writer.int32(3, count)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.count != 0 {
+            writer.int32(3, m.pointee.count)
         }
-        if !shortName.isEmpty {
-            writer.string(2, shortName)
+        if !m.pointee.shortName.isEmpty {
+            writer.string(2, m.pointee.shortName)
         }
-        if let weekday {
-            writer.int32(1, Int32(weekday.rawValue))
+        if let value = m.pointee.weekday {
+            writer.int32(1, Int32(value.rawValue))
         }
     }
 

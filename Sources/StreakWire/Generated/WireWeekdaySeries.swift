@@ -58,18 +58,18 @@ extension WireWeekdaySeries: CBridgedMessage {
         streak__v1__weekday_series__unpack(allocator, count, data)
     }
 
-    func write(to writer: inout WireWriter) {
-        for value in counts.reversed() {
-            writer.message(4, value)
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.counts.isEmpty {
+            writer.messages(4, m.pointee.counts)
         }
-        if total {
+        if m.pointee.total {
             writer.bool(3, true)
         }
-        if !name.isEmpty {
-            writer.string(2, name)
+        if !m.pointee.name.isEmpty {
+            writer.string(2, m.pointee.name)
         }
-        if habitId != 0 {
-            writer.int64(1, habitId)
+        if m.pointee.habitId != 0 {
+            writer.int64(1, m.pointee.habitId)
         }
     }
 

@@ -8,14 +8,14 @@ enum WireCodec {
     /// The protobuf encoding of `message`.
     static func encode<M: CBridgedMessage>(_ message: M) -> [UInt8] {
         var writer = WireWriter(capacity: encodeChunkBytes)
-        message.write(to: &writer)
+        withUnsafePointer(to: message) { M.write($0, to: &writer) }
         return writer.withBytes { [UInt8]($0) }
     }
 
     /// Appends the protobuf encoding of `message` to `buffer`.
     static func encode<M: CBridgedMessage>(_ message: M, appendingTo buffer: inout [UInt8]) {
         var writer = WireWriter(capacity: encodeChunkBytes)
-        message.write(to: &writer)
+        withUnsafePointer(to: message) { M.write($0, to: &writer) }
         writer.withBytes { buffer.append(contentsOf: $0) }
     }
 

@@ -129,10 +129,18 @@ struct WireWriter: ~Copyable {
     }
 
     /// A string field (written even when empty).
-    mutating func string(_ number: UInt32, _ value: String) {
-        var value = value
-        value.withUTF8 { raw($0) }
-        varint(UInt64(value.utf8.count))
+    mutating func string(_ number: UInt32, _ value: borrowing String) {
+        let written = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            raw(utf8)
+            return utf8.count
+        }
+        if let written {
+            varint(UInt64(written))
+        } else {
+            let bytes = Array((copy value).utf8)
+            bytes.withUnsafeBufferPointer { raw($0) }
+            varint(UInt64(bytes.count))
+        }
         tag(number, 2)
     }
 
@@ -143,22 +151,57 @@ struct WireWriter: ~Copyable {
         tag(number, 2)
     }
 
-    /// A `Date` message field.
+    /// A `Date` message field. A `CivilDate` has year 1...9999, month 1...12 and day 1...31, so the
+    /// message is `08 yy[yy] 10 mm 18 dd` (at most 7 bytes, one length byte).
     mutating func date(_ number: UInt32, _ date: CivilDate) {
-        let end = count
-        if date.day != 0 { int32(3, Int32(truncatingIfNeeded: date.day)) }
-        if date.month != 0 { int32(2, Int32(truncatingIfNeeded: date.month)) }
-        if date.year != 0 { int32(1, Int32(truncatingIfNeeded: date.year)) }
-        varint(UInt64(count - end))
+        reserve(8)
+        var index = position
+        index -= 1
+        base[index] = UInt8(truncatingIfNeeded: date.day)
+        index -= 1
+        base[index] = 0x18
+        index -= 1
+        base[index] = UInt8(truncatingIfNeeded: date.month)
+        index -= 1
+        base[index] = 0x10
+        let year = UInt16(truncatingIfNeeded: date.year)
+        if year < 0x80 {
+            index -= 1
+            base[index] = UInt8(year)
+        } else {
+            index -= 2
+            base[index] = UInt8(truncatingIfNeeded: year) | 0x80
+            base[index + 1] = UInt8(truncatingIfNeeded: year >> 7)
+        }
+        index -= 1
+        base[index] = 0x08
+        index -= 1
+        base[index] = UInt8(position - index - 1)
+        position = index
         tag(number, 2)
     }
 
     /// A message field.
     mutating func message<M: CBridgedMessage>(_ number: UInt32, _ message: M) {
         let end = count
-        message.write(to: &self)
+        withUnsafePointer(to: message) { M.write($0, to: &self) }
         varint(UInt64(count - end))
         tag(number, 2)
+    }
+
+    /// A repeated message field, last element first, each read in place.
+    mutating func messages<M: CBridgedMessage>(_ number: UInt32, _ messages: [M]) {
+        messages.withUnsafeBufferPointer { elements in
+            guard let first = elements.baseAddress else { return }
+            var index = elements.count
+            while index > 0 {
+                index -= 1
+                let end = count
+                M.write(first + index, to: &self)
+                varint(UInt64(count - end))
+                tag(number, 2)
+            }
+        }
     }
 
     /// A packed repeated int64 field.

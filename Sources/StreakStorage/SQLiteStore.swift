@@ -34,6 +34,9 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
         writer = GroupCommitWriter(connection: writeConnection)
     }
 
+    /// The schema version after migrating: the number of migrations applied.
+    public var schemaVersion: Int { Migration.all.count }
+
     /// Transactions committed by the writer so far (group commit makes this smaller than the writes).
     public var committedTransactions: Int { writer.committedTransactions }
 

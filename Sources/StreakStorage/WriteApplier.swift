@@ -9,9 +9,9 @@ struct WriteApplier {
         switch write {
         case .createHabit(let name, let createdOn):
             try HabitRow.validate(name: name)
-            let next = try connection.query(
-                "SELECT COALESCE(MAX(id), 0) + 1 FROM habits WHERE user_id = ?", [.integer(user)]
-            ).first?.first?.integer ?? 1
+            // Unique per store (index habits_by_id); only the writer inserts, so there is no race.
+            // A PostgreSQL store would take the id from a sequence instead.
+            let next = try connection.query("SELECT COALESCE(MAX(id), 0) + 1 FROM habits").first?.first?.integer ?? 1
             try connection.query(
                 "INSERT INTO habits (user_id, id, name, created_on) VALUES (?, ?, ?, ?)",
                 [.integer(user), .integer(next), .text(name), .integer(Int64(createdOn.dayNumber))]

@@ -61,7 +61,8 @@ struct MigrationTests {
         defer { try? FileManager.default.removeItem(atPath: copy) }
         try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: fixture.store.path + suffix) {
-            try FileManager.default.copyItem(atPath: fixture.store.path + suffix, toPath: copy + "/" + SQLiteStore.fileName + suffix)
+            let target = copy + "/" + SQLiteStore.fileName + suffix
+            try FileManager.default.copyItem(atPath: fixture.store.path + suffix, toPath: target)
         }
         let recovered = try SQLiteStore(directory: copy)
         defer { recovered.close() }
@@ -76,7 +77,8 @@ struct MigrationTests {
         let habit = try fixture.habit("Read", for: user)
         _ = try fixture.write(.completions([.record(habitID: habit.id, date: day("2024-01-05"))]), for: user).get()
         fixture.store.close()
-        #expect(throws: StorageError.self) { try fixture.write(.createHabit(name: "x", createdOn: day("2024-01-01")), for: user).get() }
+        let late = fixture.write(.createHabit(name: "x", createdOn: day("2024-01-01")), for: user)
+        #expect(throws: StorageError(.closed, "the store is closed")) { try late.get() }
         let reopened = try SQLiteStore(directory: fixture.directory)
         defer { reopened.close() }
         #expect(try reopened.completions(of: user) == [Completion(habitID: habit.id, date: day("2024-01-05"))])

@@ -67,8 +67,8 @@ public enum StoreWriteResult: Sendable, Hashable {
 /// Schema (see `Migration`): `habits (user_id, id)`, `completions (user_id, habit_id, day)` and
 /// `settings (user_id)` all lead their primary key with the user, so they shard by user; `users`
 /// (name, token hash) is small and would be a Citus reference table. Several servers sharing
-/// one PostgreSQL route each user to one server (by user id) so their per-user caches stay
-/// the only writer for that user; habit ids come from a store-wide sequence.
+/// one PostgreSQL route each user to one server (by user id), so each server is the only
+/// writer for its users and its per-user cache stays valid; habit ids come from a sequence.
 public protocol StreakStore: AnyObject, Sendable {
     /// Creates a user and its token. - Throws: `.alreadyExists`, `.invalidArgument`.
     func createUser(name: String) throws(StorageError) -> (user: UserRecord, token: String)

@@ -7,7 +7,10 @@ struct FrameRoundTripTests {
         .request(id: 1, method: "/streak.v1.Streaks/Ping", metadata: [], message: []),
         .request(
             id: UInt32.max, method: "/streak.v1.Streaks/GetHeatmap",
-            metadata: [MetadataEntry(key: "authorization", value: "Bearer stk_ü"), MetadataEntry(key: "deadline-ms", value: "250")],
+            metadata: [
+                MetadataEntry(key: "authorization", value: "Bearer stk_ü"),
+                MetadataEntry(key: "deadline-ms", value: "250"),
+            ],
             message: [0x0A, 0x00, 0xFF]
         ),
         .response(id: 7, status: .ok, message: Array(repeating: 0xAB, count: 1456)),

@@ -24,7 +24,8 @@ struct ProtocolDocTests {
     /// The server's side: preface, RESPONSE to 2 (UNAUTHENTICATED), RESPONSE to 1 (PingResponse{serving: true}).
     static var serverBytes: [UInt8] {
         var bytes = Preface.bytes
-        FrameEncoder.encode(.response(id: 2, status: Status(.unauthenticated, "invalid token"), message: []), into: &bytes)
+        let unauthenticated = Status(.unauthenticated, "invalid token")
+        FrameEncoder.encode(.response(id: 2, status: unauthenticated, message: []), into: &bytes)
         FrameEncoder.encode(.response(id: 1, status: .ok, message: [0x10, 0x01]), into: &bytes)
         return bytes
     }

@@ -15,6 +15,8 @@ public final class TestConnection: @unchecked Sendable {
     private var nextID: UInt32 = 1
     private var pending: [Frame] = []
     private var closed = false
+    /// The `last_request_id` of the GOAWAY the server sent, once one arrived.
+    public private(set) var goAwayLastID: UInt32?
 
     /// Connects to 127.0.0.1:`port`, sends the preface and, when `exchangePreface`, reads the server's.
     /// - Parameter timeout: the receive timeout of every read.
@@ -85,14 +87,17 @@ public final class TestConnection: @unchecked Sendable {
         {
             return (status, message)
         }
+        if let last = goAwayLastID, last < id {
+            return (Status(.unavailable, "not answered: the server sent GOAWAY with last id \(last)"), [])
+        }
         while let frame = try readFrameFromSocket() {
             if case .response(let frameID, let status, let message) = frame, frameID == id {
                 return (status, message)
             }
+            pending.append(frame)
             if case .goAway(let last, let status) = frame, last < id {
                 return (status, [])
             }
-            pending.append(frame)
         }
         throw TestSupportError("connection closed before the response to request \(id)")
     }
@@ -133,7 +138,10 @@ public final class TestConnection: @unchecked Sendable {
     private func readFrameFromSocket() throws -> Frame? {
         while true {
             do {
-                if let frame = try decoder.next() { return frame }
+                if let frame = try decoder.next() {
+                    if case .goAway(let last, _) = frame { goAwayLastID = last }
+                    return frame
+                }
             } catch {
                 throw TestSupportError("undecodable frame from the server: \(error)")
             }

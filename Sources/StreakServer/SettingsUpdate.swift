@@ -20,7 +20,7 @@ enum SettingsUpdate {
             }
             result.locale = request.locale
         }
-        if let weekStart = request.weekStart.coreWeekday {
+        if let weekStart = request.weekStart {
             result.weekStart = weekStart
         }
         if request.clearMinPercent {

@@ -21,8 +21,8 @@ extension StreakService {
             }
         case .renameHabit:
             let message = try WireRenameHabitRequest(serializedBytes: request.message)
-            try snapshot.data.requireHabit(message.habitID)
-            submit(.renameHabit(id: message.habitID, name: message.name), user: user, id: id, responder: responder) {
+            try snapshot.data.requireHabit(message.habitId)
+            submit(.renameHabit(id: message.habitId, name: message.name), user: user, id: id, responder: responder) {
                 result, _ in
                 guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
                 _ = self.apply(user) { $0.upsert(habit) }
@@ -30,8 +30,8 @@ extension StreakService {
             }
         case .archiveHabit:
             let message = try WireArchiveHabitRequest(serializedBytes: request.message)
-            try snapshot.data.requireHabit(message.habitID)
-            let write = StoreWrite.archiveHabit(id: message.habitID, on: message.archivedOn ?? snapshot.today)
+            try snapshot.data.requireHabit(message.habitId)
+            let write = StoreWrite.archiveHabit(id: message.habitId, on: message.archivedOn ?? snapshot.today)
             submit(write, user: user, id: id, responder: responder) { result, _ in
                 guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
                 _ = self.apply(user) { $0.upsert(habit) }
@@ -112,24 +112,24 @@ extension StreakService {
     ) throws -> (habitID: Int64, date: CivilDate, asOf: CivilDate?) {
         if method == .recordCompletion {
             let message = try WireRecordCompletionRequest(serializedBytes: bytes)
-            return (message.habitID, message.date ?? today, message.asOf)
+            return (message.habitId, message.date ?? today, message.asOf)
         }
         let message = try WireRemoveCompletionRequest(serializedBytes: bytes)
-        return (message.habitID, message.date ?? today, message.asOf)
+        return (message.habitId, message.date ?? today, message.asOf)
     }
 
     private func batchChanges(_ message: WireBatchCompletionsRequest, data: UserData) throws -> [CompletionChange] {
         var changes: [CompletionChange] = []
         changes.reserveCapacity(message.record.count + message.remove.count)
         for completion in message.record {
-            try data.requireHabit(completion.habitID)
+            try data.requireHabit(completion.habitId)
             guard let date = completion.date else { throw ServiceError.invalidArgument("a completion needs a date") }
-            changes.append(.record(habitID: completion.habitID, date: date))
+            changes.append(.record(habitID: completion.habitId, date: date))
         }
         for completion in message.remove {
-            try data.requireHabit(completion.habitID)
+            try data.requireHabit(completion.habitId)
             guard let date = completion.date else { throw ServiceError.invalidArgument("a completion needs a date") }
-            changes.append(.remove(habitID: completion.habitID, date: date))
+            changes.append(.remove(habitID: completion.habitId, date: date))
         }
         return changes
     }

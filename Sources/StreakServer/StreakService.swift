@@ -72,7 +72,7 @@ public final class StreakService: RequestHandler, Sendable {
     /// the request for `didFinishReadBurst(responder:)`.
     public func handle(_ request: IncomingRequest, responder: Responder) {
         counters.countRequest()
-        guard let method = WireMethod(rawValue: request.method) else {
+        guard let method = MethodTable.method(request.method) else {
             fail(request.id, ServiceError.unimplemented(request.method), responder)
             return
         }

@@ -30,3 +30,15 @@ extension WireMethod {
         }
     }
 }
+
+/// Finds a method by path with one hash lookup (the enum's `init(rawValue:)` compares the paths one by one).
+enum MethodTable {
+    private static let byPath: [String: WireMethod] = Dictionary(
+        uniqueKeysWithValues: WireMethod.allCases.map { ($0.rawValue, $0) }
+    )
+
+    /// The method with this path, or nil when the service has none.
+    static func method(_ path: String) -> WireMethod? {
+        byPath[path]
+    }
+}

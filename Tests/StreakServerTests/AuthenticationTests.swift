@@ -45,17 +45,17 @@ import Testing
         }, token: bob)
         #expect(dayAnswer.day?.completed == 0 && dayAnswer.day?.completedHabits.isEmpty == true)
         let rename = try connection.status(of: .renameHabit, WireRenameHabitRequest.with {
-            $0.habitID = a.id
+            $0.habitId = a.id
             $0.name = "mine now"
         }, token: bob)
         #expect(rename.code == .notFound)
         let record = try connection.status(of: .recordCompletion, WireRecordCompletionRequest.with {
-            $0.habitID = a.id
+            $0.habitId = a.id
             $0.date = day("2024-01-03")
         }, token: bob)
         #expect(record.code == .notFound)
         let archive = try connection.status(of: .archiveHabit, WireArchiveHabitRequest.with {
-            $0.habitID = a.id
+            $0.habitId = a.id
         }, token: bob)
         #expect(archive.code == .notFound)
 

@@ -33,7 +33,7 @@ import Glibc
             let request = index % 2 == 0
                 ? (WireMethod.getStreak, WireGetStreakRequest.with { $0.asOf = day("2024-02-01") }.serializedBytes())
                 : (WireMethod.recordCompletion, WireRecordCompletionRequest.with {
-                    $0.habitID = habit.id
+                    $0.habitId = habit.id
                     $0.date = try! day("2024-01-01").adding(days: index % 300)
                 }.serializedBytes())
             ids.append(try connection.sendRequest(request.0.rawValue, message: request.1, token: harness.token))
@@ -94,7 +94,7 @@ import Glibc
                 var date = try! day("2001-01-01").adding(days: index * 10_000)
                 while true {
                     let message = index % 2 == 0
-                        ? WireRecordCompletionRequest.with { $0.habitID = habit.id; $0.date = date }.serializedBytes()
+                        ? WireRecordCompletionRequest.with { $0.habitId = habit.id; $0.date = date }.serializedBytes()
                         : WireGetHeatmapRequest.with { $0.asOf = date }.serializedBytes()
                     let method = index % 2 == 0 ? WireMethod.recordCompletion : WireMethod.getHeatmap
                     guard let id = try? connection.sendRequest(method.rawValue, message: message, token: token) else {

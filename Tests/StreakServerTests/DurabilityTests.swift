@@ -34,7 +34,7 @@ import Testing
                 var date = day("2000-01-01")
                 while true {
                     let request = WireRecordCompletionRequest.with {
-                        $0.habitID = habit
+                        $0.habitId = habit
                         $0.date = date
                     }
                     guard let status = try? connection.status(of: .recordCompletion, request, token: token),
@@ -65,7 +65,7 @@ import Testing
                 $0.to = last
                 $0.asOf = last
             }, token: token)
-            let series = try #require(answer.chart?.series.first { $0.habitID == habit })
+            let series = try #require(answer.chart?.series.first { $0.habitId == habit })
             let stored = series.counts.reduce(0) { $0 + Int($1.count) }
             // Writes are sequential per habit: every day up to the last acknowledged one was acknowledged.
             #expect(stored == dates.count, "habit \(habit): \(stored) stored < \(dates.count) acknowledged")

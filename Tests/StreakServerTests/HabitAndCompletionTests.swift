@@ -15,12 +15,12 @@ import Testing
         #expect(read.name == "Read" && read.createdOn == day("2024-03-01") && read.archivedOn == nil)
 
         let renamed: WireRenameHabitResponse = try harness.call(.renameHabit, WireRenameHabitRequest.with {
-            $0.habitID = run.id
+            $0.habitId = run.id
             $0.name = "Jog"
         })
         #expect(renamed.habit?.name == "Jog")
         let archived: WireArchiveHabitResponse = try harness.call(.archiveHabit, WireArchiveHabitRequest.with {
-            $0.habitID = run.id
+            $0.habitId = run.id
             $0.archivedOn = day("2024-03-10")
         })
         #expect(archived.habit?.archivedOn == day("2024-03-10"))
@@ -44,12 +44,12 @@ import Testing
         })
         #expect(long.code == .invalidArgument)
         let rename = try harness.status(.renameHabit, WireRenameHabitRequest.with {
-            $0.habitID = 999
+            $0.habitId = 999
             $0.name = "x"
         })
         #expect(rename.code == .notFound)
         let record = try harness.status(.recordCompletion, WireRecordCompletionRequest.with {
-            $0.habitID = 999
+            $0.habitId = 999
             $0.date = day("2024-01-01")
         })
         #expect(record.code == .notFound)
@@ -67,7 +67,7 @@ import Testing
         let record = try #require(last.day)
         #expect(last.changed)
         #expect(record.date == day("2024-03-05"))
-        #expect(record.completedHabitIDs == Array(ids.prefix(4)))
+        #expect(record.completedHabitIds == Array(ids.prefix(4)))
         #expect(record.completed == 4 && record.active == 5 && record.percent == 80 && record.level == 2)
         #expect(record.contributing)
         let streak = try #require(last.streak)
@@ -84,7 +84,7 @@ import Testing
         #expect(one.day?.percent == 20 && one.day?.level == 1)
 
         let removed: WireCompletionResponse = try harness.call(.removeCompletion, WireRemoveCompletionRequest.with {
-            $0.habitID = ids[0]
+            $0.habitId = ids[0]
             $0.date = day("2024-03-04")
             $0.asOf = day("2024-03-05")
         })
@@ -92,7 +92,7 @@ import Testing
         #expect(removed.streak?.current == 1 && removed.streak?.currentStart == day("2024-03-05"))
         #expect(removed.streak?.todayPending == false)
         let removedAgain: WireCompletionResponse = try harness.call(.removeCompletion, WireRemoveCompletionRequest.with {
-            $0.habitID = ids[0]
+            $0.habitId = ids[0]
             $0.date = day("2024-03-04")
         })
         #expect(!removedAgain.changed)
@@ -115,11 +115,11 @@ import Testing
         let b = try harness.createHabit("b", on: day("2024-01-01")).id
         let batch: WireBatchCompletionsResponse = try harness.call(.batchCompletions, WireBatchCompletionsRequest.with {
             $0.record = [
-                WireCompletion.with { $0.habitID = a; $0.date = day("2024-01-03") },
-                WireCompletion.with { $0.habitID = b; $0.date = day("2024-01-02") },
-                WireCompletion.with { $0.habitID = a; $0.date = day("2024-01-02") },
+                WireCompletion.with { $0.habitId = a; $0.date = day("2024-01-03") },
+                WireCompletion.with { $0.habitId = b; $0.date = day("2024-01-02") },
+                WireCompletion.with { $0.habitId = a; $0.date = day("2024-01-02") },
             ]
-            $0.remove = [WireCompletion.with { $0.habitID = a; $0.date = day("2024-01-03") }]
+            $0.remove = [WireCompletion.with { $0.habitId = a; $0.date = day("2024-01-03") }]
             $0.asOf = day("2024-01-03")
         })
         #expect(batch.changed == 4)
@@ -130,8 +130,8 @@ import Testing
         // One unknown habit: nothing of the batch is applied.
         let status = try harness.status(.batchCompletions, WireBatchCompletionsRequest.with {
             $0.record = [
-                WireCompletion.with { $0.habitID = a; $0.date = day("2024-01-05") },
-                WireCompletion.with { $0.habitID = 12345; $0.date = day("2024-01-05") },
+                WireCompletion.with { $0.habitId = a; $0.date = day("2024-01-05") },
+                WireCompletion.with { $0.habitId = 12345; $0.date = day("2024-01-05") },
             ]
         })
         #expect(status.code == .notFound)

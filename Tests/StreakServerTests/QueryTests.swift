@@ -11,9 +11,9 @@ import Testing
         let harness = try ServerHarness()
         let ids = try (1...5).map { try harness.createHabit("habit \($0)", on: day("2024-03-01")).id }
         let _: WireBatchCompletionsResponse = try harness.call(.batchCompletions, WireBatchCompletionsRequest.with {
-            $0.record = ids.map { id in WireCompletion.with { $0.habitID = id; $0.date = day("2024-03-03") } }
-                + [WireCompletion.with { $0.habitID = ids[0]; $0.date = day("2024-03-04") }]
-                + ids.prefix(4).map { id in WireCompletion.with { $0.habitID = id; $0.date = day("2024-03-05") } }
+            $0.record = ids.map { id in WireCompletion.with { $0.habitId = id; $0.date = day("2024-03-03") } }
+                + [WireCompletion.with { $0.habitId = ids[0]; $0.date = day("2024-03-04") }]
+                + ids.prefix(4).map { id in WireCompletion.with { $0.habitId = id; $0.date = day("2024-03-05") } }
         })
         return (harness, ids)
     }
@@ -111,7 +111,7 @@ import Testing
         let chart = try #require(answer.chart)
         #expect(chart.series.count == 6)
         #expect(chart.series.allSatisfy { $0.counts.count == 7 })
-        let first = try #require(chart.series.first { $0.habitID == ids[0] })
+        let first = try #require(chart.series.first { $0.habitId == ids[0] })
         #expect(first.counts.map(\.shortName) == ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"])
         #expect(first.counts.map(\.count) == [1, 1, 1, 0, 0, 0, 0])
         let total = try #require(chart.series.first { $0.total })

@@ -47,7 +47,7 @@ struct ServerHarness {
     @discardableResult
     func record(_ habitID: Int64, _ date: CivilDate, asOf: CivilDate? = nil) throws -> WireCompletionResponse {
         try call(.recordCompletion, WireRecordCompletionRequest.with {
-            $0.habitID = habitID
+            $0.habitId = habitID
             $0.date = date
             $0.asOf = asOf
         })

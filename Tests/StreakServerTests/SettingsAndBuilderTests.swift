@@ -67,9 +67,9 @@ import Testing
                 WireHabit.with { $0.id = id; $0.name = "h\(id)"; $0.createdOn = day("2024-01-01") }
             }
             $0.completions = [
-                WireCompletion.with { $0.habitID = 1; $0.date = day("2024-01-02") },
-                WireCompletion.with { $0.habitID = 2; $0.date = day("2024-01-02") },
-                WireCompletion.with { $0.habitID = 1; $0.date = day("2024-01-03") },
+                WireCompletion.with { $0.habitId = 1; $0.date = day("2024-01-02") },
+                WireCompletion.with { $0.habitId = 2; $0.date = day("2024-01-02") },
+                WireCompletion.with { $0.habitId = 1; $0.date = day("2024-01-03") },
             ]
             $0.from = day("2024-01-01")
             $0.to = day("2024-01-07")

@@ -42,7 +42,7 @@ import Testing
         // Recording again changes nothing: no event. Removing does.
         try harness.record(habit.id, day("2024-01-10"))
         let _: WireCompletionResponse = try harness.call(.removeCompletion, WireRemoveCompletionRequest.with {
-            $0.habitID = habit.id
+            $0.habitId = habit.id
             $0.date = day("2024-01-10")
         })
         let frame = try #require(try watch.readFrame())

@@ -166,7 +166,7 @@ public final class ServerProcess: @unchecked Sendable {
     private static func logHandle(in directory: URL) throws -> FileHandle {
         let url = directory.appendingPathComponent("streakd.log")
         if !FileManager.default.fileExists(atPath: url.path) {
-            FileManager.default.createFile(atPath: url.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         }
         let handle = try FileHandle(forWritingTo: url)
         handle.seekToEndOfFile()

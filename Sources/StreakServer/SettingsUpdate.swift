@@ -9,15 +9,11 @@ enum SettingsUpdate {
     static func apply(_ request: WireUpdateSettingsRequest, to settings: UserSettings) throws -> UserSettings {
         var result = settings
         if !request.timeZone.isEmpty {
-            guard TimeZone(identifier: request.timeZone) != nil else {
-                throw ServiceError.invalidArgument("unknown time zone '\(request.timeZone.prefix(100))'")
-            }
+            _ = try Today.timeZone(request.timeZone)
             result.timeZone = request.timeZone
         }
         if !request.locale.isEmpty {
-            guard LocaleValidation.isKnown(request.locale) else {
-                throw ServiceError.invalidArgument("unknown locale '\(request.locale.prefix(100))'")
-            }
+            _ = try LocaleProfile.named(request.locale)
             result.locale = request.locale
         }
         if let weekStart = request.weekStart {
@@ -33,19 +29,5 @@ enum SettingsUpdate {
             result.minPercent = Int(request.minPercent)
         }
         return result
-    }
-}
-
-/// Which locale identifiers Foundation knows (it accepts any string in `Locale(identifier:)`).
-enum LocaleValidation {
-    private static let known: Set<String> = Set(Locale.availableIdentifiers.map(normalize))
-
-    /// Whether `identifier` (`en_US` or `en-US`) names a locale Foundation has data for.
-    static func isKnown(_ identifier: String) -> Bool {
-        known.contains(normalize(identifier))
-    }
-
-    private static func normalize(_ identifier: String) -> String {
-        identifier.replacingOccurrences(of: "-", with: "_").lowercased()
     }
 }

@@ -40,6 +40,11 @@ final class UserState: Sendable {
         }
     }
 
+    /// The cached response under `key`, if any.
+    func cachedResponse(_ key: ResponseKey) -> [UInt8]? {
+        contents.withLock { $0.cache[key] }
+    }
+
     /// The data as it is now.
     func snapshot(now: Date) -> Snapshot {
         contents.withLock { contents in

@@ -7,11 +7,12 @@ import Glibc
 #endif
 
 /// Turns SIGTERM and SIGINT into one graceful shutdown; a second signal exits at once with status 1.
-final class GracefulShutdown: Sendable {
+/// `@unchecked`: `sources` is written only by `install`, before `dispatchMain()` runs any handler.
+final class GracefulShutdown: @unchecked Sendable {
     private let logger: Logger
     private let begin: @Sendable () -> Void
     private let started = Atomic<Bool>(false)
-    private let sources = Mutex<[any DispatchSourceSignal]>([])
+    private var sources: [any DispatchSourceSignal] = []
 
     init(logger: Logger, begin: @escaping @Sendable () -> Void) {
         self.logger = logger
@@ -25,7 +26,7 @@ final class GracefulShutdown: Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
             source.setEventHandler { [self] in received(number) }
             source.resume()
-            sources.withLock { $0.append(source) }
+            sources.append(source)
         }
     }
 

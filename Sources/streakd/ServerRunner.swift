@@ -29,8 +29,8 @@ final class ServerRunner: Sendable {
         let limit = ResourceLimits.raiseOpenFileLimit()
         logger.debug("open file limit", metadata: ["limit": "\(limit)"])
 
-        let store = try SQLiteStore(directory: dataDirectory, logger: Logger(label: "streakd.storage"))
-        if try LocalUser.ensure(store: store, dataDirectory: dataDirectory) != nil {
+        let store = try SQLiteStore(directory: dataDirectory.path)
+        if try LocalUser.ensure(store: store, dataDirectory: dataDirectory.path) != nil {
             logger.notice(
                 "created the local user; its token is in the data directory",
                 metadata: ["file": "\(dataDirectory.appendingPathComponent("token").path)"]

@@ -69,7 +69,7 @@ struct UserCommand: ParsableCommand {
     ) throws -> T {
         let directory = try options.resolve()
         do {
-            let store = try SQLiteStore(directory: directory, logger: Logger(label: "streakd.storage"))
+            let store = try SQLiteStore(directory: directory.path)
             defer { store.close() }
             return try body(store)
         } catch {

@@ -63,7 +63,7 @@ import Testing
         let harness = try ServerHarness()
         defer { harness.finish() }
         let heatmap: WireBuildHeatmapResponse = try harness.call(.buildHeatmap, WireBuildHeatmapRequest.with {
-            $0.habits = [1, 2].map { id in
+            $0.habits = [Int64(1), 2].map { id in
                 WireHabit.with { $0.id = id; $0.name = "h\(id)"; $0.createdOn = day("2024-01-01") }
             }
             $0.completions = [

@@ -35,7 +35,7 @@ import Testing
             #expect(id == streamID)
             let event = try WireWatchEvent(serializedBytes: bytes)
             #expect(event.day?.date == date && event.day?.completed == 1)
-            #expect(event.streak?.asOf == day("2024-01-10") && event.streak?.current == index + 1)
+            #expect(event.streak?.asOf == day("2024-01-10") && event.streak?.current == Int32(index + 1))
             print("watch event \(index): \(arrived - acknowledged) after the acknowledgement, \(arrived - start) after the request")
         }
 

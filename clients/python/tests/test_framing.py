@@ -107,3 +107,40 @@ def test_truncated_header_fields_are_errors():
         framing.decode_status(b"\x00\x00\x05ab")
     with pytest.raises(framing.FramingError):
         RequestBody.decode(b"\x00\x02/m\x01\x03key\x00")
+
+
+# The byte-by-byte exchange of PROTOCOL.md section 3 (framing helper's section).
+EXCHANGE_CLIENT = bytes.fromhex(
+    "53545245414B4401"
+    "0000001F" "0100000001" "0017" + b"/streak.v1.Streaks/Ping".hex() + "00"
+    "00000088" "0100000002" "001C" + b"/streak.v1.Streaks/GetStreak".hex() + "01"
+    "0D" + b"authorization".hex() + "004B"
+    + b"Bearer stk_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef".hex()
+    + "0A0708EA0F100B1817")
+EXCHANGE_SERVER = bytes.fromhex(
+    "53545245414B4401"
+    "00000015" "0200000002" "10" "000D" + b"invalid token".hex()
+    + "0000000A" "0200000001" "00" "0000" "1001")
+
+
+def test_protocol_md_exchange_client_bytes():
+    from streakd_client import service_pb2, types_pb2
+    token = "stk_" + "0123456789abcdef" * 4
+    get_streak = service_pb2.GetStreakRequest(as_of=types_pb2.Date(year=2026, month=11, day=23))
+    data = (framing.PREFACE
+            + framing.encode_frame(FrameKind.REQUEST, 1, RequestBody("/streak.v1.Streaks/Ping").encode())
+            + framing.encode_frame(FrameKind.REQUEST, 2, RequestBody(
+                "/streak.v1.Streaks/GetStreak", [("authorization", f"Bearer {token}")],
+                get_streak.SerializeToString()).encode()))
+    assert data == EXCHANGE_CLIENT
+
+
+def test_protocol_md_exchange_server_bytes():
+    from streakd_client import service_pb2
+    decoder = FrameDecoder(expect_preface=True)
+    decoder.feed(EXCHANGE_SERVER)
+    first, second = decoder.next_frame(), decoder.next_frame()
+    assert (first.kind, first.request_id) == (FrameKind.RESPONSE, 2)
+    assert framing.decode_status(first.body) == (StatusHeader(16, "invalid token"), b"")
+    status, payload = framing.decode_status(second.body)
+    assert status.code == 0 and service_pb2.PingResponse.FromString(payload).serving

@@ -188,7 +188,7 @@ class Client:
             default_host, default_port = default_address()
             host = default_host if host is None else host
             port = default_port if port is None else port
-        self.token = token if token is not None else os.environ.get("STREAK_TOKEN")
+        self.token = token
         self.timeout = timeout
         self._connection = Connection(host, port, connect_timeout=connect_timeout)
 

@@ -80,6 +80,8 @@ class Connection:
         """Sends a REQUEST frame and returns its request id; read answers with `wait`."""
         if self._closed_status is not None:
             raise StreakError(self._closed_status.code, self._closed_status.message)
+        if self.goaway is not None:
+            raise StreakError(StatusCode.UNAVAILABLE, f"server going away: {self.goaway[1].message}")
         entries: list[tuple[str, str]] = []
         if token is not None:
             entries.append(("authorization", f"Bearer {token}"))

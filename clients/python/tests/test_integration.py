@@ -174,8 +174,9 @@ def test_build_heatmap(client):
     assert response.streak.current == 3 and response.streak.longest == 3
     assert response.heatmap.week_start == types_pb2.WEEKDAY_MONDAY
     assert len(response.heatmap.weeks) == 5  # Jan 1 2024 is a Monday; the 31st is in week 5
-    future = [c for c in response.heatmap.weeks[2].cells]
-    assert future[2].present and not future[3].present  # Jan 17 is as_of+7: absent
+    week = response.heatmap.weeks[1].cells  # Jan 8...14; as_of is Wednesday Jan 10
+    assert week[2].present and week[2].level == 3 and not week[3].present  # future cells are absent
+    assert not any(cell.present for cell in response.heatmap.weeks[2].cells)
 
 
 def test_build_month_page(client):
@@ -256,11 +257,17 @@ def test_bad_preface_gets_goaway(server):
             if not chunk:
                 break
             data += chunk
-    decoder = framing.FrameDecoder()
+    # PROTOCOL.md "Clarifications": the server may send its own preface first, then the GOAWAY.
+    decoder = framing.FrameDecoder(expect_preface=True)
     decoder.feed(data)
-    frame = decoder.next_frame()
-    assert frame.kind == FrameKind.GOAWAY and frame.request_id == 0
-    last, status = framing.decode_goaway(frame.body)
+    try:
+        frame = decoder.next_frame()
+    except framing.PrefaceRefused as refused:
+        last, status = refused.last_request_id, refused.status
+    else:
+        assert frame.kind == FrameKind.GOAWAY and frame.request_id == 0
+        last, status = framing.decode_goaway(frame.body)
+    assert last == 0
     assert status.code == StatusCode.INVALID_ARGUMENT and "preface" in status.message
 
 
@@ -290,7 +297,7 @@ def test_watch_stream(server, client):
             if event.day.date.day == first_day and event.day.completed == 0:
                 break
         # Unary calls share the watcher's connection with the stream.
-        assert watcher.get_streak("2024-03-10").streak.longest >= 1
+        assert watcher.get_streak("2024-03-10").streak.as_of == D(year=2024, month=3, day=10)
         stream.cancel()
         assert stream.done and stream.status.code == StatusCode.CANCELLED
         assert watcher.ping().serving
@@ -302,3 +309,91 @@ def test_watch_needs_a_token(server):
         with pytest.raises(StreakError) as info:
             stream.read(timeout=10)
         assert info.value.code == StatusCode.UNAUTHENTICATED
+
+
+def _open_watch(client, habit, stream, first_day=1):
+    """Records completions until the stream shows an event (registration is not acknowledged)."""
+    for day in range(first_day, first_day + 10):
+        client.record_completion(habit, f"2024-05-{day:02d}")
+        event = stream.read(timeout=2)
+        if event is not None:
+            return event
+    raise AssertionError("no WatchEvent after 10 completions")
+
+
+def test_watch_events_per_changed_day_only(server, client):
+    habit = client.create_habit("Read", created_on="2024-01-01").habit.id
+    with Client(server.host, server.port, token=server.token, timeout=10) as watcher:
+        stream = watcher.watch()
+        event = _open_watch(client, habit, stream)
+        assert event.streak.HasField("as_of")  # no as_of in the request: today at each event
+        day = event.day.date.day
+        assert not client.record_completion(habit, f"2024-05-{day:02d}").changed
+        assert stream.read(timeout=0.5) is None  # a write that changes nothing sends nothing
+        client.batch_completions(record=[(habit, "2024-06-01"), (habit, "2024-06-02"), (habit, "2024-06-03")])
+        days = [stream.read(timeout=10).day.date for _ in range(3)]
+        assert [(d.month, d.day) for d in days] == [(6, 1), (6, 2), (6, 3)]
+        stream.cancel()
+
+
+def test_watch_deadline_ends_the_stream(client):
+    stream = client.watch(timeout=30)  # local deadline far away; the server's comes first
+    connection = client.connection
+    request_id = connection.start_request("/streak.v1.Streaks/Watch", b"", token=client.token, timeout=0.3)
+    frame = connection.wait(request_id, time.monotonic() + 10)
+    connection.forget(request_id)
+    assert frame.kind == FrameKind.END_STREAM
+    assert framing.decode_status(frame.body)[0].code == StatusCode.DEADLINE_EXCEEDED
+    stream.cancel()
+
+
+def test_shutdown_ends_streams_with_unavailable(server, client):
+    habit = client.create_habit("Read", created_on="2024-01-01").habit.id
+    stream = client.watch()
+    _open_watch(client, habit, stream)
+    server.process.terminate()
+    with pytest.raises(StreakError) as info:
+        while stream.read(timeout=15) is not None:
+            pass
+    assert info.value.code == StatusCode.UNAVAILABLE
+    # A request that reached the server before its GOAWAY may still be answered; later ones are not.
+    for _ in range(200):
+        try:
+            client.ping()
+        except StreakError as error:
+            assert error.code == StatusCode.UNAVAILABLE
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the connection kept answering after shutdown")
+
+
+@pytest.mark.parametrize("value,codes", [("abc", {3}), ("-5", {3}), ("1.5", {3}), ("86400001", {3}),
+                                         ("0", {0, 4}), ("5000", {0})])
+def test_deadline_ms_values(client, server, value, codes):
+    connection = client.connection
+    request_id = connection.start_request("/streak.v1.Streaks/GetSettings", b"", token=server.token,
+                                          timeout=None, metadata=[("deadline-ms", value)])
+    frame = connection.wait(request_id, time.monotonic() + 10)
+    connection.forget(request_id)
+    assert framing.decode_status(frame.body)[0].code in codes  # "0": already late, answered or not
+
+
+def test_ping_ignores_the_token(server):
+    with Client(server.host, server.port, token="not-a-token", timeout=10) as client:
+        client.token = "not-a-token"
+        connection = client.connection
+        request_id = connection.start_request("/streak.v1.Streaks/Ping", b"", token="not-a-token", timeout=5)
+        frame = connection.wait(request_id, time.monotonic() + 10)
+        connection.forget(request_id)
+        assert framing.decode_status(frame.body)[0].code == StatusCode.OK
+
+
+def test_metadata_key_and_scheme_are_case_sensitive(client, server):
+    for metadata in ([("Authorization", f"Bearer {server.token}")], [("authorization", f"bearer {server.token}")]):
+        connection = client.connection
+        request_id = connection.start_request("/streak.v1.Streaks/GetSettings", b"", token=None, timeout=5,
+                                              metadata=metadata)
+        frame = connection.wait(request_id, time.monotonic() + 10)
+        connection.forget(request_id)
+        assert framing.decode_status(frame.body)[0].code == StatusCode.UNAUTHENTICATED

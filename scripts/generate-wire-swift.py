@@ -246,6 +246,43 @@ def lift_field(field, message_names):
     }[kind]
 
 
+def write_field(field, message_names):
+    """The statements that prepend one field in `write(to:)` (reverse writer)."""
+    kind = kind_of(field, message_names)
+    n, num = field.name, field.number
+    v = f"m.pointee.{camel(field.name)}"
+    if field.oneof:
+        case = f"if case .{camel(field.name)}(let value)? = m.pointee.{camel(field.oneof)}"
+        call = {
+            "scalar": f"writer.{field.proto_type}({num}, value)",
+            "bool": f"writer.bool({num}, value)",
+            "string": f"writer.string({num}, value)",
+            "bytes": f"writer.bytes({num}, value)",
+            "date": f"writer.date({num}, value)",
+            "weekday": f"writer.int32({num}, Int32(value.rawValue))",
+            "message": f"writer.message({num}, value)",
+        }[kind]
+        return [f"{case} {{", f"    {call}", "}"]
+    if field.repeated:
+        if kind == "scalar":
+            if field.proto_type != "int64":
+                sys.exit(f"repeated {field.proto_type} is not supported by the generator")
+            return [f"if !{v}.isEmpty {{", f"    writer.packedInt64({num}, {v})", "}"]
+        if kind == "message":
+            return [f"if !{v}.isEmpty {{", f"    writer.messages({num}, {v})", "}"]
+        call = {"string": "string", "date": "date"}[kind]
+        return [f"for value in {v}.reversed() {{", f"    writer.{call}({num}, value)", "}"]
+    return {
+        "scalar": [f"if {v} != 0 {{", f"    writer.{field.proto_type}({num}, {v})", "}"],
+        "bool": [f"if {v} {{", f"    writer.bool({num}, true)", "}"],
+        "string": [f"if !{v}.isEmpty {{", f"    writer.string({num}, {v})", "}"],
+        "bytes": [f"if !{v}.isEmpty {{", f"    writer.bytes({num}, {v})", "}"],
+        "date": [f"if let value = {v} {{", f"    writer.date({num}, value)", "}"],
+        "weekday": [f"if let value = {v} {{", f"    writer.int32({num}, Int32(value.rawValue))", "}"],
+        "message": [f"if let value = {v} {{", f"    writer.message({num}, value)", "}"],
+    }[kind]
+
+
 def generate_message(message, message_names):
     name = f"Wire{message.name}"
     ct = c_type(message.name)
@@ -332,6 +369,15 @@ def generate_message(message, message_names):
     out.append("        _ data: UnsafePointer<UInt8>")
     out.append(f"    ) -> UnsafeMutablePointer<{ct}>? {{")
     out.append(f"        {cf}__unpack(allocator, count, data)")
+    out.append("    }")
+    out.append("")
+    all_fields = message.fields + [f for _, _, fs in message.oneofs for f in fs]
+    if all_fields:
+        out.append("    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {")
+        for field in sorted(all_fields, key=lambda f: -f.number):
+            out += ["        " + l for l in write_field(field, message_names)]
+    else:
+        out.append("    static func write(_: UnsafePointer<Self>, to _: inout WireWriter) {")
     out.append("    }")
     out.append("")
     out.append(f"    func lower(into arena: WireArena) -> UnsafeMutablePointer<{ct}> {{")

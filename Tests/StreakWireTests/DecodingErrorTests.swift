@@ -1,5 +1,5 @@
 import StreakCore
-import StreakWire
+@testable import StreakWire
 import Testing
 
 /// A length-delimited field: tag, length, bytes (lengths < 128 only).
@@ -137,8 +137,9 @@ func dateBytes(_ year: Int32, _ month: Int32, _ day: Int32) -> [UInt8] {
         func attempt<M: WireMessage>(_ type: M.Type) {
             do {
                 let decoded = try M(serializedBytes: bytes)
-                // Whatever decodes must re-encode and decode to the same value.
+                // Whatever decodes must re-encode (exactly as protobuf-c would) and decode to the same value.
                 #expect(try M(serializedBytes: decoded.serializedBytes()) == decoded)
+                #expect(decoded.serializedBytes() == referenceBytes(decoded))
             } catch {
                 failures += 1
                 #expect([3, 8].contains(error.statusCode))

@@ -73,3 +73,4 @@ static inline char *streak_empty_string(void) {
 static inline size_t streak_strlen(const char *string) {
     return strlen(string);
 }
+

@@ -6,7 +6,8 @@ import StreakCore
 /// Encoding builds the whole protoc-c struct tree in it (no per-field heap allocation); decoding hands
 /// its bounded allocator to protobuf-c.
 struct WireArena {
-    private let raw: UnsafeMutablePointer<StreakArena>
+    /// The C arena.
+    let raw: UnsafeMutablePointer<StreakArena>
 
     /// Creates an arena that hands out at most `limit` bytes.
     init(limit: Int, firstChunk: Int) {

@@ -2,11 +2,25 @@ internal import CStreakProto
 
 /// Encoding and decoding through protobuf-c, shared by every generated message type.
 enum WireCodec {
-    /// The first arena chunk of an encode; larger messages chain more chunks (doubling).
-    static let encodeChunkBytes = 8 * 1024
+    /// The encoder's first buffer; larger messages double it.
+    static let encodeChunkBytes = 4 * 1024
 
     /// The protobuf encoding of `message`.
     static func encode<M: CBridgedMessage>(_ message: M) -> [UInt8] {
+        var writer = WireWriter(capacity: encodeChunkBytes)
+        withUnsafePointer(to: message) { M.write($0, to: &writer) }
+        return writer.withBytes { [UInt8]($0) }
+    }
+
+    /// Appends the protobuf encoding of `message` to `buffer`.
+    static func encode<M: CBridgedMessage>(_ message: M, appendingTo buffer: inout [UInt8]) {
+        var writer = WireWriter(capacity: encodeChunkBytes)
+        withUnsafePointer(to: message) { M.write($0, to: &writer) }
+        writer.withBytes { buffer.append(contentsOf: $0) }
+    }
+
+    /// The encoding by protobuf-c's own `protobuf_c_message_pack`, which the tests compare with `encode`.
+    static func referenceEncode<M: CBridgedMessage>(_ message: M) -> [UInt8] {
         let arena = WireArena(limit: .max, firstChunk: encodeChunkBytes)
         defer { arena.destroy() }
         let base = packable(message.lower(into: arena))
@@ -15,20 +29,6 @@ enum WireCodec {
             if size > 0 {
                 initialized = protobuf_c_message_pack(base, buffer.baseAddress!)
             }
-        }
-    }
-
-    /// Appends the protobuf encoding of `message` to `buffer`.
-    static func encode<M: CBridgedMessage>(_ message: M, appendingTo buffer: inout [UInt8]) {
-        let arena = WireArena(limit: .max, firstChunk: encodeChunkBytes)
-        defer { arena.destroy() }
-        let base = packable(message.lower(into: arena))
-        let size = protobuf_c_message_get_packed_size(base)
-        guard size > 0 else { return }
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: size))
-        buffer.withUnsafeMutableBufferPointer { bytes in
-            _ = protobuf_c_message_pack(base, bytes.baseAddress! + start)
         }
     }
 

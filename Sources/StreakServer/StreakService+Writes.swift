@@ -21,7 +21,12 @@ extension StreakService {
         case .renameHabit:
             let message = try WireRenameHabitRequest(serializedBytes: request.message)
             try snapshot.data.requireHabit(message.habitId)
-            submitHabitWrite(.renameHabit(id: message.habitId, name: message.name), user: user, id: id, responder: responder) {
+            submitHabitWrite(
+                .renameHabit(id: message.habitId, name: message.name),
+                user: user,
+                id: id,
+                responder: responder
+            ) {
                 WireRenameHabitResponse(habit: WireHabit($0)).serializedBytes()
             }
         case .archiveHabit:
@@ -35,7 +40,8 @@ extension StreakService {
             let (habitID, date, asOf) = try completionArguments(method, request.message, today: snapshot.today)
             try snapshot.data.requireHabit(habitID)
             let change: CompletionChange =
-                method == .recordCompletion ? .record(habitID: habitID, date: date) : .remove(habitID: habitID, date: date)
+                method == .recordCompletion
+                ? .record(habitID: habitID, date: date) : .remove(habitID: habitID, date: date)
             submitCompletions([change], user: user, id: id, responder: responder) { changed in
                 // The current state includes this write and maybe later ones, all durable.
                 let (streak, current) = user.currentStreak(asOf: asOf, now: self.now())

@@ -13,6 +13,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         status = Status(code, message)
     }
 
+    /// The status, e.g. `NOT_FOUND: no habit with id 7`.
     public var description: String { status.description }
 
     static let unauthenticated = ServiceError(.unauthenticated, "missing or invalid bearer token")
@@ -39,7 +40,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
             return Status(.invalidArgument, error.message)
         case let error as StorageError:
             let code = Status.Code(rawValue: error.grpcStatusCode)
-            return code == .internal || code == .unknown ? Status(.internal, "internal storage error") : Status(code, error.message)
+            return code == .internal || code == .unknown
+                ? Status(.internal, "internal storage error") : Status(code, error.message)
         default:
             return Status(.internal, "internal error")
         }

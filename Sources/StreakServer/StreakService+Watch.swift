@@ -36,7 +36,8 @@ extension StreakService {
                 }
                 encoded[subscription.asOf] = events
             }
-            for event in events where !subscription.responder.sendStreamMessage(to: subscription.requestID, message: event) {
+            for event in events
+            where !subscription.responder.sendStreamMessage(to: subscription.requestID, message: event) {
                 watchers.remove(user: user.id, token: subscription.token)
                 break
             }

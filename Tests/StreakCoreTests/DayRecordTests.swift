@@ -3,30 +3,41 @@ import Testing
 
 @Suite("Percentages, levels and the streak threshold")
 struct DayRecordTests {
-    @Test("percentage shown: half up, clamped to 1 and 99, 0 with nothing active", arguments: [
-        (0, 0, 0), (0, 5, 0), (1, 3, 33), (1, 2, 50), (2, 3, 67), (199, 200, 99), (1, 200, 1), (1, 1000, 1),
-        (5, 5, 100), (4, 5, 80), (1, 8, 13), (3, 8, 38),
-    ])
+    @Test(
+        "percentage shown: half up, clamped to 1 and 99, 0 with nothing active",
+        arguments: [
+            (0, 0, 0), (0, 5, 0), (1, 3, 33), (1, 2, 50), (2, 3, 67), (199, 200, 99), (1, 200, 1), (1, 1000, 1),
+            (5, 5, 100), (4, 5, 80), (1, 8, 13), (3, 8, 38),
+        ]
+    )
     func percentage(completed: Int, active: Int, expected: Int) {
         #expect(Percentage.shown(completed: completed, active: active) == expected)
     }
 
-    @Test("level by exact comparison", arguments: [
-        (0, 0, IntensityLevel.none), (0, 3, .none), (1, 3, .light), (1, 2, .medium), (2, 3, .medium),
-        (199, 200, .medium), (1, 200, .light), (3, 3, .full), (2, 4, .medium), (1, 4, .light),
-    ])
+    @Test(
+        "level by exact comparison",
+        arguments: [
+            (0, 0, IntensityLevel.none), (0, 3, .none), (1, 3, .light), (1, 2, .medium), (2, 3, .medium),
+            (199, 200, .medium), (1, 200, .light), (3, 3, .full), (2, 4, .medium), (1, 4, .light),
+        ]
+    )
     func level(completed: Int, active: Int, expected: IntensityLevel) {
         #expect(IntensityLevel(completed: completed, active: active) == expected)
     }
 
-    @Test("contributing: one habit by default, else the minimum percentage", arguments: [
-        (nil, 1, 5, true), (nil, 0, 5, false), (60, 3, 5, true), (60, 2, 5, false), (100, 4, 5, false),
-        (100, 5, 5, true), (50, 1, 2, true),
-        // 1 of 200 is shown as 1% but is 0.5%: the rule compares exactly, so it does not reach 1%.
-        (1, 1, 200, false), (1, 2, 200, true),
-    ] as [(Int?, Int, Int, Bool)])
+    @Test(
+        "contributing: one habit by default, else the minimum percentage",
+        arguments: [
+            (nil, 1, 5, true), (nil, 0, 5, false), (60, 3, 5, true), (60, 2, 5, false), (100, 4, 5, false),
+            (100, 5, 5, true), (50, 1, 2, true),
+            // 1 of 200 is shown as 1% but is 0.5%: the rule compares exactly, so it does not reach 1%.
+            (1, 1, 200, false), (1, 2, 200, true),
+        ] as [(Int?, Int, Int, Bool)]
+    )
     func contributing(minPercent: Int?, completed: Int, active: Int, expected: Bool) throws {
-        #expect(try StreakThreshold(minPercent: minPercent).contributes(completed: completed, active: active) == expected)
+        #expect(
+            try StreakThreshold(minPercent: minPercent).contributes(completed: completed, active: active) == expected
+        )
     }
 
     @Test("a threshold outside 1...100 is refused", arguments: [0, 101, -5])
@@ -36,7 +47,10 @@ struct DayRecordTests {
 
     @Test("a habit added later leaves past percentages unchanged; archiving keeps history")
     func laterHabit() {
-        var data = index(habits: [(1, "2024-01-01"), (2, "2024-01-01")], completions: ["1@2024-03-05", "2@2024-03-05", "1@2024-03-06"])
+        var data = index(
+            habits: [(1, "2024-01-01"), (2, "2024-01-01")],
+            completions: ["1@2024-03-05", "2@2024-03-05", "1@2024-03-06"]
+        )
         let before = data.record(on: day("2024-03-05"))
         data.upsert(Habit(id: 3, name: "new", createdOn: day("2024-03-10")))
         #expect(data.record(on: day("2024-03-05")) == before)
@@ -62,7 +76,10 @@ struct DayRecordTests {
         #expect(data.daysWithCompletions.isEmpty)
     }
 
-    @Test("day detail label", arguments: [(4, 5, "March 5: 80% completed, 4 of 5 habits"), (1, 1, "March 5: 100% completed, 1 of 1 habit")])
+    @Test(
+        "day detail label",
+        arguments: [(4, 5, "March 5: 80% completed, 4 of 5 habits"), (1, 1, "March 5: 100% completed, 1 of 1 habit")]
+    )
     func detail(completed: Int, active: Int, expected: String) {
         let habits = (1...Int64(active)).map { ($0, "2024-01-01") }
         let done = (1...completed).map { "\($0)@2024-03-05" }

@@ -14,7 +14,10 @@ import Testing
         #expect(try connection.status(of: .listHabits, WireListHabitsRequest(), token: nil).code == .unauthenticated)
         let wrong = "stk_" + String(repeating: "0", count: 64)
         #expect(try connection.status(of: .listHabits, WireListHabitsRequest(), token: wrong).code == .unauthenticated)
-        #expect(try connection.status(of: .buildMonthLabels, WireBuildMonthLabelsRequest(), token: nil).code == .unauthenticated)
+        #expect(
+            try connection.status(of: .buildMonthLabels, WireBuildMonthLabelsRequest(), token: nil).code
+                == .unauthenticated
+        )
         let malformed = try connection.rawCall(
             WireMethod.getSettings.rawValue,
             token: nil,
@@ -36,32 +39,55 @@ import Testing
         #expect(bob.hasPrefix("stk_") && bob.count == 68 && add.output.filter { $0 == "\n" }.count == 1)
         let connection = harness.connection
 
-        let list: WireListHabitsResponse = try connection.call(.listHabits, WireListHabitsRequest.with {
-            $0.includeArchived = true
-        }, token: bob)
+        let list: WireListHabitsResponse = try connection.call(
+            .listHabits,
+            WireListHabitsRequest.with {
+                $0.includeArchived = true
+            },
+            token: bob
+        )
         #expect(list.habits.isEmpty)
-        let dayAnswer: WireGetDayResponse = try connection.call(.getDay, WireGetDayRequest.with {
-            $0.date = day("2024-01-02")
-        }, token: bob)
+        let dayAnswer: WireGetDayResponse = try connection.call(
+            .getDay,
+            WireGetDayRequest.with {
+                $0.date = day("2024-01-02")
+            },
+            token: bob
+        )
         #expect(dayAnswer.day?.completed == 0 && dayAnswer.day?.completedHabits.isEmpty == true)
-        let rename = try connection.status(of: .renameHabit, WireRenameHabitRequest.with {
-            $0.habitId = a.id
-            $0.name = "mine now"
-        }, token: bob)
+        let rename = try connection.status(
+            of: .renameHabit,
+            WireRenameHabitRequest.with {
+                $0.habitId = a.id
+                $0.name = "mine now"
+            },
+            token: bob
+        )
         #expect(rename.code == .notFound)
-        let record = try connection.status(of: .recordCompletion, WireRecordCompletionRequest.with {
-            $0.habitId = a.id
-            $0.date = day("2024-01-03")
-        }, token: bob)
+        let record = try connection.status(
+            of: .recordCompletion,
+            WireRecordCompletionRequest.with {
+                $0.habitId = a.id
+                $0.date = day("2024-01-03")
+            },
+            token: bob
+        )
         #expect(record.code == .notFound)
-        let archive = try connection.status(of: .archiveHabit, WireArchiveHabitRequest.with {
-            $0.habitId = a.id
-        }, token: bob)
+        let archive = try connection.status(
+            of: .archiveHabit,
+            WireArchiveHabitRequest.with {
+                $0.habitId = a.id
+            },
+            token: bob
+        )
         #expect(archive.code == .notFound)
 
         let mine: WireListHabitsResponse = try harness.call(.listHabits, WireListHabitsRequest())
         #expect(mine.habits.map(\.name) == ["private"])
-        let myDay: WireGetDayResponse = try harness.call(.getDay, WireGetDayRequest.with { $0.date = day("2024-01-03") })
+        let myDay: WireGetDayResponse = try harness.call(
+            .getDay,
+            WireGetDayRequest.with { $0.date = day("2024-01-03") }
+        )
         #expect(myDay.day?.completed == 0)
     }
 
@@ -84,7 +110,9 @@ import Testing
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(status.code == .unauthenticated)
-        #expect(try harness.connection.status(of: .listHabits, WireListHabitsRequest(), token: harness.token).code == .ok)
+        #expect(
+            try harness.connection.status(of: .listHabits, WireListHabitsRequest(), token: harness.token).code == .ok
+        )
         let unknown = try ServerProcess.run(["user", "revoke", "nobody", "--data-dir", directory])
         #expect(unknown.status != 0)
     }
@@ -117,7 +145,11 @@ import Testing
         defer { harness.finish() }
         let answer = try harness.connection.rawCall("/streak.v1.Streaks/Teleport", token: harness.token)
         #expect(answer.status.code == .unimplemented)
-        let garbage = try harness.connection.rawCall(WireMethod.getDay.rawValue, message: [0xFF, 0xFF], token: harness.token)
+        let garbage = try harness.connection.rawCall(
+            WireMethod.getDay.rawValue,
+            message: [0xFF, 0xFF],
+            token: harness.token
+        )
         #expect(garbage.status.code == .invalidArgument)
     }
 

@@ -30,12 +30,16 @@ import Glibc
         // Every connection sends before any reads, so all 1,000 are open and busy at once.
         var ids: [UInt32] = []
         for (index, connection) in connections.enumerated() {
-            let request = index % 2 == 0
+            let request =
+                index % 2 == 0
                 ? (WireMethod.getStreak, WireGetStreakRequest.with { $0.asOf = day("2024-02-01") }.serializedBytes())
-                : (WireMethod.recordCompletion, WireRecordCompletionRequest.with {
-                    $0.habitId = habit.id
-                    $0.date = try! day("2024-01-01").adding(days: index % 300)
-                }.serializedBytes())
+                : (
+                    WireMethod.recordCompletion,
+                    WireRecordCompletionRequest.with {
+                        $0.habitId = habit.id
+                        $0.date = try! day("2024-01-01").adding(days: index % 300)
+                    }.serializedBytes()
+                )
             ids.append(try connection.sendRequest(request.0.rawValue, message: request.1, token: harness.token))
         }
         var ok = 0
@@ -45,7 +49,7 @@ import Glibc
         #expect(ok == 1000)
         let info: WireGetServerInfoResponse = try harness.call(.getServerInfo, WireGetServerInfoRequest())
         #expect(info.connectionsCurrent >= 1000)
-        connections.forEach { $0.close() }
+        for connection in connections { connection.close() }
     }
 
     @Test func oversizeFrameOrGarbageClosesOnlyThatConnection() throws {
@@ -65,7 +69,9 @@ import Glibc
         try garbage.sendRaw(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         var bytes = [UInt8](repeating: 0, count: 4096)
         var received: [UInt8] = []
-        while let count = try? TestSocket.receive(garbage.descriptor, &bytes), count > 0 { received += bytes[0..<count] }
+        while let count = try? TestSocket.receive(garbage.descriptor, &bytes), count > 0 {
+            received += bytes[0..<count]
+        }
         // The answer is the server's preface-level GOAWAY frame (kind 8) carrying INVALID_ARGUMENT.
         #expect(received.contains(8) && received.contains(3))
 
@@ -93,8 +99,12 @@ import Glibc
                 guard let connection = try? TestConnection(port: port) else { return }
                 var date = try! day("2001-01-01").adding(days: index * 10_000)
                 while true {
-                    let message = index % 2 == 0
-                        ? WireRecordCompletionRequest.with { $0.habitId = habit.id; $0.date = date }.serializedBytes()
+                    let message =
+                        index % 2 == 0
+                        ? WireRecordCompletionRequest.with {
+                            $0.habitId = habit.id
+                            $0.date = date
+                        }.serializedBytes()
                         : WireGetHeatmapRequest.with { $0.asOf = date }.serializedBytes()
                     let method = index % 2 == 0 ? WireMethod.recordCompletion : WireMethod.getHeatmap
                     guard let id = try? connection.sendRequest(method.rawValue, message: message, token: token) else {
@@ -112,7 +122,7 @@ import Glibc
                 }
             }
         }
-        threads.forEach { $0.start() }
+        for thread in threads { thread.start() }
         Thread.sleep(forTimeInterval: 0.5)
         let before = answered.load(ordering: .relaxed)
         let status = harness.server.stop()

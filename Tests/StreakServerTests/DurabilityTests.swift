@@ -17,10 +17,14 @@ import Testing
         let setup = try server.connect()
         let writers = 4
         let habits = try (0..<writers).map { index in
-            let answer: WireCreateHabitResponse = try setup.call(.createHabit, WireCreateHabitRequest.with {
-                $0.name = "h\(index)"
-                $0.createdOn = day("2000-01-01")
-            }, token: token)
+            let answer: WireCreateHabitResponse = try setup.call(
+                .createHabit,
+                WireCreateHabitRequest.with {
+                    $0.name = "h\(index)"
+                    $0.createdOn = day("2000-01-01")
+                },
+                token: token
+            )
             return try #require(answer.habit).id
         }
         setup.close()
@@ -46,7 +50,7 @@ import Testing
                 }
             }
         }
-        threads.forEach { $0.start() }
+        for thread in threads { thread.start() }
         Thread.sleep(forTimeInterval: Double.random(in: 0.2...0.8))
         server.kill()
         // The writers see their connections fail and stop.
@@ -60,17 +64,25 @@ import Testing
         let check = try server.connect()
         for (habit, dates) in acked {
             guard let last = dates.last else { continue }
-            let answer: WireGetWeekdayChartResponse = try check.call(.getWeekdayChart, WireGetWeekdayChartRequest.with {
-                $0.from = day("2000-01-01")
-                $0.to = last
-                $0.asOf = last
-            }, token: token)
+            let answer: WireGetWeekdayChartResponse = try check.call(
+                .getWeekdayChart,
+                WireGetWeekdayChartRequest.with {
+                    $0.from = day("2000-01-01")
+                    $0.to = last
+                    $0.asOf = last
+                },
+                token: token
+            )
             let series = try #require(answer.chart?.series.first { $0.habitId == habit })
             let stored = series.counts.reduce(0) { $0 + Int($1.count) }
             // Writes are sequential per habit: every day up to the last acknowledged one was acknowledged.
             #expect(stored == dates.count, "habit \(habit): \(stored) stored < \(dates.count) acknowledged")
             for date in [dates[0], dates[dates.count / 2], last] {
-                let dayAnswer: WireGetDayResponse = try check.call(.getDay, WireGetDayRequest.with { $0.date = date }, token: token)
+                let dayAnswer: WireGetDayResponse = try check.call(
+                    .getDay,
+                    WireGetDayRequest.with { $0.date = date },
+                    token: token
+                )
                 #expect(dayAnswer.day?.completedHabits.contains { $0.id == habit } == true)
             }
         }

@@ -36,21 +36,27 @@ struct ServerHarness {
 
     /// Creates a habit and returns it.
     func createHabit(_ name: String, on date: CivilDate) throws -> WireHabit {
-        let response: WireCreateHabitResponse = try call(.createHabit, WireCreateHabitRequest.with {
-            $0.name = name
-            $0.createdOn = date
-        })
+        let response: WireCreateHabitResponse = try call(
+            .createHabit,
+            WireCreateHabitRequest.with {
+                $0.name = name
+                $0.createdOn = date
+            }
+        )
         return try #require(response.habit)
     }
 
     /// Records a completion and returns the answer.
     @discardableResult
     func record(_ habitID: Int64, _ date: CivilDate, asOf: CivilDate? = nil) throws -> WireCompletionResponse {
-        try call(.recordCompletion, WireRecordCompletionRequest.with {
-            $0.habitId = habitID
-            $0.date = date
-            $0.asOf = asOf
-        })
+        try call(
+            .recordCompletion,
+            WireRecordCompletionRequest.with {
+                $0.habitId = habitID
+                $0.date = date
+                $0.asOf = asOf
+            }
+        )
     }
 
     /// Stops the server and removes its data directory.

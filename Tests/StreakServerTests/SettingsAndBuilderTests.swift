@@ -13,17 +13,23 @@ import Testing
         #expect(initial.settings?.timeZone == "UTC" && initial.settings?.locale == "en_US")
         #expect(initial.settings?.weekStart == .monday && initial.settings?.minPercent == 0)
 
-        let updated: WireUpdateSettingsResponse = try harness.call(.updateSettings, WireUpdateSettingsRequest.with {
-            $0.timeZone = "Europe/Berlin"
-            $0.weekStart = .sunday
-            $0.minPercent = 60
-        })
+        let updated: WireUpdateSettingsResponse = try harness.call(
+            .updateSettings,
+            WireUpdateSettingsRequest.with {
+                $0.timeZone = "Europe/Berlin"
+                $0.weekStart = .sunday
+                $0.minPercent = 60
+            }
+        )
         #expect(updated.settings?.timeZone == "Europe/Berlin" && updated.settings?.locale == "en_US")
         #expect(updated.settings?.weekStart == .sunday && updated.settings?.minPercent == 60)
-        let cleared: WireUpdateSettingsResponse = try harness.call(.updateSettings, WireUpdateSettingsRequest.with {
-            $0.clearMinPercent = true
-            $0.locale = "de_DE"
-        })
+        let cleared: WireUpdateSettingsResponse = try harness.call(
+            .updateSettings,
+            WireUpdateSettingsRequest.with {
+                $0.clearMinPercent = true
+                $0.locale = "de_DE"
+            }
+        )
         #expect(cleared.settings?.minPercent == 0 && cleared.settings?.locale == "de_DE")
         let read: WireGetSettingsResponse = try harness.call(.getSettings, WireGetSettingsRequest())
         #expect(read.settings == cleared.settings)
@@ -48,45 +54,70 @@ import Testing
     func monthLabelsFollowTheSeedExamples(starts: [String], labels: [String], indexes: [Int32]) throws {
         let harness = try ServerHarness()
         defer { harness.finish() }
-        let answer: WireBuildMonthLabelsResponse = try harness.call(.buildMonthLabels, WireBuildMonthLabelsRequest.with {
-            $0.weekStarts = starts.map(day)
-        })
+        let answer: WireBuildMonthLabelsResponse = try harness.call(
+            .buildMonthLabels,
+            WireBuildMonthLabelsRequest.with {
+                $0.weekStarts = starts.map(day)
+            }
+        )
         #expect(answer.labels.map(\.label) == labels && answer.labels.map(\.weekIndex) == indexes)
         // The cached answer is the same.
-        let again: WireBuildMonthLabelsResponse = try harness.call(.buildMonthLabels, WireBuildMonthLabelsRequest.with {
-            $0.weekStarts = starts.map(day)
-        })
+        let again: WireBuildMonthLabelsResponse = try harness.call(
+            .buildMonthLabels,
+            WireBuildMonthLabelsRequest.with {
+                $0.weekStarts = starts.map(day)
+            }
+        )
         #expect(again == answer)
     }
 
     @Test func buildHeatmapAndMonthPageFromTheRequest() throws {
         let harness = try ServerHarness()
         defer { harness.finish() }
-        let heatmap: WireBuildHeatmapResponse = try harness.call(.buildHeatmap, WireBuildHeatmapRequest.with {
-            $0.habits = [Int64(1), 2].map { id in
-                WireHabit.with { $0.id = id; $0.name = "h\(id)"; $0.createdOn = day("2024-01-01") }
+        let heatmap: WireBuildHeatmapResponse = try harness.call(
+            .buildHeatmap,
+            WireBuildHeatmapRequest.with {
+                $0.habits = [Int64(1), 2].map { id in
+                    WireHabit.with {
+                        $0.id = id
+                        $0.name = "h\(id)"
+                        $0.createdOn = day("2024-01-01")
+                    }
+                }
+                $0.completions = [
+                    WireCompletion.with {
+                        $0.habitId = 1
+                        $0.date = day("2024-01-02")
+                    },
+                    WireCompletion.with {
+                        $0.habitId = 2
+                        $0.date = day("2024-01-02")
+                    },
+                    WireCompletion.with {
+                        $0.habitId = 1
+                        $0.date = day("2024-01-03")
+                    },
+                ]
+                $0.from = day("2024-01-01")
+                $0.to = day("2024-01-07")
+                $0.asOf = day("2024-01-04")
             }
-            $0.completions = [
-                WireCompletion.with { $0.habitId = 1; $0.date = day("2024-01-02") },
-                WireCompletion.with { $0.habitId = 2; $0.date = day("2024-01-02") },
-                WireCompletion.with { $0.habitId = 1; $0.date = day("2024-01-03") },
-            ]
-            $0.from = day("2024-01-01")
-            $0.to = day("2024-01-07")
-            $0.asOf = day("2024-01-04")
-        })
+        )
         let weeks = try #require(heatmap.heatmap?.weeks)
         #expect(weeks.count == 1 && weeks[0].cells.map(\.level) == [0, 3, 2, 0, 0, 0, 0])
         #expect(weeks[0].cells.map(\.present) == [true, true, true, true, false, false, false])
         #expect(heatmap.streak?.current == 2 && heatmap.streak?.todayPending == true)
 
-        let page: WireBuildMonthPageResponse = try harness.call(.buildMonthPage, WireBuildMonthPageRequest.with {
-            $0.year = 2024
-            $0.month = 12
-            $0.asOf = day("2024-12-25")
-            $0.highlighted = [day("2024-12-24")]
-            $0.weekStart = WireWeekStart.with { $0.kind = .weekday(.monday) }
-        })
+        let page: WireBuildMonthPageResponse = try harness.call(
+            .buildMonthPage,
+            WireBuildMonthPageRequest.with {
+                $0.year = 2024
+                $0.month = 12
+                $0.asOf = day("2024-12-25")
+                $0.highlighted = [day("2024-12-24")]
+                $0.weekStart = WireWeekStart.with { $0.kind = .weekday(.monday) }
+            }
+        )
         let monthPage = try #require(page.page)
         #expect(monthPage.days.count == 42 && monthPage.nextYear == 2025 && monthPage.nextMonth == 1)
         // Dec 1 2024 is a Sunday: six leading days in a Monday-started page.
@@ -100,9 +131,13 @@ import Testing
     @Test func pingNeedsNoTokenAndServerInfoCounts() throws {
         let harness = try ServerHarness()
         defer { harness.finish() }
-        let pong: WirePingResponse = try harness.connection.call(.ping, WirePingRequest.with {
-            $0.payload = [1, 2, 3]
-        }, token: nil)
+        let pong: WirePingResponse = try harness.connection.call(
+            .ping,
+            WirePingRequest.with {
+                $0.payload = [1, 2, 3]
+            },
+            token: nil
+        )
         #expect(pong.payload == [1, 2, 3] && pong.serving)
         let info: WireGetServerInfoResponse = try harness.call(.getServerInfo, WireGetServerInfoRequest())
         #expect(info.storage == "sqlite" && info.protocolVersion == 1 && !info.version.isEmpty)

@@ -36,15 +36,20 @@ import Testing
             let event = try WireWatchEvent(serializedBytes: bytes)
             #expect(event.day?.date == date && event.day?.completed == 1)
             #expect(event.streak?.asOf == day("2024-01-10") && event.streak?.current == Int32(index + 1))
-            print("watch event \(index): \(arrived - acknowledged) after the acknowledgement, \(arrived - start) after the request")
+            print(
+                "watch event \(index): \(arrived - acknowledged) after the acknowledgement, \(arrived - start) after the request"
+            )
         }
 
         // Recording again changes nothing: no event. Removing does.
         try harness.record(habit.id, day("2024-01-10"))
-        let _: WireCompletionResponse = try harness.call(.removeCompletion, WireRemoveCompletionRequest.with {
-            $0.habitId = habit.id
-            $0.date = day("2024-01-10")
-        })
+        let _: WireCompletionResponse = try harness.call(
+            .removeCompletion,
+            WireRemoveCompletionRequest.with {
+                $0.habitId = habit.id
+                $0.date = day("2024-01-10")
+            }
+        )
         let frame = try #require(try watch.readFrame())
         guard case .streamMessage(_, let bytes) = frame else {
             Issue.record("expected a stream message, got \(frame)")

@@ -13,7 +13,9 @@ enum LineReader {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw TestSupportError("timed out waiting for a line") }
             var descriptorSet = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+            let milliseconds = Int32(
+                remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+            )
             let ready = poll(&descriptorSet, 1, max(1, milliseconds))
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -22,7 +24,9 @@ enum LineReader {
             if ready == 0 { continue }
             var byte: UInt8 = 0
             let count = read(descriptor, &byte, 1)
-            if count == 0 { throw TestSupportError("end of output before a full line: \(String(decoding: bytes, as: UTF8.self))") }
+            if count == 0 {
+                throw TestSupportError("end of output before a full line: \(String(decoding: bytes, as: UTF8.self))")
+            }
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 throw TestSupportError("read failed: errno \(errno)")
@@ -48,6 +52,14 @@ final class OnceValue<Value>: @unchecked Sendable {
         lock.unlock()
     }
 
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return assigned }
-    var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return assigned
+    }
+    var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
 }

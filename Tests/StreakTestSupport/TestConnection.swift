@@ -170,6 +170,7 @@ public struct CallFailure: Error, CustomStringConvertible {
     public var status: Status
     /// Creates a failure.
     public init(status: Status) { self.status = status }
+    /// The status the call ended with.
     public var description: String { "call failed: \(status)" }
 }
 

@@ -1,0 +1,93 @@
+/* streakclient: a small synchronous C client for Streakd (docs/PROTOCOL.md) on protobuf-c.
+ *
+ * One connection, one call at a time (no multiplexing; not thread-safe). Messages are the
+ * protobuf-c types generated from proto/ into gen/ (streak/v1/service.pb-c.h).
+ *
+ *   streak_status st;
+ *   streak_client *c = streak_connect("127.0.0.1", 7411, 5000, &st);
+ *   Streak__V1__GetStreakRequest req = STREAK__V1__GET_STREAK_REQUEST__INIT;
+ *   Streak__V1__GetStreakResponse *resp = NULL;
+ *   if (streak_call(c, "GetStreak", token, 5000, &req.base,
+ *                   &streak__v1__get_streak_response__descriptor,
+ *                   (ProtobufCMessage **)&resp, &st) != STREAK_OK)
+ *       fprintf(stderr, "%s: %s\n", streak_code_name(st.code), st.message);
+ *   streak_free_message((ProtobufCMessage *)resp);
+ *   streak_close(c);
+ */
+#ifndef STREAKCLIENT_H
+#define STREAKCLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <protobuf-c/protobuf-c.h>
+
+#include "streak/v1/service.pb-c.h"
+#include "streak/v1/types.pb-c.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes: gRPC's numbering (PROTOCOL.md section 2). */
+typedef enum {
+    STREAK_OK = 0,
+    STREAK_CANCELLED = 1,
+    STREAK_UNKNOWN = 2,
+    STREAK_INVALID_ARGUMENT = 3,
+    STREAK_DEADLINE_EXCEEDED = 4,
+    STREAK_NOT_FOUND = 5,
+    STREAK_ALREADY_EXISTS = 6,
+    STREAK_PERMISSION_DENIED = 7,
+    STREAK_RESOURCE_EXHAUSTED = 8,
+    STREAK_FAILED_PRECONDITION = 9,
+    STREAK_ABORTED = 10,
+    STREAK_OUT_OF_RANGE = 11,
+    STREAK_UNIMPLEMENTED = 12,
+    STREAK_INTERNAL = 13,
+    STREAK_UNAVAILABLE = 14,
+    STREAK_DATA_LOSS = 15,
+    STREAK_UNAUTHENTICATED = 16
+} streak_code;
+
+/* The outcome of a call: the server's status, or a local failure mapped to a code
+ * (connect/IO failure: UNAVAILABLE; local deadline: DEADLINE_EXCEEDED; bad bytes: INTERNAL). */
+typedef struct {
+    streak_code code;
+    char message[512];
+} streak_status;
+
+typedef struct streak_client streak_client;
+
+/* "OK", "NOT_FOUND", ... ("UNKNOWN_CODE" for numbers outside 0...16). */
+const char *streak_code_name(int code);
+
+/* Splits "HOST:PORT" into host (NUL-terminated, at most host_size-1 bytes) and port.
+ * Returns 0 on success, -1 when malformed. */
+int streak_parse_address(const char *address, char *host, size_t host_size, uint16_t *port);
+
+/* Connects, sends the preface and waits (up to timeout_ms) for the server's preface.
+ * Returns NULL and fills *status on failure (a refused preface gives the GOAWAY's status). */
+streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, streak_status *status);
+
+/* Calls a unary method. `method` is a name ("GetHeatmap") or a full path
+ * ("/streak.v1.Streaks/GetHeatmap"). `token` may be NULL (Ping needs none); it is sent as
+ * "authorization: Bearer <token>". `deadline_ms` > 0 is sent as "deadline-ms" and enforced
+ * locally (then CANCEL is sent and DEADLINE_EXCEEDED returned); 0 means no deadline.
+ * On STREAK_OK, *response is a message of `response_type` to free with streak_free_message.
+ * Returns status->code. */
+streak_code streak_call(streak_client *client, const char *method, const char *token, int deadline_ms,
+                        const ProtobufCMessage *request, const ProtobufCMessageDescriptor *response_type,
+                        ProtobufCMessage **response, streak_status *status);
+
+/* Frees a response from streak_call (NULL is fine). */
+void streak_free_message(ProtobufCMessage *message);
+
+/* Closes the connection and frees the client (NULL is fine). */
+void streak_close(streak_client *client);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STREAKCLIENT_H */

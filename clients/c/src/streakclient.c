@@ -1,0 +1,370 @@
+/* streakclient: framing (PROTOCOL.md sections 1-2) and synchronous calls over a TCP socket. */
+#include "streakclient.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+enum {
+    KIND_REQUEST = 1, KIND_RESPONSE = 2, KIND_STREAM_MESSAGE = 3, KIND_END_STREAM = 4,
+    KIND_CANCEL = 5, KIND_PING = 6, KIND_PONG = 7, KIND_GOAWAY = 8
+};
+
+static const uint8_t PREFACE[8] = {'S', 'T', 'R', 'E', 'A', 'K', 'D', 1};
+#define MAX_FRAME_SIZE (4u * 1024u * 1024u)
+#define SERVICE_PREFIX "/streak.v1.Streaks/"
+
+struct streak_client {
+    int fd;
+    uint32_t next_id;
+    int closed;
+    streak_status close_status; /* why the connection is unusable, once closed */
+};
+
+static const char *const CODE_NAMES[] = {
+    "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+    "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
+    "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
+
+const char *streak_code_name(int code) {
+    if (code < 0 || code > 16) return "UNKNOWN_CODE";
+    return CODE_NAMES[code];
+}
+
+static streak_code set_status(streak_status *status, streak_code code, const char *format, ...) {
+    if (status != NULL) {
+        status->code = code;
+        va_list args;
+        va_start(args, format);
+        vsnprintf(status->message, sizeof status->message, format, args);
+        va_end(args);
+    }
+    return code;
+}
+
+int streak_parse_address(const char *address, char *host, size_t host_size, uint16_t *port) {
+    const char *colon = address != NULL ? strrchr(address, ':') : NULL;
+    if (colon == NULL || colon[1] == '\0') return -1;
+    char *end = NULL;
+    long value = strtol(colon + 1, &end, 10);
+    if (*end != '\0' || value < 0 || value > 65535) return -1;
+    const char *start = address;
+    size_t length = (size_t)(colon - address);
+    if (length >= 2 && start[0] == '[' && start[length - 1] == ']') { start++; length -= 2; }
+    if (length == 0) { start = "127.0.0.1"; length = strlen(start); }
+    if (length + 1 > host_size) return -1;
+    memcpy(host, start, length);
+    host[length] = '\0';
+    *port = (uint16_t)value;
+    return 0;
+}
+
+/* ---- time ---------------------------------------------------------------------------- */
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Milliseconds left before `deadline` (-1: none), for poll(). */
+static int remaining_ms(int64_t deadline) {
+    if (deadline < 0) return -1;
+    int64_t left = deadline - now_ms();
+    return left < 0 ? 0 : (int)left;
+}
+
+/* ---- byte helpers -------------------------------------------------------------------- */
+
+static void put_u32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+static void put_u16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static uint32_t get_u32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+static uint16_t get_u16(const uint8_t *p) { return (uint16_t)((uint16_t)p[0] << 8 | p[1]); }
+
+/* ---- socket I/O ---------------------------------------------------------------------- */
+
+static streak_code fail(streak_client *c, streak_status *status, streak_code code, const char *message) {
+    if (!c->closed) {
+        c->closed = 1;
+        set_status(&c->close_status, code, "%s", message);
+        close(c->fd);
+        c->fd = -1;
+    }
+    return set_status(status, c->close_status.code, "%s", c->close_status.message);
+}
+
+static streak_code send_all(streak_client *c, const uint8_t *data, size_t length, streak_status *status) {
+    while (length > 0) {
+        ssize_t n = send(c->fd, data, length, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            char message[128];
+            snprintf(message, sizeof message, "connection lost: %s", strerror(errno));
+            return fail(c, status, STREAK_UNAVAILABLE, message);
+        }
+        data += n;
+        length -= (size_t)n;
+    }
+    return STREAK_OK;
+}
+
+/* Reads exactly `length` bytes before `deadline`. Returns OK, DEADLINE_EXCEEDED (nothing
+ * consumed is lost only when called for a frame's first byte) or UNAVAILABLE. */
+static streak_code recv_exact(streak_client *c, uint8_t *buffer, size_t length, int64_t deadline,
+                              streak_status *status) {
+    size_t got = 0;
+    while (got < length) {
+        struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+        int ready = poll(&pfd, 1, remaining_ms(deadline));
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready == 0) return set_status(status, STREAK_DEADLINE_EXCEEDED, "deadline exceeded (client)");
+        ssize_t n = recv(c->fd, buffer + got, length - got, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            const char *message = n == 0 ? "server closed the connection" : strerror(errno);
+            return fail(c, status, STREAK_UNAVAILABLE, message);
+        }
+        got += (size_t)n;
+    }
+    return STREAK_OK;
+}
+
+typedef struct {
+    uint8_t kind;
+    uint32_t request_id;
+    uint8_t *body;
+    size_t body_length;
+} frame;
+
+static streak_code send_frame(streak_client *c, uint8_t kind, uint32_t request_id, const uint8_t *body,
+                              size_t body_length, streak_status *status) {
+    uint8_t header[9];
+    put_u32(header, (uint32_t)(5 + body_length));
+    header[4] = kind;
+    put_u32(header + 5, request_id);
+    uint8_t *buffer = malloc(sizeof header + body_length);
+    if (buffer == NULL) return set_status(status, STREAK_INTERNAL, "out of memory");
+    memcpy(buffer, header, sizeof header);
+    if (body_length > 0) memcpy(buffer + sizeof header, body, body_length);
+    streak_code code = send_all(c, buffer, sizeof header + body_length, status);
+    free(buffer);
+    return code;
+}
+
+/* Reads one frame. A deadline that passes mid-frame makes the connection unusable. */
+static streak_code read_frame(streak_client *c, frame *out, int64_t deadline, streak_status *status) {
+    uint8_t header[9];
+    streak_code code = recv_exact(c, header, 1, deadline, status);
+    if (code != STREAK_OK) return code;
+    /* The rest of the frame is owed by the server now: allow it 10 more seconds at most. */
+    int64_t rest_deadline = now_ms() + 10000;
+    if ((code = recv_exact(c, header + 1, 8, rest_deadline, status)) != STREAK_OK) {
+        return code == STREAK_DEADLINE_EXCEEDED ? fail(c, status, STREAK_UNAVAILABLE, "partial frame") : code;
+    }
+    uint32_t length = get_u32(header);
+    if (length < 5 || length > MAX_FRAME_SIZE) {
+        return fail(c, status, STREAK_INTERNAL, "bad frame length from the server");
+    }
+    out->kind = header[4];
+    out->request_id = get_u32(header + 5);
+    out->body_length = length - 5;
+    out->body = malloc(out->body_length + 1);
+    if (out->body == NULL) return fail(c, status, STREAK_INTERNAL, "out of memory");
+    if ((code = recv_exact(c, out->body, out->body_length, rest_deadline, status)) != STREAK_OK) {
+        free(out->body);
+        out->body = NULL;
+        return code == STREAK_DEADLINE_EXCEEDED ? fail(c, status, STREAK_UNAVAILABLE, "partial frame") : code;
+    }
+    return STREAK_OK;
+}
+
+/* Parses a status header; *payload_offset gets where the message bytes start. */
+static int parse_status(const uint8_t *body, size_t length, streak_status *status, size_t *payload_offset) {
+    if (length < 3) return -1;
+    size_t message_length = get_u16(body + 1);
+    if (3 + message_length > length) return -1;
+    status->code = (streak_code)body[0];
+    size_t copy = message_length < sizeof status->message - 1 ? message_length : sizeof status->message - 1;
+    memcpy(status->message, body + 3, copy);
+    status->message[copy] = '\0';
+    *payload_offset = 3 + message_length;
+    return 0;
+}
+
+/* ---- public API ---------------------------------------------------------------------- */
+
+streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, streak_status *status) {
+    char port_text[8];
+    snprintf(port_text, sizeof port_text, "%u", (unsigned)port);
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+    struct addrinfo *addresses = NULL;
+    int rc = getaddrinfo(host, port_text, &hints, &addresses);
+    if (rc != 0) {
+        set_status(status, STREAK_UNAVAILABLE, "cannot resolve %s: %s", host, gai_strerror(rc));
+        return NULL;
+    }
+    int fd = -1;
+    int saved_errno = 0;
+    for (struct addrinfo *a = addresses; a != NULL && fd < 0; a = a->ai_next) {
+        fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+        if (fd < 0) { saved_errno = errno; continue; }
+        if (connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
+            saved_errno = errno;
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(addresses);
+    if (fd < 0) {
+        set_status(status, STREAK_UNAVAILABLE, "cannot connect to %s:%u: %s", host, (unsigned)port,
+                   strerror(saved_errno));
+        return NULL;
+    }
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    streak_client *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        close(fd);
+        set_status(status, STREAK_INTERNAL, "out of memory");
+        return NULL;
+    }
+    c->fd = fd;
+    c->next_id = 1;
+    if (send_all(c, PREFACE, sizeof PREFACE, status) != STREAK_OK) goto failed;
+    /* The server answers with the same 8 bytes, or refuses with a GOAWAY frame instead. */
+    int64_t deadline = timeout_ms > 0 ? now_ms() + timeout_ms : -1;
+    uint8_t answer[8];
+    if (recv_exact(c, answer, sizeof answer, deadline, status) != STREAK_OK) goto failed;
+    if (memcmp(answer, PREFACE, sizeof PREFACE) == 0) return c;
+    uint32_t length = get_u32(answer);
+    if (answer[4] == KIND_GOAWAY && length >= 5 + 4 + 3 && length <= 5 + 4 + 3 + 65535) {
+        uint8_t *rest = malloc(length - 4);
+        if (rest != NULL && recv_exact(c, rest, length - 4, deadline, status) == STREAK_OK) {
+            /* answer[5..7] + rest: request_id (4 bytes, 3 in answer), then the GOAWAY body. */
+            size_t offset = 0;
+            streak_status goaway = {0};
+            if (parse_status(rest + 1 + 4, length - 4 - 1 - 4, &goaway, &offset) == 0) {
+                set_status(status, goaway.code, "preface refused: %s", goaway.message);
+                free(rest);
+                goto failed;
+            }
+        }
+        free(rest);
+    }
+    set_status(status, STREAK_UNAVAILABLE, "the server did not answer with the Streakd preface");
+failed:
+    if (c->fd >= 0) close(c->fd);
+    free(c);
+    return NULL;
+}
+
+void streak_close(streak_client *client) {
+    if (client == NULL) return;
+    if (client->fd >= 0) close(client->fd);
+    free(client);
+}
+
+void streak_free_message(ProtobufCMessage *message) {
+    if (message != NULL) protobuf_c_message_free_unpacked(message, NULL);
+}
+
+streak_code streak_call(streak_client *c, const char *method, const char *token, int deadline_ms,
+                        const ProtobufCMessage *request, const ProtobufCMessageDescriptor *response_type,
+                        ProtobufCMessage **response, streak_status *status) {
+    if (response != NULL) *response = NULL;
+    if (c == NULL || method == NULL || request == NULL || response_type == NULL || response == NULL) {
+        return set_status(status, STREAK_INVALID_ARGUMENT, "streak_call: missing argument");
+    }
+    if (c->closed) return set_status(status, c->close_status.code, "%s", c->close_status.message);
+
+    /* Request body: method, metadata count, entries, message. */
+    char path[256];
+    if (method[0] == '/') snprintf(path, sizeof path, "%s", method);
+    else snprintf(path, sizeof path, SERVICE_PREFIX "%s", method);
+    char authorization[600] = "";
+    if (token != NULL) snprintf(authorization, sizeof authorization, "Bearer %s", token);
+    char deadline_text[16] = "";
+    if (deadline_ms > 0) snprintf(deadline_text, sizeof deadline_text, "%d", deadline_ms);
+
+    size_t message_length = protobuf_c_message_get_packed_size(request);
+    size_t path_length = strlen(path), auth_length = strlen(authorization), dl_length = strlen(deadline_text);
+    size_t body_length = 2 + path_length + 1 + message_length;
+    if (token != NULL) body_length += 1 + 13 + 2 + auth_length;
+    if (deadline_ms > 0) body_length += 1 + 11 + 2 + dl_length;
+    if (body_length + 5 > MAX_FRAME_SIZE) return set_status(status, STREAK_RESOURCE_EXHAUSTED, "request too large");
+    uint8_t *body = malloc(body_length);
+    if (body == NULL) return set_status(status, STREAK_INTERNAL, "out of memory");
+    uint8_t *p = body;
+    put_u16(p, (uint16_t)path_length); memcpy(p + 2, path, path_length); p += 2 + path_length;
+    *p++ = (uint8_t)((token != NULL) + (deadline_ms > 0));
+    if (token != NULL) {
+        *p++ = 13; memcpy(p, "authorization", 13); p += 13;
+        put_u16(p, (uint16_t)auth_length); memcpy(p + 2, authorization, auth_length); p += 2 + auth_length;
+    }
+    if (deadline_ms > 0) {
+        *p++ = 11; memcpy(p, "deadline-ms", 11); p += 11;
+        put_u16(p, (uint16_t)dl_length); memcpy(p + 2, deadline_text, dl_length); p += 2 + dl_length;
+    }
+    protobuf_c_message_pack(request, p);
+
+    uint32_t id = c->next_id;
+    c->next_id = c->next_id == UINT32_MAX ? 1 : c->next_id + 1;
+    int64_t deadline = deadline_ms > 0 ? now_ms() + deadline_ms : -1;
+    streak_code code = send_frame(c, KIND_REQUEST, id, body, body_length, status);
+    free(body);
+    if (code != STREAK_OK) return code;
+
+    for (;;) {
+        frame f = {0};
+        code = read_frame(c, &f, deadline, status);
+        if (code == STREAK_DEADLINE_EXCEEDED && !c->closed) {
+            send_frame(c, KIND_CANCEL, id, NULL, 0, NULL);
+            return set_status(status, STREAK_DEADLINE_EXCEEDED, "%s: deadline exceeded (client)", path);
+        }
+        if (code != STREAK_OK) return code;
+        if (f.kind == KIND_PING) {
+            code = send_frame(c, KIND_PONG, 0, f.body, f.body_length, status);
+            free(f.body);
+            if (code != STREAK_OK) return code;
+            continue;
+        }
+        if (f.kind == KIND_GOAWAY) {
+            uint32_t last = f.body_length >= 4 ? get_u32(f.body) : 0;
+            free(f.body);
+            if (id > last) return fail(c, status, STREAK_UNAVAILABLE, "server going away; request not processed");
+            continue; /* it will still answer ours */
+        }
+        if (f.kind != KIND_RESPONSE || f.request_id != id) {
+            free(f.body); /* a late answer to a cancelled call, or a stray frame */
+            continue;
+        }
+        size_t offset = 0;
+        streak_status answer = {0};
+        if (parse_status(f.body, f.body_length, &answer, &offset) != 0) {
+            free(f.body);
+            return fail(c, status, STREAK_INTERNAL, "malformed RESPONSE status header");
+        }
+        if (answer.code != STREAK_OK) {
+            free(f.body);
+            if (status != NULL) *status = answer;
+            return answer.code;
+        }
+        *response = protobuf_c_message_unpack(response_type, NULL, f.body_length - offset, f.body + offset);
+        free(f.body);
+        if (*response == NULL) return set_status(status, STREAK_INTERNAL, "%s: response does not parse", path);
+        return set_status(status, STREAK_OK, "");
+    }
+}

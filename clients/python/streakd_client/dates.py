@@ -1,0 +1,52 @@
+"""Conversions between Python values and the protocol's `Date` and `WeekStart` messages."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from .pb import types_pb2
+
+DateLike = "_dt.date | str | tuple[int, int, int] | types_pb2.Date"
+
+
+def to_pb_date(value) -> types_pb2.Date:
+    """A `streak.v1.Date` from a `datetime.date`, `"YYYY-MM-DD"`, `(y, m, d)` or a Date.
+
+    A Date message passes through unchecked, so that invalid days (2024-02-30) can be sent.
+    """
+    if isinstance(value, types_pb2.Date):
+        return value
+    if isinstance(value, _dt.datetime):
+        value = value.date()
+    if isinstance(value, _dt.date):
+        return types_pb2.Date(year=value.year, month=value.month, day=value.day)
+    if isinstance(value, str):
+        parts = value.split("-")
+        if len(parts) != 3 or not all(p.isdigit() for p in parts):
+            raise ValueError(f"not a YYYY-MM-DD date: {value!r}")
+        year, month, day = (int(p) for p in parts)
+        return types_pb2.Date(year=year, month=month, day=day)
+    if isinstance(value, tuple) and len(value) == 3:
+        return types_pb2.Date(year=value[0], month=value[1], day=value[2])
+    raise TypeError(f"cannot make a Date from {type(value).__name__}")
+
+
+def from_pb_date(value: types_pb2.Date) -> _dt.date:
+    """A `datetime.date` from a Date message (raises ValueError for an invalid day)."""
+    return _dt.date(value.year, value.month, value.day)
+
+
+def format_date(value: types_pb2.Date) -> str:
+    """`YYYY-MM-DD` for a Date message (no validation)."""
+    return f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
+
+
+def to_week_start(value) -> types_pb2.WeekStart:
+    """A `WeekStart` from a Weekday number (1 = Sunday ... 7 = Saturday), a locale string or a WeekStart."""
+    if isinstance(value, types_pb2.WeekStart):
+        return value
+    if isinstance(value, str):
+        return types_pb2.WeekStart(locale=value)
+    if isinstance(value, int):
+        return types_pb2.WeekStart(weekday=value)
+    raise TypeError(f"cannot make a WeekStart from {type(value).__name__}")

@@ -1,0 +1,96 @@
+"""Offline: the C example (clients/c) against the fake server, when it can be built."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from fakeserver import FakeServer
+from streakd_client import service_pb2, types_pb2
+from streakd_client.framing import FrameKind, RequestBody
+
+C_DIR = Path(__file__).resolve().parents[2] / "c"
+EXAMPLE = C_DIR / "build" / "streak-example"
+
+
+@pytest.fixture(scope="module")
+def example():
+    if shutil.which("make") is None or shutil.which("cc") is None:
+        pytest.skip("no C toolchain")
+    build = subprocess.run(["make", "-C", str(C_DIR), "-s"], capture_output=True, text=True)
+    if build.returncode != 0:
+        pytest.fail("make -C clients/c failed:\n" + build.stderr)
+    return str(EXAMPLE)
+
+
+def d(y, m, day):
+    return types_pb2.Date(year=y, month=m, day=day)
+
+
+def handler(conn, frame, server):
+    if frame.kind != FrameKind.REQUEST:
+        return
+    body = RequestBody.decode(frame.body)
+    name = body.method.rsplit("/", 1)[-1]
+    rid = frame.request_id
+    if dict(body.metadata).get("authorization") != "Bearer tok":
+        conn.respond(rid, 16, "unknown token")
+        return
+    if name == "ListHabits":
+        conn.respond(rid, payload=service_pb2.ListHabitsResponse().SerializeToString())
+    elif name == "CreateHabit":
+        req = service_pb2.CreateHabitRequest.FromString(body.message)
+        habit = types_pb2.Habit(id=7, name=req.name, created_on=req.created_on)
+        conn.respond(rid, payload=service_pb2.CreateHabitResponse(habit=habit).SerializeToString())
+    elif name == "RecordCompletion":
+        req = service_pb2.RecordCompletionRequest.FromString(body.message)
+        if req.habit_id != 7:
+            conn.respond(rid, 5, "habit not found")
+            return
+        day = types_pb2.DayRecord(date=req.date, completed_habit_ids=[7], completed=1, active=1, percent=100,
+                                  level=3, contributing=True)
+        streak = types_pb2.StreakSummary(as_of=req.date, current=1, current_start=req.date, longest=1,
+                                         longest_start=req.date, longest_end=req.date)
+        conn.respond(rid, payload=service_pb2.CompletionResponse(day=day, streak=streak, changed=True)
+                     .SerializeToString())
+    elif name == "GetHeatmap":
+        present = types_pb2.HeatmapCell(present=True, date=d(2024, 3, 4), level=3, completed=1, active=1)
+        absent = types_pb2.HeatmapCell()
+        week1 = types_pb2.HeatmapWeek(start=d(2024, 2, 26), cells=[types_pb2.HeatmapCell(present=True, level=1)] * 7)
+        week2 = types_pb2.HeatmapWeek(start=d(2024, 3, 4), cells=[present] + [absent] * 6)
+        heatmap = types_pb2.Heatmap(to=d(2024, 3, 4), week_start=2, weeks=[week1, week2],
+                                    month_labels=[types_pb2.MonthLabel(label="Feb", week_index=0)])
+        getattr(heatmap, "from").CopyFrom(d(2024, 2, 26))
+        conn.respond(rid, payload=service_pb2.GetHeatmapResponse(heatmap=heatmap).SerializeToString())
+    else:
+        conn.respond(rid, 12, "unimplemented")
+
+
+def test_c_example_against_fake_server(example):
+    server = FakeServer(handler)
+    try:
+        out = subprocess.run([example, "--server", f"127.0.0.1:{server.port}", "--token", "tok",
+                              "--habit", "Stretch", "--date", "2024-03-04"],
+                             capture_output=True, text=True, timeout=30)
+    finally:
+        server.close()
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert 'created habit "Stretch" (id 7)' in lines
+    assert "streak: current 1 day (since 2024-03-04), longest 1 day (2024-03-04 to 2024-03-04), as of 2024-03-04" \
+        in lines
+    assert "Mon 13" in lines and "Tue 1." in lines and "Sun 1." in lines
+    methods = [b.method.rsplit("/", 1)[-1] for _, b in server.requests]
+    assert methods == ["ListHabits", "CreateHabit", "RecordCompletion", "GetHeatmap"]
+
+
+def test_c_example_fails_on_error(example):
+    server = FakeServer(handler)
+    try:
+        out = subprocess.run([example, "--server", f"127.0.0.1:{server.port}", "--token", "wrong"],
+                             capture_output=True, text=True, timeout=30)
+    finally:
+        server.close()
+    assert out.returncode != 0
+    assert "UNAUTHENTICATED (16)" in out.stderr

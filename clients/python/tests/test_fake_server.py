@@ -1,0 +1,214 @@
+"""Offline: the client against a fake in-process server (errors, deadlines, streams, GOAWAY)."""
+
+import threading
+import time
+
+import pytest
+
+from fakeserver import FakeServer
+from streakd_client import Client, StatusCode, StreakError, framing, service_pb2, types_pb2
+from streakd_client.framing import FrameKind, RequestBody
+
+
+def _method(server, request_id):
+    return dict(server.requests)[request_id]
+
+
+def scripted(conn, frame, server):
+    """Answers by method name; see each test for what it relies on."""
+    if frame.kind == FrameKind.PING:
+        conn.send_frame(FrameKind.PONG, 0, frame.body)
+    if frame.kind != FrameKind.REQUEST:
+        return
+    body = RequestBody.decode(frame.body)
+    name = body.method.rsplit("/", 1)[-1]
+    rid = frame.request_id
+    if name == "Ping":
+        req = service_pb2.PingRequest.FromString(body.message)
+        conn.respond(rid, payload=service_pb2.PingResponse(payload=req.payload, serving=True).SerializeToString())
+    elif name == "GetStreak":
+        auth = dict(body.metadata).get("authorization")
+        if auth != "Bearer good":
+            conn.respond(rid, StatusCode.UNAUTHENTICATED, "missing or unknown token")
+        else:
+            streak = types_pb2.StreakSummary(current=3, longest=5)
+            conn.respond(rid, payload=service_pb2.GetStreakResponse(streak=streak).SerializeToString())
+    elif name == "RenameHabit":
+        conn.respond(rid, StatusCode.NOT_FOUND, "habit 99 not found")
+    elif name == "GetDay":
+        conn.respond(rid, StatusCode.INVALID_ARGUMENT, "invalid date 2024-02-30 in field date")
+    elif name == "GetSettings":
+        pass  # never answers: the client deadline must fire
+    elif name == "ListHabits":
+        conn.respond(rid, payload=b"\xff\xff\xff")  # not a message
+    elif name == "GetServerInfo":
+        conn.sock.close()  # connection lost mid-call
+    elif name == "Watch":
+        def stream():
+            for i in range(1, 3):
+                event = service_pb2.WatchEvent(streak=types_pb2.StreakSummary(current=i))
+                conn.send_frame(FrameKind.STREAM_MESSAGE, rid, event.SerializeToString())
+            as_of = service_pb2.WatchRequest.FromString(body.message).as_of
+            if as_of.year == 2000:
+                conn.send_frame(FrameKind.END_STREAM, rid, framing.StatusHeader(0, "").encode())
+            elif as_of.year == 2001:
+                conn.send_frame(FrameKind.END_STREAM, rid, framing.StatusHeader(8, "too many watchers").encode())
+            else:
+                server.cancel_seen.wait(5)
+                conn.send_frame(FrameKind.END_STREAM, rid, framing.StatusHeader(1, "cancelled").encode())
+        threading.Thread(target=stream, daemon=True).start()
+    elif name == "BuildMonthLabels":
+        # GOAWAY that excludes this request, then close.
+        conn.send_frame(FrameKind.GOAWAY, 0, framing.encode_goaway_body(rid - 1, 14, "shutting down"))
+        conn.sock.close()
+    else:
+        conn.respond(rid, StatusCode.UNIMPLEMENTED, f"unknown method {body.method}")
+
+
+@pytest.fixture
+def server():
+    server = FakeServer(scripted)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def client(server):
+    with Client("127.0.0.1", server.port, token="good", timeout=5) as client:
+        yield client
+
+
+def test_ping_carries_no_token_and_echoes(client, server):
+    response = client.ping(b"hello")
+    assert response.payload == b"hello" and response.serving
+    (rid, body), = server.requests
+    assert body.method == "/streak.v1.Streaks/Ping"
+    assert "authorization" not in dict(body.metadata)
+    assert dict(body.metadata)["deadline-ms"] == "5000"
+
+
+def test_token_and_typed_success(client, server):
+    assert client.get_streak("2024-03-05").streak.current == 3
+    rid, body = server.requests[-1]
+    assert rid > 0 and dict(body.metadata)["authorization"] == "Bearer good"
+    assert service_pb2.GetStreakRequest.FromString(body.message).as_of == types_pb2.Date(year=2024, month=3, day=5)
+
+
+@pytest.mark.parametrize("call,code,name", [
+    (lambda c: c.rename_habit(99, "x"), 5, "NOT_FOUND"),
+    (lambda c: c.get_day(types_pb2.Date(year=2024, month=2, day=30)), 3, "INVALID_ARGUMENT"),
+    (lambda c: c.build_heatmap(as_of="2024-01-01"), 12, "UNIMPLEMENTED"),
+])
+def test_errors_are_typed(client, call, code, name):
+    with pytest.raises(StreakError) as info:
+        call(client)
+    assert info.value.code == code and info.value.code_name == name and info.value.message
+
+
+def test_unauthenticated(server):
+    with Client("127.0.0.1", server.port, token="bad") as client:
+        with pytest.raises(StreakError) as info:
+            client.get_streak()
+    assert info.value.status == StatusCode.UNAUTHENTICATED
+
+
+def test_client_deadline_sends_cancel(client, server):
+    with pytest.raises(StreakError) as info:
+        client.get_settings(timeout=0.2)
+    assert info.value.code == StatusCode.DEADLINE_EXCEEDED
+    assert server.cancel_seen.wait(5)
+    assert server.cancels == [server.requests[-1][0]]
+    assert dict(server.requests[-1][1].metadata)["deadline-ms"] == "200"
+    assert client.ping().serving  # the connection is still usable
+
+
+def test_bad_response_message_is_internal(client):
+    with pytest.raises(StreakError) as info:
+        client.list_habits()
+    assert info.value.code == StatusCode.INTERNAL
+
+
+def test_connection_lost_is_unavailable(client):
+    with pytest.raises(StreakError) as info:
+        client.get_server_info()
+    assert info.value.code == StatusCode.UNAVAILABLE
+    with pytest.raises(StreakError):
+        client.ping()
+
+
+def test_goaway_refuses_later_requests(client, server):
+    with pytest.raises(StreakError) as info:
+        client.build_month_labels(["2024-01-01"])
+    assert info.value.code == StatusCode.UNAVAILABLE and "shutting down" in info.value.message
+    assert client.connection.goaway[0] == server.requests[-1][0] - 1
+
+
+def test_watch_stream_ends_ok(client):
+    stream = client.watch(as_of="2000-01-01")
+    assert [e.streak.current for e in stream] == [1, 2]
+    assert stream.done and stream.status.code == 0
+
+
+def test_watch_stream_error_raises(client):
+    stream = client.watch(as_of="2001-01-01")
+    assert stream.read(5).streak.current == 1
+    assert next(stream).streak.current == 2
+    with pytest.raises(StreakError) as info:
+        next(stream)
+    assert info.value.code == StatusCode.RESOURCE_EXHAUSTED
+
+
+def test_watch_cancel_and_interleaved_unary_calls(client, server):
+    stream = client.watch()
+    assert client.get_streak().streak.longest == 5  # unary call while stream frames arrive
+    events = [stream.read(5), stream.read(5)]
+    assert [e.streak.current for e in events] == [1, 2]
+    assert stream.read(0.1) is None and not stream.done
+    stream.cancel()
+    assert stream.done and stream.status.code == StatusCode.CANCELLED
+    assert server.cancels == [dict((b.method, r) for r, b in server.requests)["/streak.v1.Streaks/Watch"]]
+
+
+def test_refused_preface_is_a_typed_error():
+    server = FakeServer(scripted, refuse_preface=True)
+    try:
+        with pytest.raises(StreakError) as info:
+            Client("127.0.0.1", server.port)
+        assert info.value.code == StatusCode.INVALID_ARGUMENT and "bad preface" in info.value.message
+    finally:
+        server.close()
+
+
+def test_connection_refused_is_unavailable():
+    server = FakeServer(scripted)
+    port = server.port
+    server.close()
+    with pytest.raises(StreakError) as info:
+        Client("127.0.0.1", port, connect_timeout=1)
+    assert info.value.code == StatusCode.UNAVAILABLE
+
+
+def test_ping_frame_and_server_ping_answered(client, server):
+    assert client.ping_frame(b"12345678") >= 0
+    conn = server.connections[0]
+    conn.send_frame(FrameKind.PING, 0, b"abcdefgh")
+    client.ping()  # reading for this call answers the server's PING
+    for _ in range(100):
+        if server.pongs:
+            break
+        time.sleep(0.02)
+    assert server.pongs == [b"abcdefgh"]
+
+
+def test_threads_share_one_connection(client):
+    results = []
+
+    def work(i):
+        results.append(client.ping(bytes([i])).payload)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert sorted(results) == [bytes([i]) for i in range(20)]

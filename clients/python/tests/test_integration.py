@@ -1,0 +1,399 @@
+"""Integration: every method against a real streakd ($STREAKD_BIN) on an ephemeral port."""
+
+import socket
+import time
+
+import pytest
+
+from streakd_client import Client, StatusCode, StreakError, framing, service_pb2, types_pb2
+from streakd_client.framing import FrameKind
+from streakd_process import StreakdProcess, streakd_binary
+
+pytestmark = pytest.mark.integration
+
+D = types_pb2.Date
+
+
+@pytest.fixture
+def server():
+    binary = streakd_binary()
+    if binary is None:
+        pytest.skip("STREAKD_BIN is not set to an executable streakd")
+    process = StreakdProcess(binary)
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def client(server):
+    with Client(server.host, server.port, token=server.token, timeout=10) as client:
+        yield client
+
+
+def expect_error(code, call, *args, **kwargs):
+    with pytest.raises(StreakError) as info:
+        call(*args, **kwargs)
+    assert info.value.code == code, info.value
+    assert info.value.code_name == StatusCode(code).name
+    return info.value
+
+
+# -- operational ---------------------------------------------------------------------------
+
+def test_ping_needs_no_token_and_ping_frame(server):
+    with Client(server.host, server.port, token=None) as anonymous:
+        response = anonymous.ping(b"hi")
+        assert response.payload == b"hi" and response.serving
+        assert anonymous.ping_frame(b"pingpong") >= 0
+
+
+def test_server_info(client):
+    info = client.get_server_info()
+    assert info.protocol_version == 1 and info.version and info.storage == "sqlite"
+    assert info.connections_current >= 1 and info.requests_total >= 0
+
+
+# -- habits --------------------------------------------------------------------------------
+
+def test_habit_lifecycle(client):
+    read = client.create_habit("Read", created_on="2024-01-01").habit
+    assert read.id > 0 and read.name == "Read" and read.created_on == D(year=2024, month=1, day=1)
+    assert not read.HasField("archived_on")
+    run = client.create_habit("Run", created_on="2024-01-01").habit
+    assert run.id != read.id
+    assert [h.name for h in client.list_habits().habits] == ["Read", "Run"]
+    renamed = client.rename_habit(read.id, "Read 20 pages").habit
+    assert renamed.id == read.id and renamed.name == "Read 20 pages"
+    archived = client.archive_habit(run.id, "2024-02-01").habit
+    assert archived.archived_on == D(year=2024, month=2, day=1)
+    assert [h.id for h in client.list_habits().habits] == [read.id]
+    assert [h.id for h in client.list_habits(include_archived=True).habits] == [read.id, run.id]
+
+
+def test_create_habit_defaults_to_today(client):
+    habit = client.create_habit("Stretch").habit
+    assert habit.HasField("created_on") and habit.created_on.year >= 2024
+
+
+# -- completions and queries -----------------------------------------------------------------
+
+def test_completions_streak_and_queries(client):
+    h = client.create_habit("Read", created_on="2024-01-01").habit.id
+    other = client.create_habit("Run", created_on="2024-01-01").habit.id
+
+    first = client.record_completion(h, "2024-03-04", as_of="2024-03-05")
+    assert first.changed and first.day.date == D(year=2024, month=3, day=4)
+    assert list(first.day.completed_habit_ids) == [h]
+    assert (first.day.completed, first.day.active, first.day.percent, first.day.level) == (1, 2, 50, 2)
+    assert first.day.contributing
+    assert first.streak.as_of == D(year=2024, month=3, day=5)
+    assert first.streak.current == 1 and first.streak.today_pending
+    assert not client.record_completion(h, "2024-03-04", as_of="2024-03-05").changed  # idempotent
+
+    removed = client.remove_completion(h, "2024-03-04", as_of="2024-03-05")
+    assert removed.changed and removed.day.completed == 0 and removed.streak.current == 0
+    assert not client.remove_completion(h, "2024-03-04", as_of="2024-03-05").changed
+
+    batch = client.batch_completions(
+        record=[(h, "2024-03-01"), (h, "2024-03-02"), (h, "2024-03-03"), (other, "2024-03-03"), (h, "2024-02-20")],
+        remove=[(h, "2024-02-20")], as_of="2024-03-03")
+    assert batch.changed >= 4
+    assert [(d.date.month, d.date.day) for d in batch.days] == sorted((d.date.month, d.date.day) for d in batch.days)
+    assert (3, 3) in [(d.date.month, d.date.day) for d in batch.days]
+    assert batch.streak.current == 3 and batch.streak.current_start == D(year=2024, month=3, day=1)
+
+    streak = client.get_streak("2024-03-03").streak
+    assert (streak.current, streak.longest) == (3, 3)
+    assert streak.longest_start == D(year=2024, month=3, day=1)
+    assert streak.longest_end == D(year=2024, month=3, day=3)
+    assert client.get_streak("2024-03-04").streak.current == 3  # today pending keeps it
+    assert client.get_streak("2024-03-05").streak.current == 0
+
+    day = client.get_day("2024-03-03").day
+    assert sorted(habit.id for habit in day.completed_habits) == sorted([h, other])
+    assert (day.completed, day.active, day.percent, day.level) == (2, 2, 100, 3)
+    assert day.accessibility_label == "March 3: 100% completed, 2 of 2 habits"
+
+    heatmap = client.get_heatmap(**{"from": "2024-01-01"}, as_of="2024-03-03", week_start=2,
+                                 accessibility_labels=True).heatmap
+    assert heatmap.week_start == types_pb2.WEEKDAY_MONDAY
+    assert getattr(heatmap, "from") == D(year=2024, month=1, day=1)
+    assert heatmap.to == D(year=2024, month=3, day=3)
+    assert all(len(week.cells) == 7 for week in heatmap.weeks)
+    assert heatmap.weeks[0].start == D(year=2024, month=1, day=1)
+    assert [(label.label, label.week_index) for label in heatmap.month_labels][0] == ("Jan", 0)
+    assert [entry.level for entry in heatmap.legend] == [0, 1, 2, 3]
+    cells = {(c.date.month, c.date.day): c for week in heatmap.weeks for c in week.cells if c.present}
+    assert cells[(3, 3)].level == 3 and cells[(3, 1)].level == 2 and cells[(2, 20)].level == 0
+    assert cells[(3, 3)].accessibility_label
+
+    default_range = client.get_heatmap(as_of="2024-03-03").heatmap
+    assert getattr(default_range, "from") == D(year=2023, month=4, day=1)
+
+    chart = client.get_weekday_chart(as_of="2024-03-31", include_total=True, locale="en_US").chart
+    assert all(len(series.counts) == 7 for series in chart.series)
+    total = [series for series in chart.series if series.total]
+    assert len(total) == 1 and sum(c.count for c in total[0].counts) == 4
+    assert [c.short_name for c in total[0].counts][0] == "Sun"
+
+    page = client.get_month_page(year=2024, month=3, as_of="2024-03-03", selected="2024-03-02").page
+    assert (page.year, page.month, len(page.days)) == (2024, 3, 42)
+    assert (page.previous_year, page.previous_month, page.next_year, page.next_month) == (2024, 2, 2024, 4)
+    march = {d.day: d for d in page.days if d.in_month}
+    assert march[3].today and march[2].selected and march[1].highlighted and not march[4].highlighted
+
+
+def test_settings(client):
+    settings = client.get_settings().settings
+    assert (settings.time_zone, settings.locale, settings.week_start, settings.min_percent) == \
+        ("UTC", "en_US", types_pb2.WEEKDAY_MONDAY, 0)
+    updated = client.update_settings(time_zone="Europe/Berlin", week_start=types_pb2.WEEKDAY_SUNDAY,
+                                     min_percent=50).settings
+    assert (updated.time_zone, updated.locale, updated.week_start, updated.min_percent) == \
+        ("Europe/Berlin", "en_US", types_pb2.WEEKDAY_SUNDAY, 50)
+    assert client.update_settings(clear_min_percent=True).settings.min_percent == 0
+    assert client.get_settings().settings.time_zone == "Europe/Berlin"
+
+
+# -- stateless builders --------------------------------------------------------------------
+
+@pytest.mark.parametrize("starts,labels", [
+    (["2024-01-01", "2024-01-08", "2024-01-15", "2024-02-05"], [("Jan", 0), ("Feb", 3)]),
+    (["2024-01-01", "2024-01-08", "2024-02-01", "2024-03-01"], [("Jan", 0), ("Mar", 3)]),
+])
+def test_build_month_labels_seed_examples(client, starts, labels):
+    response = client.build_month_labels(starts)
+    assert [(label.label, label.week_index) for label in response.labels] == labels
+
+
+def test_build_heatmap(client):
+    habits = [types_pb2.Habit(id=1, name="A", created_on=D(year=2024, month=1, day=1))]
+    completions = [types_pb2.Completion(habit_id=1, date=D(year=2024, month=1, day=d)) for d in (8, 9, 10)]
+    response = client.build_heatmap(habits=habits, completions=completions, **{"from": "2024-01-01"},
+                                    to="2024-01-31", as_of="2024-01-10")
+    assert response.streak.current == 3 and response.streak.longest == 3
+    assert response.heatmap.week_start == types_pb2.WEEKDAY_MONDAY
+    assert len(response.heatmap.weeks) == 5  # Jan 1 2024 is a Monday; the 31st is in week 5
+    week = response.heatmap.weeks[1].cells  # Jan 8...14; as_of is Wednesday Jan 10
+    assert week[2].present and week[2].level == 3 and not week[3].present  # future cells are absent
+    assert not any(cell.present for cell in response.heatmap.weeks[2].cells)
+
+
+def test_build_month_page(client):
+    page = client.build_month_page(year=2024, month=2, as_of="2024-02-15", locale="en_US",
+                                   highlighted=["2024-02-14"]).page
+    assert page.title == "February 2024" and len(page.days) == 42
+    assert page.week_start == types_pb2.WEEKDAY_SUNDAY and list(page.weekday_symbols)[0] == "Sun"
+    assert [d.day for d in page.days[:5]] == [28, 29, 30, 31, 1]
+    assert [d.date.day for d in page.days if d.highlighted] == [14]
+
+
+# -- errors --------------------------------------------------------------------------------
+
+def test_unauthenticated(server):
+    for token in (None, "stk_" + "0" * 64, "garbage"):
+        with Client(server.host, server.port, token=token, timeout=10) as client:
+            expect_error(StatusCode.UNAUTHENTICATED, client.list_habits)
+            expect_error(StatusCode.UNAUTHENTICATED, client.build_month_labels, ["2024-01-01"])
+            assert client.ping().serving  # the connection stays usable
+
+
+@pytest.mark.parametrize("call", [
+    lambda c: c.get_day(D(year=2024, month=2, day=30)),
+    lambda c: c.create_habit("X", created_on=D(year=2024, month=2, day=30)),
+    lambda c: c.get_streak(D(year=2023, month=13, day=1)),
+    lambda c: c.get_heatmap(as_of=D(year=2024, month=1, day=0)),
+    lambda c: c.build_month_labels([D(year=2024, month=2, day=30)]),
+])
+def test_invalid_dates(client, call):
+    error = expect_error(StatusCode.INVALID_ARGUMENT, call, client)
+    assert error.message
+
+
+def test_invalid_date_message_names_the_date(client):
+    error = expect_error(StatusCode.INVALID_ARGUMENT, client.get_day, D(year=2024, month=2, day=30))
+    assert "2024-02-30" in error.message
+
+
+def test_other_invalid_arguments(client):
+    expect_error(StatusCode.INVALID_ARGUMENT, client.create_habit, "")
+    expect_error(StatusCode.INVALID_ARGUMENT, client.create_habit, "x" * 201)
+    expect_error(StatusCode.INVALID_ARGUMENT, client.get_day)  # date is required
+    expect_error(StatusCode.INVALID_ARGUMENT, client.update_settings, min_percent=101)
+
+
+def test_not_found(client):
+    expect_error(StatusCode.NOT_FOUND, client.rename_habit, 999999, "x")
+    expect_error(StatusCode.NOT_FOUND, client.archive_habit, 999999)
+    expect_error(StatusCode.NOT_FOUND, client.record_completion, 999999, "2024-03-01")
+
+
+def test_users_are_isolated(server, client):
+    habit = client.create_habit("Mine", created_on="2024-01-01").habit
+    bob_token = server.add_user("bob")
+    assert bob_token.startswith("stk_")
+    with Client(server.host, server.port, token=bob_token, timeout=10) as bob:
+        assert list(bob.list_habits(include_archived=True).habits) == []
+        expect_error(StatusCode.NOT_FOUND, bob.rename_habit, habit.id, "stolen")
+        expect_error(StatusCode.NOT_FOUND, bob.record_completion, habit.id, "2024-03-01")
+
+
+def test_unknown_method_is_unimplemented(client, server):
+    connection = client.connection
+    request_id = connection.start_request("/streak.v1.Streaks/NoSuchMethod", b"", token=server.token, timeout=5)
+    frame = connection.wait(request_id, time.monotonic() + 10)
+    connection.forget(request_id)
+    assert frame.kind == FrameKind.RESPONSE
+    status, _ = framing.decode_status(frame.body)
+    assert status.code == StatusCode.UNIMPLEMENTED
+
+
+def test_bad_preface_gets_goaway(server):
+    with socket.create_connection((server.host, server.port), timeout=10) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        data = b""
+        while True:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    # PROTOCOL.md "Clarifications": the server may send its own preface first, then the GOAWAY.
+    decoder = framing.FrameDecoder(expect_preface=True)
+    decoder.feed(data)
+    try:
+        frame = decoder.next_frame()
+    except framing.PrefaceRefused as refused:
+        last, status = refused.last_request_id, refused.status
+    else:
+        assert frame.kind == FrameKind.GOAWAY and frame.request_id == 0
+        last, status = framing.decode_goaway(frame.body)
+    assert last == 0
+    assert status.code == StatusCode.INVALID_ARGUMENT and "preface" in status.message
+
+
+# -- watch ---------------------------------------------------------------------------------
+
+def test_watch_stream(server, client):
+    habit = client.create_habit("Read", created_on="2024-01-01").habit.id
+    with Client(server.host, server.port, token=server.token, timeout=10) as watcher:
+        stream = watcher.watch(as_of="2024-03-10")
+        event = None
+        # No frame tells when the server has registered the stream: record until an event comes.
+        for day in range(1, 11):
+            client.record_completion(habit, f"2024-03-{day:02d}")
+            event = stream.read(timeout=2)
+            if event is not None:
+                break
+        assert event is not None, "no WatchEvent after 10 completions"
+        assert event.day.completed == 1 and habit in event.day.completed_habit_ids
+        assert event.streak.as_of == D(year=2024, month=3, day=10)
+        first_day = event.day.date.day
+
+        removed = client.remove_completion(habit, f"2024-03-{first_day:02d}")
+        assert removed.changed
+        while True:
+            event = stream.read(timeout=10)
+            assert event is not None, "no WatchEvent for the removal"
+            if event.day.date.day == first_day and event.day.completed == 0:
+                break
+        # Unary calls share the watcher's connection with the stream.
+        assert watcher.get_streak("2024-03-10").streak.as_of == D(year=2024, month=3, day=10)
+        stream.cancel()
+        assert stream.done and stream.status.code == StatusCode.CANCELLED
+        assert watcher.ping().serving
+
+
+def test_watch_needs_a_token(server):
+    with Client(server.host, server.port, token=None) as anonymous:
+        stream = anonymous.watch()
+        with pytest.raises(StreakError) as info:
+            stream.read(timeout=10)
+        assert info.value.code == StatusCode.UNAUTHENTICATED
+
+
+def _open_watch(client, habit, stream, first_day=1):
+    """Records completions until the stream shows an event (registration is not acknowledged)."""
+    for day in range(first_day, first_day + 10):
+        client.record_completion(habit, f"2024-05-{day:02d}")
+        event = stream.read(timeout=2)
+        if event is not None:
+            return event
+    raise AssertionError("no WatchEvent after 10 completions")
+
+
+def test_watch_events_per_changed_day_only(server, client):
+    habit = client.create_habit("Read", created_on="2024-01-01").habit.id
+    with Client(server.host, server.port, token=server.token, timeout=10) as watcher:
+        stream = watcher.watch()
+        event = _open_watch(client, habit, stream)
+        assert event.streak.HasField("as_of")  # no as_of in the request: today at each event
+        day = event.day.date.day
+        assert not client.record_completion(habit, f"2024-05-{day:02d}").changed
+        assert stream.read(timeout=0.5) is None  # a write that changes nothing sends nothing
+        client.batch_completions(record=[(habit, "2024-06-01"), (habit, "2024-06-02"), (habit, "2024-06-03")])
+        days = [stream.read(timeout=10).day.date for _ in range(3)]
+        assert [(d.month, d.day) for d in days] == [(6, 1), (6, 2), (6, 3)]
+        stream.cancel()
+
+
+def test_watch_deadline_ends_the_stream(client):
+    stream = client.watch(timeout=30)  # local deadline far away; the server's comes first
+    connection = client.connection
+    request_id = connection.start_request("/streak.v1.Streaks/Watch", b"", token=client.token, timeout=0.3)
+    frame = connection.wait(request_id, time.monotonic() + 10)
+    connection.forget(request_id)
+    assert frame.kind == FrameKind.END_STREAM
+    assert framing.decode_status(frame.body)[0].code == StatusCode.DEADLINE_EXCEEDED
+    stream.cancel()
+
+
+def test_shutdown_ends_streams_with_unavailable(server, client):
+    habit = client.create_habit("Read", created_on="2024-01-01").habit.id
+    stream = client.watch()
+    _open_watch(client, habit, stream)
+    server.process.terminate()
+    with pytest.raises(StreakError) as info:
+        while stream.read(timeout=15) is not None:
+            pass
+    assert info.value.code == StatusCode.UNAVAILABLE
+    # A request that reached the server before its GOAWAY may still be answered; later ones are not.
+    for _ in range(200):
+        try:
+            client.ping()
+        except StreakError as error:
+            assert error.code == StatusCode.UNAVAILABLE
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the connection kept answering after shutdown")
+
+
+@pytest.mark.parametrize("value,codes", [("abc", {3}), ("-5", {3}), ("1.5", {3}), ("86400001", {3}),
+                                         ("0", {0, 4}), ("5000", {0})])
+def test_deadline_ms_values(client, server, value, codes):
+    connection = client.connection
+    request_id = connection.start_request("/streak.v1.Streaks/GetSettings", b"", token=server.token,
+                                          timeout=None, metadata=[("deadline-ms", value)])
+    frame = connection.wait(request_id, time.monotonic() + 10)
+    connection.forget(request_id)
+    assert framing.decode_status(frame.body)[0].code in codes  # "0": already late, answered or not
+
+
+def test_ping_ignores_the_token(server):
+    with Client(server.host, server.port, token="not-a-token", timeout=10) as client:
+        client.token = "not-a-token"
+        connection = client.connection
+        request_id = connection.start_request("/streak.v1.Streaks/Ping", b"", token="not-a-token", timeout=5)
+        frame = connection.wait(request_id, time.monotonic() + 10)
+        connection.forget(request_id)
+        assert framing.decode_status(frame.body)[0].code == StatusCode.OK
+
+
+def test_metadata_key_and_scheme_are_case_sensitive(client, server):
+    for metadata in ([("Authorization", f"Bearer {server.token}")], [("authorization", f"bearer {server.token}")]):
+        connection = client.connection
+        request_id = connection.start_request("/streak.v1.Streaks/GetSettings", b"", token=None, timeout=5,
+                                              metadata=metadata)
+        frame = connection.wait(request_id, time.monotonic() + 10)
+        connection.forget(request_id)
+        assert framing.decode_status(frame.body)[0].code == StatusCode.UNAUTHENTICATED

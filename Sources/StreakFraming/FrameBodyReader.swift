@@ -1,0 +1,97 @@
+/// Parses the body of one frame (everything after the kind and the request id).
+struct FrameBodyReader {
+    private let bytes: ArraySlice<UInt8>
+    private let kind: FrameKind
+    private var index: Int
+
+    init(bytes: ArraySlice<UInt8>, kind: FrameKind) {
+        self.bytes = bytes
+        self.kind = kind
+        self.index = bytes.startIndex
+    }
+
+    mutating func frame(id: UInt32) throws(FramingError) -> Frame {
+        switch kind {
+        case .request:
+            guard id > 0 else { throw malformed("request id must be greater than 0") }
+            let method = try string(wide: true, what: "method")
+            let count = try uint8(what: "metadata count")
+            var metadata: [MetadataEntry] = []
+            metadata.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                let key = try string(wide: false, what: "metadata key")
+                guard key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                    throw malformed("metadata key is not printable ASCII")
+                }
+                metadata.append(MetadataEntry(key: key, value: try string(wide: true, what: "metadata value")))
+            }
+            return .request(id: id, method: method, metadata: metadata, message: rest())
+        case .response:
+            let status = try self.status()
+            let message = rest()
+            guard status.code == .ok || message.isEmpty else {
+                throw malformed("a response with status \(status.code) must not carry a message")
+            }
+            return .response(id: id, status: status, message: message)
+        case .streamMessage:
+            return .streamMessage(id: id, message: rest())
+        case .endStream:
+            let status = try self.status()
+            try expectEnd()
+            return .endStream(id: id, status: status)
+        case .cancel:
+            try expectEnd()
+            return .cancel(id: id)
+        case .ping, .pong:
+            guard id == 0 else { throw malformed("\(kind) frames carry request id 0") }
+            let payload = UInt64(try uint32(what: "payload")) << 32 | UInt64(try uint32(what: "payload"))
+            try expectEnd()
+            return kind == .ping ? .ping(payload) : .pong(payload)
+        case .goAway:
+            guard id == 0 else { throw malformed("GOAWAY frames carry request id 0") }
+            let last = try uint32(what: "last request id")
+            let status = try self.status()
+            try expectEnd()
+            return .goAway(lastRequestID: last, status: status)
+        }
+    }
+
+    private mutating func status() throws(FramingError) -> Status {
+        let code = try uint8(what: "status code")
+        return Status(Status.Code(rawValue: code), try string(wide: true, what: "status message"))
+    }
+
+    private mutating func uint8(what: String) throws(FramingError) -> UInt8 {
+        guard index < bytes.endIndex else { throw malformed("the frame ends before its \(what)") }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    private mutating func uint32(what: String) throws(FramingError) -> UInt32 {
+        guard bytes.endIndex - index >= 4 else { throw malformed("the frame ends before its \(what)") }
+        defer { index += 4 }
+        return UInt32(bytes[index]) << 24 | UInt32(bytes[index + 1]) << 16 | UInt32(bytes[index + 2]) << 8
+            | UInt32(bytes[index + 3])
+    }
+
+    private mutating func string(wide: Bool, what: String) throws(FramingError) -> String {
+        var length = Int(try uint8(what: what))
+        if wide { length = length << 8 | Int(try uint8(what: what)) }
+        guard bytes.endIndex - index >= length else { throw malformed("the frame ends inside its \(what)") }
+        defer { index += length }
+        guard let text = String(validating: bytes[index..<(index + length)], as: UTF8.self) else {
+            throw malformed("the \(what) is not valid UTF-8")
+        }
+        return text
+    }
+
+    private func rest() -> [UInt8] { Array(bytes[index...]) }
+
+    private func expectEnd() throws(FramingError) {
+        guard index == bytes.endIndex else {
+            throw malformed("\(bytes.endIndex - index) unexpected bytes at the end of a \(kind) frame")
+        }
+    }
+
+    private func malformed(_ message: String) -> FramingError { FramingError(.malformed, message) }
+}

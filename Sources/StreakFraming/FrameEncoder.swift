@@ -1,0 +1,94 @@
+/// Encodes frames into bytes, exactly as docs/PROTOCOL.md section 2 lays them out.
+///
+/// Strings longer than their length field allows are cut at the last whole UTF-8 character
+/// that fits (65,535 bytes for messages and values, 255 for keys), and at most 255 metadata
+/// entries are written, and a RESPONSE whose status is not OK is written without its message
+/// bytes, so every encoded frame is valid (encoding cannot fail). Metadata keys should be
+/// printable ASCII; the decoder refuses others.
+public enum FrameEncoder {
+    /// Appends `frame` to `buffer`.
+    public static func encode(_ frame: Frame, into buffer: inout [UInt8]) {
+        let start = buffer.count
+        buffer.append(contentsOf: [0, 0, 0, 0])
+        switch frame {
+        case .request(let id, let method, let metadata, let message):
+            header(.request, id, &buffer)
+            appendString(method, maxBytes: 0xFFFF, wideLength: true, &buffer)
+            let entries = metadata.prefix(255)
+            buffer.append(UInt8(entries.count))
+            for entry in entries {
+                appendString(entry.key, maxBytes: 0xFF, wideLength: false, &buffer)
+                appendString(entry.value, maxBytes: 0xFFFF, wideLength: true, &buffer)
+            }
+            buffer.append(contentsOf: message)
+        case .response(let id, let status, let message):
+            header(.response, id, &buffer)
+            appendStatus(status, &buffer)
+            if status.code == .ok { buffer.append(contentsOf: message) }
+        case .streamMessage(let id, let message):
+            header(.streamMessage, id, &buffer)
+            buffer.append(contentsOf: message)
+        case .endStream(let id, let status):
+            header(.endStream, id, &buffer)
+            appendStatus(status, &buffer)
+        case .cancel(let id):
+            header(.cancel, id, &buffer)
+        case .ping(let payload):
+            header(.ping, 0, &buffer)
+            appendUInt64(payload, &buffer)
+        case .pong(let payload):
+            header(.pong, 0, &buffer)
+            appendUInt64(payload, &buffer)
+        case .goAway(let lastRequestID, let status):
+            header(.goAway, 0, &buffer)
+            appendUInt32(lastRequestID, &buffer)
+            appendStatus(status, &buffer)
+        }
+        let length = UInt32(buffer.count - start - 4)
+        buffer[start] = UInt8(truncatingIfNeeded: length >> 24)
+        buffer[start + 1] = UInt8(truncatingIfNeeded: length >> 16)
+        buffer[start + 2] = UInt8(truncatingIfNeeded: length >> 8)
+        buffer[start + 3] = UInt8(truncatingIfNeeded: length)
+    }
+
+    /// The bytes of `frame`.
+    public static func encode(_ frame: Frame) -> [UInt8] {
+        var buffer: [UInt8] = []
+        encode(frame, into: &buffer)
+        return buffer
+    }
+
+    private static func header(_ kind: FrameKind, _ id: UInt32, _ buffer: inout [UInt8]) {
+        buffer.append(kind.rawValue)
+        appendUInt32(id, &buffer)
+    }
+
+    private static func appendStatus(_ status: Status, _ buffer: inout [UInt8]) {
+        buffer.append(status.code.rawValue)
+        appendString(status.message, maxBytes: 0xFFFF, wideLength: true, &buffer)
+    }
+
+    private static func appendString(_ string: String, maxBytes: Int, wideLength: Bool, _ buffer: inout [UInt8]) {
+        var utf8 = Array(string.utf8)
+        if utf8.count > maxBytes {
+            var end = maxBytes
+            while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }  // never split a character
+            utf8.removeSubrange(end...)
+        }
+        if wideLength { buffer.append(UInt8(utf8.count >> 8)) }
+        buffer.append(UInt8(utf8.count & 0xFF))
+        buffer.append(contentsOf: utf8)
+    }
+
+    private static func appendUInt32(_ value: UInt32, _ buffer: inout [UInt8]) {
+        buffer.append(UInt8(truncatingIfNeeded: value >> 24))
+        buffer.append(UInt8(truncatingIfNeeded: value >> 16))
+        buffer.append(UInt8(truncatingIfNeeded: value >> 8))
+        buffer.append(UInt8(truncatingIfNeeded: value))
+    }
+
+    private static func appendUInt64(_ value: UInt64, _ buffer: inout [UInt8]) {
+        appendUInt32(UInt32(truncatingIfNeeded: value >> 32), &buffer)
+        appendUInt32(UInt32(truncatingIfNeeded: value), &buffer)
+    }
+}

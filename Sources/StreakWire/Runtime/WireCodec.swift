@@ -1,0 +1,78 @@
+internal import CStreakProto
+
+/// Encoding and decoding through protobuf-c, shared by every generated message type.
+enum WireCodec {
+    /// The encoder's first buffer; larger messages double it.
+    static let encodeChunkBytes = 4 * 1024
+
+    /// The protobuf encoding of `message`, by protobuf-c's `protobuf_c_message_pack`: the message is
+    /// lowered into protoc-c structs in one arena, sized, and packed straight into the array.
+    static func encode<M: CBridgedMessage>(_ message: M) -> [UInt8] {
+        var buffer: [UInt8] = []
+        encode(message, appendingTo: &buffer)
+        return buffer
+    }
+
+    /// Appends the protobuf encoding of `message` (by protobuf-c) to `buffer`.
+    static func encode<M: CBridgedMessage>(_ message: M, appendingTo buffer: inout [UInt8]) {
+        let arena = WireArena(limit: .max, firstChunk: encodeChunkBytes)
+        defer { arena.destroy() }
+        let base = packable(message.lower(into: arena))
+        let size = protobuf_c_message_get_packed_size(base)
+        guard size > 0 else { return }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: size))
+        buffer.withUnsafeMutableBufferPointer { bytes in
+            _ = protobuf_c_message_pack(base, bytes.baseAddress! + start)
+        }
+    }
+
+    /// The encoding by the generated Swift writer (`WireWriter`), an implementation independent of
+    /// protobuf-c that the tests compare byte for byte with `encode`.
+    static func swiftEncode<M: CBridgedMessage>(_ message: M) -> [UInt8] {
+        var writer = WireWriter(capacity: encodeChunkBytes)
+        withUnsafePointer(to: message) { M.write($0, to: &writer) }
+        return writer.withBytes { [UInt8]($0) }
+    }
+
+    /// Decodes a message from an array.
+    static func decode<M: CBridgedMessage>(_ bytes: [UInt8], limits: DecodingLimits) throws(WireError) -> M {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(WireError) -> M in try decode(raw, limits: limits) }
+        }
+        return try result.get()
+    }
+
+    /// Decodes a message from raw memory with a bounded arena: protobuf-c allocates from it, a refused
+    /// allocation fails the unpack cleanly, and the whole arena is freed at once afterwards.
+    static func decode<M: CBridgedMessage>(
+        _ bytes: UnsafeRawBufferPointer,
+        limits: DecodingLimits
+    ) throws(WireError) -> M {
+        let limit = max(0, limits.maxAllocationBytes)
+        // Unpacked structs are a few times larger than their encoding; start there, within the budget.
+        let firstChunk = min(limit, max(512, bytes.count * 4))
+        let arena = WireArena(limit: limit, firstChunk: firstChunk)
+        defer { arena.destroy() }
+        let unpacked: UnsafeMutablePointer<M.CMessage>? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) {
+            empty in
+            let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(empty.baseAddress!)
+            return M.unpack(arena.allocator, bytes.count, data)
+        }
+        guard let unpacked else {
+            if arena.exceeded {
+                throw WireError(
+                    .tooLarge,
+                    "decoding \(bytes.count) bytes as \(M.self) needs more than \(limit) bytes of memory"
+                )
+            }
+            throw WireError(.malformed, "\(bytes.count) bytes are not a valid \(M.self) message")
+        }
+        return try M(lifting: unpacked)
+    }
+
+    /// The `ProtobufCMessage` at the start of every protoc-c struct.
+    private static func packable<T>(_ message: UnsafeMutablePointer<T>) -> UnsafePointer<ProtobufCMessage> {
+        UnsafeRawPointer(message).assumingMemoryBound(to: ProtobufCMessage.self)
+    }
+}

@@ -52,7 +52,7 @@ struct BenchUser: Sendable {
             let rate = 0.45 + 0.1 * Double(index)
             for offset in 0..<365 where Double(generator.next() % 1000) / 1000 < rate {
                 var completion = WireCompletion()
-                completion.habitID = habitID
+                completion.habitId = habitID
                 completion.date = try! asOf.adding(days: -offset)
                 completions.append(completion)
             }

@@ -116,7 +116,7 @@ private struct Worker: @unchecked Sendable {
             }
         } catch {
             result.errors += 1
-            result.firstError = result.firstError ?? error.description
+            result.firstError = result.firstError ?? "\(error)"
         }
         return result
     }

@@ -41,12 +41,12 @@ struct RequestMix: Sendable {
         let habitID = user.habitIDs[key % user.habitIDs.count]
         let date = try! asOf.adding(days: -(1 + key / user.habitIDs.count))
         var recordRequest = WireRecordCompletionRequest()
-        recordRequest.habitID = habitID
+        recordRequest.habitId = habitID
         recordRequest.date = date
         recordRequest.asOf = asOf
         record = RequestTemplate(method: WireMethod.recordCompletion.rawValue, token: user.token, message: recordRequest.serializedBytes())
         var removeRequest = WireRemoveCompletionRequest()
-        removeRequest.habitID = habitID
+        removeRequest.habitId = habitID
         removeRequest.date = date
         removeRequest.asOf = asOf
         remove = RequestTemplate(method: WireMethod.removeCompletion.rawValue, token: user.token, message: removeRequest.serializedBytes())

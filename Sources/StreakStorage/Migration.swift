@@ -87,7 +87,8 @@ struct Migration: Sendable {
             } catch {
                 try? connection.execute("ROLLBACK")
                 throw StorageError(
-                    error.code, "migration \(migration.version) (\(migration.name)) failed: \(error.message)"
+                    error.code,
+                    "migration \(migration.version) (\(migration.name)) failed: \(error.message)"
                 )
             }
         }

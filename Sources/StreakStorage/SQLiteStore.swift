@@ -22,7 +22,9 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
     public init(directory: String) throws(StorageError) {
         do {
             try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+                atPath: directory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
             )
         } catch {
             throw StorageError(.io, "cannot create the data directory \(directory): \(error.localizedDescription)")
@@ -44,7 +46,8 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
         let printable = name.unicodeScalars.allSatisfy { !$0.properties.isWhitespace && $0.value >= 0x21 }
         guard !name.isEmpty, name.count <= 64, printable else {
             throw StorageError(
-                .invalidArgument, "a user name is 1 to 64 characters without spaces or control characters"
+                .invalidArgument,
+                "a user name is 1 to 64 characters without spaces or control characters"
             )
         }
         let token = TokenHasher.generate()
@@ -71,8 +74,10 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
         try withReader { connection throws(StorageError) in
             try connection.query("SELECT id, name, created_at, revoked FROM users ORDER BY id").map { row in
                 UserRecord(
-                    id: row[0].integer ?? 0, name: row[1].text ?? "",
-                    createdAt: Date(timeIntervalSince1970: Double(row[2].integer ?? 0)), revoked: row[3].integer == 1
+                    id: row[0].integer ?? 0,
+                    name: row[1].text ?? "",
+                    createdAt: Date(timeIntervalSince1970: Double(row[2].integer ?? 0)),
+                    revoked: row[3].integer == 1
                 )
             }
         }.get()
@@ -90,7 +95,8 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
         let digest = TokenHasher.hash(token)
         return try withReader { connection throws(StorageError) -> UserID? in
             let rows = try connection.query(
-                "SELECT id, token_hash FROM users WHERE token_hash = ? AND revoked = 0", [.blob(digest)]
+                "SELECT id, token_hash FROM users WHERE token_hash = ? AND revoked = 0",
+                [.blob(digest)]
             )
             guard let row = rows.first, let stored = row[1].blob, TokenHasher.equal(stored, digest) else { return nil }
             return row[0].integer
@@ -100,7 +106,8 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
     public func habits(of user: UserID) throws(StorageError) -> [Habit] {
         try withReader { connection throws(StorageError) in
             try connection.query(
-                "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? ORDER BY id", [.integer(user)]
+                "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? ORDER BY id",
+                [.integer(user)]
             ).map { row throws(StorageError) in try HabitRow.habit(from: row) }
         }.get()
     }

@@ -21,7 +21,8 @@ struct WriteApplier {
             try HabitRow.validate(name: name)
             var habit = try existingHabit(id)
             try connection.query(
-                "UPDATE habits SET name = ? WHERE user_id = ? AND id = ?", [.text(name), .integer(user), .integer(id)]
+                "UPDATE habits SET name = ? WHERE user_id = ? AND id = ?",
+                [.text(name), .integer(user), .integer(id)]
             )
             habit.name = name
             return .habit(habit)
@@ -32,7 +33,8 @@ struct WriteApplier {
             }
             guard day >= habit.createdOn else {
                 throw StorageError(
-                    .invalidArgument, "habit \(id) cannot be archived before it was created (\(habit.createdOn))"
+                    .invalidArgument,
+                    "habit \(id) cannot be archived before it was created (\(habit.createdOn))"
                 )
             }
             try connection.query(
@@ -51,7 +53,8 @@ struct WriteApplier {
                     let habit = try cachedHabit(habitID, in: &habits)
                     guard habit.isActive(on: date) else {
                         throw StorageError(
-                            .invalidArgument, "habit \(habitID) is not active on \(date) \(window(of: habit))"
+                            .invalidArgument,
+                            "habit \(habitID) is not active on \(date) \(window(of: habit))"
                         )
                     }
                     try connection.query(

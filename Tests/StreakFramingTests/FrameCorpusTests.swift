@@ -29,8 +29,11 @@ struct FrameCorpusTests {
                 MetadataEntry(key: "k\(Int.random(in: 0...99, using: &rng))", value: randomString(&rng, maxBytes: 8))
             }
             return .request(
-                id: id, method: randomString(&rng, maxBytes: 20), metadata: metadata,
-                message: randomBytes(&rng, max: 24))
+                id: id,
+                method: randomString(&rng, maxBytes: 20),
+                metadata: metadata,
+                message: randomBytes(&rng, max: 24)
+            )
         case 1:
             let status = randomStatus(&rng)
             return .response(id: id, status: status, message: status.code == .ok ? randomBytes(&rng, max: 24) : [])

@@ -54,7 +54,8 @@ struct FrameErrorTests {
             ("STREAKD\u{02}", "version 2"),
             ("STREAKD\u{00}", "version 0"),
             ("streakd\u{01}", "expected \"STREAKD\""),
-        ])
+        ]
+    )
     func badPreface(text: String, hint: String) {
         let error = Self.error(Array(text.utf8), preface: true)
         #expect(error?.code == .badPreface)

@@ -6,7 +6,8 @@ struct FrameRoundTripTests {
     static let frames: [Frame] = [
         .request(id: 1, method: "/streak.v1.Streaks/Ping", metadata: [], message: []),
         .request(
-            id: UInt32.max, method: "/streak.v1.Streaks/GetHeatmap",
+            id: UInt32.max,
+            method: "/streak.v1.Streaks/GetHeatmap",
             metadata: [
                 MetadataEntry(key: "authorization", value: "Bearer stk_ü"),
                 MetadataEntry(key: "deadline-ms", value: "250"),
@@ -104,9 +105,11 @@ struct FrameEdgeValueTests {
     @Test("over-long input is cut so the frame stays valid")
     func cut() throws {
         let frame = Frame.request(
-            id: 1, method: String(repeating: "é", count: 40_000),
+            id: 1,
+            method: String(repeating: "é", count: 40_000),
             metadata: Array(repeating: MetadataEntry(key: String(repeating: "x", count: 300), value: "v"), count: 300),
-            message: [])
+            message: []
+        )
         var decoder = FrameDecoder(maxFrameSize: 1 << 20, expectsPreface: false)
         decoder.append(contentsOf: FrameEncoder.encode(frame))
         guard case .request(_, let method, let metadata, _) = try decoder.next() else {

@@ -14,10 +14,13 @@ struct ProtocolDocTests {
         FrameEncoder.encode(.request(id: 1, method: "/streak.v1.Streaks/Ping", metadata: [], message: []), into: &bytes)
         FrameEncoder.encode(
             .request(
-                id: 2, method: "/streak.v1.Streaks/GetStreak",
+                id: 2,
+                method: "/streak.v1.Streaks/GetStreak",
                 metadata: [MetadataEntry(key: MetadataEntry.authorizationKey, value: "Bearer \(token)")],
-                message: [0x0A, 0x07, 0x08, 0xEA, 0x0F, 0x10, 0x0B, 0x18, 0x17]),  // as_of {2026, 11, 23}
-            into: &bytes)
+                message: [0x0A, 0x07, 0x08, 0xEA, 0x0F, 0x10, 0x0B, 0x18, 0x17]
+            ),  // as_of {2026, 11, 23}
+            into: &bytes
+        )
         return bytes
     }
 
@@ -36,8 +39,10 @@ struct ProtocolDocTests {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/PROTOCOL.md")
         let text = try String(contentsOf: url, encoding: .utf8)
-        let block = try #require(text.components(separatedBy: "```hex\n").dropFirst().first?
-            .components(separatedBy: "```").first)
+        let block = try #require(
+            text.components(separatedBy: "```hex\n").dropFirst().first?
+                .components(separatedBy: "```").first
+        )
         var client: [UInt8] = []
         var server: [UInt8] = []
         for line in block.split(separator: "\n") {

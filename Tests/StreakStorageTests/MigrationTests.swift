@@ -1,7 +1,8 @@
 import Foundation
 import StreakCore
-@testable import StreakStorage
 import Testing
+
+@testable import StreakStorage
 
 @Suite("Migrations and durability")
 struct MigrationTests {

@@ -20,12 +20,15 @@ struct SQLiteStoreTests {
         #expect(try fixture.store.habits(of: bob).map(\.name) == ["Run"])
     }
 
-    @Test("another user's habit is not found", arguments: [
-        StoreWrite.renameHabit(id: 1, name: "mine now"),
-        .archiveHabit(id: 1, on: day("2024-02-01")),
-        .completions([.record(habitID: 1, date: day("2024-02-01"))]),
-        .completions([.remove(habitID: 1, date: day("2024-02-01"))]),
-    ])
+    @Test(
+        "another user's habit is not found",
+        arguments: [
+            StoreWrite.renameHabit(id: 1, name: "mine now"),
+            .archiveHabit(id: 1, on: day("2024-02-01")),
+            .completions([.record(habitID: 1, date: day("2024-02-01"))]),
+            .completions([.remove(habitID: 1, date: day("2024-02-01"))]),
+        ]
+    )
     func isolation(write: StoreWrite) throws {
         let fixture = try StoreFixture()
         let alice = try fixture.store.createUser(name: "alice").user.id
@@ -51,8 +54,10 @@ struct SQLiteStoreTests {
         #expect(try fixture.store.completions(of: user) == [Completion(habitID: habit.id, date: date)])
     }
 
-    @Test("a completion outside the habit's active window is refused, and the whole batch with it",
-          arguments: ["2023-12-31", "2024-06-01", "2024-07-01"])
+    @Test(
+        "a completion outside the habit's active window is refused, and the whole batch with it",
+        arguments: ["2023-12-31", "2024-06-01", "2024-07-01"]
+    )
     func outsideWindow(date: String) throws {
         let fixture = try StoreFixture()
         let user = try fixture.store.createUser(name: "u").user.id
@@ -99,7 +104,9 @@ struct SQLiteStoreTests {
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user, from: "2000-01-01")
         let before = fixture.store.committedTransactions
-        let threads = 20, perThread = 20, writes = threads * perThread
+        let threads = 20
+        let perThread = 20
+        let writes = threads * perThread
         // Real threads (concurrentPerform runs only as many at once as there are cores).
         let group = DispatchGroup()
         for thread in 0..<threads {

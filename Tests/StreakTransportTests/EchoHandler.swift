@@ -25,7 +25,11 @@ struct EchoHandler: RequestHandler {
         case "/big":
             responder.respond(to: request.id, status: .ok, message: [UInt8](repeating: 7, count: 1 << 20))
         default:
-            responder.respond(to: request.id, status: Status(.unimplemented, "no method \(request.method)"), message: [])
+            responder.respond(
+                to: request.id,
+                status: Status(.unimplemented, "no method \(request.method)"),
+                message: []
+            )
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 import StreakFraming
-@testable import StreakServer
 import Testing
+
+@testable import StreakServer
 
 /// A transport on an ephemeral loopback port, shut down at the end of each test.
 final class RunningTransport: @unchecked Sendable {
@@ -40,7 +41,10 @@ struct ServerTransportTests {
         #expect(try client.next() == .pong(99))
         #expect(try client.next() == .response(id: 1, status: .ok, message: [1, 2, 3]))
         try client.request(2, "/nope")
-        guard case .response(2, let status, _) = try client.next() else { Issue.record("no answer"); return }
+        guard case .response(2, let status, _) = try client.next() else {
+            Issue.record("no answer")
+            return
+        }
         #expect(status.code == .unimplemented)
     }
 
@@ -63,15 +67,21 @@ struct ServerTransportTests {
         #expect(order != order.sorted())
     }
 
-    @Test("a wrong preface gets GOAWAY INVALID_ARGUMENT and the connection closes", arguments: [
-        "GET / HTTP/1.1\r\nHost: x\r\n\r\n", "STREAKD\u{07}", "\u{0}\u{0}\u{0}\u{5}",
-    ])
+    @Test(
+        "a wrong preface gets GOAWAY INVALID_ARGUMENT and the connection closes",
+        arguments: [
+            "GET / HTTP/1.1\r\nHost: x\r\n\r\n", "STREAKD\u{07}", "\u{0}\u{0}\u{0}\u{5}",
+        ]
+    )
     func wrongPreface(text: String) throws {
         let server = try RunningTransport()
         let client = try server.client(sendPreface: false)
         try client.write(Array(text.utf8))
         let frames = try client.remainingFrames()
-        guard case .goAway(_, let status) = frames.last else { Issue.record("no GOAWAY: \(frames)"); return }
+        guard case .goAway(_, let status) = frames.last else {
+            Issue.record("no GOAWAY: \(frames)")
+            return
+        }
         #expect(status.code == .invalidArgument)
         #expect(status.message.contains("preface"))
     }
@@ -83,9 +93,14 @@ struct ServerTransportTests {
         let bad = try server.client()
         try good.request(1, "/echo", [1])
         #expect(try good.next() == .response(id: 1, status: .ok, message: [1]))
-        try bad.write(oversize ? [0x00, 0x10, 0x00, 0x00, 0x01] : [0x00, 0x00, 0x00, 0x09, 0x63, 1, 2, 3, 4, 5, 6, 7, 8])
+        try bad.write(
+            oversize ? [0x00, 0x10, 0x00, 0x00, 0x01] : [0x00, 0x00, 0x00, 0x09, 0x63, 1, 2, 3, 4, 5, 6, 7, 8]
+        )
         let frames = try bad.remainingFrames()
-        guard case .goAway(_, let status) = frames.last else { Issue.record("no GOAWAY: \(frames)"); return }
+        guard case .goAway(_, let status) = frames.last else {
+            Issue.record("no GOAWAY: \(frames)")
+            return
+        }
         #expect(status.code == (oversize ? .resourceExhausted : .invalidArgument))
         try good.request(2, "/echo", [2])
         #expect(try good.next() == .response(id: 2, status: .ok, message: [2]))
@@ -96,19 +111,31 @@ struct ServerTransportTests {
         let server = try RunningTransport()
         let client = try server.client()
         try client.request(1, "/slow", metadata: [MetadataEntry(key: "deadline-ms", value: "50")])
-        guard case .response(1, let expired, _) = try client.next() else { Issue.record("no answer"); return }
+        guard case .response(1, let expired, _) = try client.next() else {
+            Issue.record("no answer")
+            return
+        }
         #expect(expired.code == .deadlineExceeded)
         try client.request(2, "/slow")
         try client.send(.cancel(id: 2))
-        guard case .response(2, let cancelled, _) = try client.next() else { Issue.record("no answer"); return }
+        guard case .response(2, let cancelled, _) = try client.next() else {
+            Issue.record("no answer")
+            return
+        }
         #expect(cancelled.code == .cancelled)
         try client.request(3, "/echo", metadata: [MetadataEntry(key: "deadline-ms", value: "soon")])
-        guard case .response(3, let bad, _) = try client.next() else { Issue.record("no answer"); return }
+        guard case .response(3, let bad, _) = try client.next() else {
+            Issue.record("no answer")
+            return
+        }
         #expect(bad.code == .invalidArgument)
         try client.request(4, "/watch")
         #expect(try client.next() == .streamMessage(id: 4, message: [1]))
         try client.send(.cancel(id: 4))
-        guard case .endStream(4, let ended) = try client.next() else { Issue.record("no END_STREAM"); return }
+        guard case .endStream(4, let ended) = try client.next() else {
+            Issue.record("no END_STREAM")
+            return
+        }
         #expect(ended.code == .cancelled)
     }
 
@@ -131,9 +158,15 @@ struct ServerTransportTests {
         try client.request(1, "/slow")
         try client.request(2, "/slow")
         try client.request(3, "/slow")
-        guard case .response(1, let duplicate, _) = try client.next() else { Issue.record("no answer"); return }
+        guard case .response(1, let duplicate, _) = try client.next() else {
+            Issue.record("no answer")
+            return
+        }
         #expect(duplicate.code == .invalidArgument)
-        guard case .response(3, let limited, _) = try client.next() else { Issue.record("no answer"); return }
+        guard case .response(3, let limited, _) = try client.next() else {
+            Issue.record("no answer")
+            return
+        }
         #expect(limited.code == .resourceExhausted)
     }
 
@@ -163,7 +196,9 @@ struct ServerTransportTests {
         let frames = try client.remainingFrames()
         #expect(frames.contains(.goAway(lastRequestID: 8, status: Status(.unavailable, "the server is shutting down"))))
         #expect(frames.contains(.response(id: 7, status: .ok, message: [200])))
-        #expect(frames.contains { if case .endStream(8, let status) = $0 { status.code == .unavailable } else { false } })
+        #expect(
+            frames.contains { if case .endStream(8, let status) = $0 { status.code == .unavailable } else { false } }
+        )
         #expect(done.wait(timeout: .now() + 10) == .success)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StreakFraming
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,9 @@ final class TestClient {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else { throw TestError("connect failed: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -29,7 +32,9 @@ final class TestClient {
     func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw TestError("send failed: \(String(cString: strerror(errno)))") }
             offset += sent
         }

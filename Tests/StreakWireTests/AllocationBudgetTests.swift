@@ -6,13 +6,24 @@ import Testing
     /// A one-year heatmap: 53 weeks of 7 cells with labels.
     static let bigHeatmap: WireGetHeatmapResponse = {
         let cell = WireHeatmapCell(
-            present: true, date: WireSamples.date(2024, 1, 1), completed: 2, active: 3, level: 2, percent: 67,
-            accessibilityLabel: "January 1: 67% completed, 2 of 3 habits")
+            present: true,
+            date: WireSamples.date(2024, 1, 1),
+            completed: 2,
+            active: 3,
+            level: 2,
+            percent: 67,
+            accessibilityLabel: "January 1: 67% completed, 2 of 3 habits"
+        )
         let week = WireHeatmapWeek(start: WireSamples.date(2024, 1, 1), cells: Array(repeating: cell, count: 7))
-        return WireGetHeatmapResponse(heatmap: WireHeatmap(
-            from: WireSamples.date(2024, 1, 1), to: WireSamples.date(2024, 12, 31), weekStart: .monday,
-            weeks: Array(repeating: week, count: 53),
-            monthLabels: (0..<12).map { WireMonthLabel(label: "M\($0)", weekIndex: Int32($0 * 4)) }))
+        return WireGetHeatmapResponse(
+            heatmap: WireHeatmap(
+                from: WireSamples.date(2024, 1, 1),
+                to: WireSamples.date(2024, 12, 31),
+                weekStart: .monday,
+                weeks: Array(repeating: week, count: 53),
+                monthLabels: (0..<12).map { WireMonthLabel(label: "M\($0)", weekIndex: Int32($0 * 4)) }
+            )
+        )
     }()
 
     @Test func smallBudgetFailsWithResourceExhausted() {
@@ -36,7 +47,9 @@ import Testing
         for budget in stride(from: 0, through: 8192, by: 8) {
             do {
                 let decoded = try WireBuildHeatmapRequest(
-                    serializedBytes: bytes, limits: DecodingLimits(maxAllocationBytes: budget))
+                    serializedBytes: bytes,
+                    limits: DecodingLimits(maxAllocationBytes: budget)
+                )
                 smallestSuccess = smallestSuccess ?? budget
                 #expect(decoded.serializedBytes() == bytes)
             } catch {

@@ -1,6 +1,7 @@
 import StreakCore
-@testable import StreakWire
 import Testing
+
+@testable import StreakWire
 
 /// A length-delimited field: tag, length, bytes (lengths < 128 only).
 func lengthDelimited(_ field: UInt8, _ bytes: [UInt8]) -> [UInt8] {

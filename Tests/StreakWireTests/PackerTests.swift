@@ -1,5 +1,6 @@
-@testable import StreakWire
 import Testing
+
+@testable import StreakWire
 
 /// StreakWire encodes through protobuf-c's `protobuf_c_message_pack`; the generated Swift writer
 /// (`WireWriter`), written independently from the protobuf encoding rules, must agree byte for byte.

@@ -9,7 +9,8 @@ enum Protoc {
 
     /// The protoc executable, or nil when it is not installed.
     static let path: String? = {
-        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")
+        let candidates =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")
             .split(separator: ":").map { "\($0)/protoc" } + ["/usr/bin/protoc"]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
@@ -30,7 +31,9 @@ enum Protoc {
         process.executableURL = URL(fileURLWithPath: path)
         let protoDirectory = repositoryRoot.appendingPathComponent("proto").path
         process.arguments = arguments + ["-I", protoDirectory, "streak/v1/service.proto"]
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr

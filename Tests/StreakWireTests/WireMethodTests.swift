@@ -5,7 +5,9 @@ import Testing
 @Suite struct WireMethodTests {
     @Test func everyRpcHasAMethod() throws {
         let service = try String(
-            contentsOf: repositoryRoot.appendingPathComponent("proto/streak/v1/service.proto"), encoding: .utf8)
+            contentsOf: repositoryRoot.appendingPathComponent("proto/streak/v1/service.proto"),
+            encoding: .utf8
+        )
         let rpcs = service.split(separator: "\n").compactMap { line -> String? in
             let trimmed = line.drop { $0 == " " }
             guard trimmed.hasPrefix("rpc ") else { return nil }

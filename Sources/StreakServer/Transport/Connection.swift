@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import StreakFraming
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One client connection: one read and one write source, created once, on a serial queue.
 ///
@@ -43,8 +44,12 @@ final class Connection: @unchecked Sendable {
     private var cancelledSources = 0
 
     init(
-        descriptor: Int32, queue: DispatchQueue, configuration: TransportConfiguration, handler: any RequestHandler,
-        logger: Logger, onClose: @escaping @Sendable (Connection) -> Void
+        descriptor: Int32,
+        queue: DispatchQueue,
+        configuration: TransportConfiguration,
+        handler: any RequestHandler,
+        logger: Logger,
+        onClose: @escaping @Sendable (Connection) -> Void
     ) {
         self.descriptor = descriptor
         self.queue = queue
@@ -188,7 +193,10 @@ final class Connection: @unchecked Sendable {
         var deadline: DispatchTime?
         if let text = metadata.first(where: { $0.key == MetadataEntry.deadlineKey })?.value {
             guard let milliseconds = UInt64(text), milliseconds <= 86_400_000 else {
-                let status = Status(.invalidArgument, "deadline-ms must be a whole number of milliseconds up to 86400000, got \"\(text.prefix(32))\"")
+                let status = Status(
+                    .invalidArgument,
+                    "deadline-ms must be a whole number of milliseconds up to 86400000, got \"\(text.prefix(32))\""
+                )
                 responder.send(.response(id: id, status: status, message: []))
                 return
             }
@@ -196,20 +204,36 @@ final class Connection: @unchecked Sendable {
         }
         switch responder.register(id, limit: configuration.maxInFlightPerConnection) {
         case .duplicate:
-            responder.send(.response(id: id, status: Status(.invalidArgument, "request id \(id) is already in flight"), message: []))
+            responder.send(
+                .response(
+                    id: id,
+                    status: Status(.invalidArgument, "request id \(id) is already in flight"),
+                    message: []
+                )
+            )
             return
         case .overLimit:
-            let status = Status(.resourceExhausted, "more than \(configuration.maxInFlightPerConnection) requests in flight on one connection")
+            let status = Status(
+                .resourceExhausted,
+                "more than \(configuration.maxInFlightPerConnection) requests in flight on one connection"
+            )
             responder.send(.response(id: id, status: status, message: []))
             return
         case .accepted(let generation):
             if let deadline {
                 queue.asyncAfter(deadline: deadline) { [weak self] in
-                    self?.responder.terminate(id, generation: generation, status: Status(.deadlineExceeded, "the deadline passed"))
+                    self?.responder.terminate(
+                        id,
+                        generation: generation,
+                        status: Status(.deadlineExceeded, "the deadline passed")
+                    )
                 }
             }
         }
-        handler.handle(IncomingRequest(id: id, method: method, metadata: metadata, message: message, deadline: deadline), responder: responder)
+        handler.handle(
+            IncomingRequest(id: id, method: method, metadata: metadata, message: message, deadline: deadline),
+            responder: responder
+        )
     }
 
     /// A protocol error: GOAWAY with the reason, then close once it is written.
@@ -243,7 +267,12 @@ final class Connection: @unchecked Sendable {
         guard !machine.isClosed else { return }
         while unsentOffset < unsent.count {
             let written = unsent.withUnsafeBytes {
-                send(descriptor, $0.baseAddress! + unsentOffset, $0.count - unsentOffset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                send(
+                    descriptor,
+                    $0.baseAddress! + unsentOffset,
+                    $0.count - unsentOffset,
+                    Int32(MSG_NOSIGNAL | MSG_DONTWAIT)
+                )
             }
             if written > 0 {
                 unsentOffset += written

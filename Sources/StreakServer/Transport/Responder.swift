@@ -120,7 +120,8 @@ public final class Responder: @unchecked Sendable {
             guard let entry = inFlight[id], generation == nil || entry.generation == generation else { return }
             inFlight[id] = nil
             handlers = entry.terminationHandlers
-            let frame: Frame = entry.isStream ? .endStream(id: id, status: status) : .response(id: id, status: status, message: [])
+            let frame: Frame =
+                entry.isStream ? .endStream(id: id, status: status) : .response(id: id, status: status, message: [])
             FrameEncoder.encode(frame, into: &output)
             scheduleFlushLocked()
         }

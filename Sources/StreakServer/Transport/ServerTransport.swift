@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import StreakFraming
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,10 +79,14 @@ public final class ServerTransport: @unchecked Sendable {
                 return
             }
             for connection in open { connection.drain() }
-            acceptQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(configuration.shutdownGracePeriod.nanoseconds))) { [self] in
+            acceptQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(configuration.shutdownGracePeriod.nanoseconds)))
+            { [self] in
                 let stragglers = lock.withLock { Array(connections.values) }
                 if !stragglers.isEmpty {
-                    logger.warning("closing connections still busy after the grace period", metadata: ["count": "\(stragglers.count)"])
+                    logger.warning(
+                        "closing connections still busy after the grace period",
+                        metadata: ["count": "\(stragglers.count)"]
+                    )
                 }
                 for connection in stragglers { connection.closeSoon() }
             }
@@ -115,12 +120,19 @@ public final class ServerTransport: @unchecked Sendable {
             Socket.configureAccepted(descriptor)
             let overLimit = lock.withLock { connections.count >= configuration.maxConnections || shuttingDown }
             if overLimit {
-                Socket.refuse(descriptor, status: Status(.resourceExhausted, "too many connections (limit \(configuration.maxConnections))"))
+                Socket.refuse(
+                    descriptor,
+                    status: Status(.resourceExhausted, "too many connections (limit \(configuration.maxConnections))")
+                )
                 continue
             }
             let queue = DispatchQueue(label: "streakd.connection", target: connectionTarget)
             let connection = Connection(
-                descriptor: descriptor, queue: queue, configuration: configuration, handler: handler, logger: logger
+                descriptor: descriptor,
+                queue: queue,
+                configuration: configuration,
+                handler: handler,
+                logger: logger
             ) { [weak self] closed in self?.connectionClosed(closed) }
             lock.withLock { connections[ObjectIdentifier(connection)] = connection }
             connection.start()
@@ -153,7 +165,8 @@ public final class ServerTransport: @unchecked Sendable {
         let open = lock.withLock { Array(connections.values) }
         for connection in open {
             let quiet = now &- connection.lastActivity.load(ordering: .relaxed)
-            let handshakeExpired = !connection.handshakeDone.load(ordering: .relaxed) && now &- connection.acceptedAt > handshake
+            let handshakeExpired =
+                !connection.handshakeDone.load(ordering: .relaxed) && now &- connection.acceptedAt > handshake
             if quiet > idle || handshakeExpired {
                 connection.closeIfExpired(now: now)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import StreakFraming
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,9 @@ enum Socket {
             throw TransportError(description: "cannot listen on \(host): not an IPv4 address")
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, Glibc.listen(descriptor, 4096) == 0 else {
             let reason = errorText()

@@ -7,8 +7,10 @@ enum WireLift {
     /// - Throws: `.invalidValue` when the bytes are not UTF-8.
     static func string(_ pointer: UnsafeMutablePointer<CChar>?, field: String) throws(WireError) -> String {
         guard let pointer, pointer.pointee != 0 else { return "" }
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
-                                        count: streak_strlen(pointer))
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+            count: streak_strlen(pointer)
+        )
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw WireError(.invalidValue, "field \(field) is not valid UTF-8")
         }

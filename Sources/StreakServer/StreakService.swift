@@ -81,12 +81,12 @@ public final class StreakService: RequestHandler, Sendable {
             return
         }
         guard let token = BearerToken.from(request.metadata) else {
-            fail(request.id, ServiceError.unauthenticated, responder)
+            fail(request.id, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
             return
         }
         switch tokens.lookup(token) {
         case .rejected:
-            fail(request.id, ServiceError.unauthenticated, responder)
+            fail(request.id, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
         case .user(let user):
             if !answerInline(method, request, user: user, responder: responder) {
                 burst.append(
@@ -146,12 +146,12 @@ public final class StreakService: RequestHandler, Sendable {
         do {
             let user = try item.user ?? authenticate(item.token)
             guard let user else {
-                fail(request.id, ServiceError.unauthenticated, responder)
+                fail(request.id, ServiceError.unauthenticated, responder, streaming: item.method.isServerStreaming)
                 return
             }
             dispatch(item.method, request, user: user, responder: responder)
         } catch {
-            fail(request.id, error, responder)
+            fail(request.id, error, responder, streaming: item.method.isServerStreaming)
         }
     }
 
@@ -188,7 +188,7 @@ public final class StreakService: RequestHandler, Sendable {
                 throw ServiceError.unimplemented(request.method)
             }
         } catch {
-            fail(request.id, error, responder)
+            fail(request.id, error, responder, streaming: method.isServerStreaming)
         }
     }
 
@@ -201,13 +201,18 @@ public final class StreakService: RequestHandler, Sendable {
         }
     }
 
-    /// Answers with the status of `error` and counts it.
-    func fail(_ id: UInt32, _ error: any Error, _ responder: Responder) {
+    /// Answers with the status of `error` and counts it: a RESPONSE, or an END_STREAM for a
+    /// server-streaming method.
+    func fail(_ id: UInt32, _ error: any Error, _ responder: Responder, streaming: Bool = false) {
         counters.countError()
         let status = ServiceError.status(for: error)
         if status.code == .internal {
             logger.error("internal error", metadata: ["error": "\(type(of: error))"])
         }
-        responder.respond(to: id, status: status, message: [])
+        if streaming {
+            responder.endStream(id, status: status)
+        } else {
+            responder.respond(to: id, status: status, message: [])
+        }
     }
 }

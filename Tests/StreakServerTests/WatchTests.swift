@@ -68,6 +68,18 @@ import Testing
         #expect(endID == streamID && status.code == .cancelled)
     }
 
+    @Test func watchWithoutTokenEndsTheStreamUnauthenticated() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let id = try harness.connection.sendRequest(WireMethod.watch.rawValue, message: [], token: "stk_wrong")
+        let frame = try #require(try harness.connection.readFrame())
+        guard case .endStream(let endID, let status) = frame else {
+            Issue.record("expected END_STREAM, got \(frame)")
+            return
+        }
+        #expect(endID == id && status.code == .unauthenticated)
+    }
+
     @Test func otherUsersChangesAreNotPushed() throws {
         let harness = try ServerHarness()
         defer { harness.finish() }

@@ -1,0 +1,91 @@
+import StreakCore
+import StreakWire
+
+/// One user of the benchmark's data set: a token and five habits with a year of completions.
+struct BenchUser: Sendable {
+    /// The bearer token.
+    let token: String
+    /// The ids of the user's habits.
+    var habitIDs: [Int64]
+
+    /// The day every request's `as_of` names, so that answers are reproducible.
+    static let asOf = try! CivilDate(year: 2026, month: 6, day: 30)
+    /// The number of habits per user.
+    static let habitCount = 5
+
+    /// Loads the user's habits, creating the data set first when `create` is set and it is missing.
+    static func prepare(token: String, connection: LoadConnection, create: Bool) throws(LoadError) -> BenchUser {
+        var ids = try habitIDs(token: token, connection: connection)
+        guard create, ids.count < habitCount else { return BenchUser(token: token, habitIDs: ids) }
+        let createdOn = try! asOf.adding(days: -400)
+        for index in ids.count..<habitCount {
+            var request = WireCreateHabitRequest()
+            request.name = "bench habit \(index + 1)"
+            request.createdOn = createdOn
+            let template = RequestTemplate(method: WireMethod.createHabit.rawValue, token: token, message: request.serializedBytes())
+            _ = try connection.call(template, id: UInt32(index + 10))
+        }
+        ids = try habitIDs(token: token, connection: connection)
+        try recordYear(token: token, habitIDs: ids, connection: connection)
+        return BenchUser(token: token, habitIDs: ids)
+    }
+
+    private static func habitIDs(token: String, connection: LoadConnection) throws(LoadError) -> [Int64] {
+        let template = RequestTemplate(
+            method: WireMethod.listHabits.rawValue,
+            token: token,
+            message: WireListHabitsRequest().serializedBytes()
+        )
+        let bytes = try connection.call(template, id: 1)
+        do {
+            return try WireListHabitsResponse(serializedBytes: bytes).habits.map(\.id).sorted()
+        } catch {
+            throw LoadError("cannot decode ListHabits: \(error)")
+        }
+    }
+
+    /// A year of completions before `asOf`, each habit with its own seeded rate, in batches.
+    private static func recordYear(token: String, habitIDs: [Int64], connection: LoadConnection) throws(LoadError) {
+        var generator = SplitMix64(seed: token.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 })
+        var completions: [WireCompletion] = []
+        for (index, habitID) in habitIDs.enumerated() {
+            let rate = 0.45 + 0.1 * Double(index)
+            for offset in 0..<365 where Double(generator.next() % 1000) / 1000 < rate {
+                var completion = WireCompletion()
+                completion.habitId = habitID
+                completion.date = try! asOf.adding(days: -offset)
+                completions.append(completion)
+            }
+        }
+        var requestID: UInt32 = 100
+        for start in stride(from: 0, to: completions.count, by: 500) {
+            var request = WireBatchCompletionsRequest()
+            request.record = Array(completions[start..<min(start + 500, completions.count)])
+            request.asOf = asOf
+            let template = RequestTemplate(
+                method: WireMethod.batchCompletions.rawValue,
+                token: token,
+                message: request.serializedBytes()
+            )
+            requestID += 1
+            _ = try connection.call(template, id: requestID)
+        }
+    }
+}
+
+/// A small deterministic generator, so that every run builds the same data set.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

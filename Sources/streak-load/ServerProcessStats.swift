@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Reads a server process's CPU time and memory from /proc (Linux).
+struct ServerProcessStats: Sendable {
+    let pid: Int32
+
+    /// User plus system CPU time consumed so far, in microseconds.
+    func cpuMicroseconds() -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let closing = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after "pid (comm)": state is field 3; utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: closing)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (user + system) / ticksPerSecond * 1_000_000
+    }
+
+    /// A `/proc/PID/status` memory field such as `VmRSS` or `VmHWM`, in MiB.
+    func memoryMiB(_ field: String) -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            if parts.count >= 2, let kib = Double(parts[1]) { return kib / 1024 }
+        }
+        return nil
+    }
+}

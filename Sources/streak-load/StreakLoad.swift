@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import StreakFraming
+
+/// The load generator behind scripts/bench: drives a running streakd over loopback.
+@main
+struct StreakLoad: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "streak-load",
+        abstract: "Drive a running streakd with many connections and report throughput and latency.",
+        discussion: """
+            Every result is printed as one line starting with RESULT, which scripts/bench turns into a table.
+            Requests name the fixed day 2026-06-30 as as_of, so that every run computes the same answers.
+            """,
+        subcommands: [Setup.self, Run.self, Idle.self]
+    )
+}
+
+/// Where the server is and who the benchmark's users are.
+struct TargetOptions: ParsableArguments {
+    @Option(help: "The server, HOST:PORT.")
+    var server = "127.0.0.1:7411"
+
+    @Option(help: "A file with one bearer token per line; one benchmark user per token.")
+    var tokensFile: String
+
+    @Option(help: "The server's process id, to report its CPU time per request and its memory.")
+    var serverPid: Int32?
+
+    func endpoint() throws -> ServerEndpoint { try ServerEndpoint(parsing: server) }
+
+    func tokens() throws -> [String] {
+        let text = try String(contentsOfFile: tokensFile, encoding: .utf8)
+        let tokens = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+        guard !tokens.isEmpty else { throw ValidationError("\(tokensFile) holds no tokens") }
+        return tokens
+    }
+
+    func users(create: Bool) throws -> [BenchUser] {
+        let connection = try LoadConnection(address: try endpoint())
+        return try tokens().map { token throws(LoadError) in
+            try BenchUser.prepare(token: token, connection: connection, create: create)
+        }
+    }
+
+    var stats: ServerProcessStats? { serverPid.map(ServerProcessStats.init(pid:)) }
+}
+
+extension StreakLoad {
+    /// Creates the data set: five habits and a year of completions per user.
+    struct Setup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create five habits and a year of completions for every user (skipped when present)."
+        )
+
+        @OptionGroup var target: TargetOptions
+
+        func run() throws {
+            let started = Date()
+            let users = try target.users(create: true)
+            let habits = users.reduce(0) { $0 + $1.habitIDs.count }
+            print("data set: \(users.count) users, \(habits) habits, as of \(BenchUser.asOf)"
+                + String(format: " (%.1f s)", Date().timeIntervalSince(started)))
+        }
+    }
+
+    /// Runs one scenario and prints its RESULT line.
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Run one scenario: heatmap, record, labels or mix.")
+
+        @OptionGroup var target: TargetOptions
+
+        @Argument(help: "heatmap | record | labels | mix")
+        var scenario: String
+
+        @Option(help: "Concurrent connections.")
+        var connections = 50
+
+        @Option(help: "Requests in flight per connection.")
+        var depth = 1
+
+        @Option(help: "Seconds of warm-up before measuring.")
+        var warmup = 3.0
+
+        @Option(help: "Seconds measured.")
+        var duration = 10.0
+
+        func validate() throws {
+            guard ScenarioName(rawValue: scenario) != nil else {
+                throw ValidationError("unknown scenario \(scenario); choose heatmap, record, labels or mix")
+            }
+            guard connections > 0, depth > 0, duration > 0, warmup >= 0 else {
+                throw ValidationError("connections, depth and duration must be positive")
+            }
+        }
+
+        func run() throws {
+            FileLimits.raise()
+            let runner = LoadRunner(
+                endpoint: try target.endpoint(), users: try target.users(create: false),
+                connections: connections, depth: depth, warmup: warmup, duration: duration, stats: target.stats
+            )
+            let result = try runner.run(ScenarioName(rawValue: scenario)!)
+            print(result.resultLine)
+            if let error = result.firstError {
+                FileHandle.standardError.write(Data("\(scenario): first error: \(error)\n".utf8))
+            }
+        }
+    }
+
+    /// Opens idle connections and reports the server's resident memory.
+    struct Idle: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Hold many idle connections open and report the server's resident memory."
+        )
+
+        @OptionGroup var target: TargetOptions
+
+        @Option(help: "Idle connections to open.")
+        var connections = 1000
+
+        func run() throws {
+            FileLimits.raise()
+            let endpoint = try target.endpoint()
+            var open: [LoadConnection] = []
+            for _ in 0..<connections {
+                let connection = try LoadConnection(address: endpoint)
+                try connection.send(FrameEncoder.encode(.ping(42)))
+                open.append(connection)
+            }
+            for connection in open {
+                while true {
+                    if case .pong = try connection.nextFrame() { break }
+                }
+            }
+            Thread.sleep(forTimeInterval: 1)
+            let rss = target.stats?.memoryMiB("VmRSS").map { String(format: "%.1f", $0) } ?? "-"
+            print("RESULT name=idle connections=\(open.count) rss_mib=\(rss) errors=0")
+        }
+    }
+}
+
+/// The process's open-file limit, raised to its hard limit for many connections.
+enum FileLimits {
+    static func raise() {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
+    }
+
+    #if canImport(Glibc)
+    private static let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #endif
+}

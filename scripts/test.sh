@@ -21,7 +21,7 @@ step "build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
 step "swift tests"
-swift test --skip-build --parallel
+swift test --skip-build
 
 step "python and C clients against a real streakd"
 STREAKD_BIN="$(swift build --show-bin-path)/streakd" scripts/test-clients.sh

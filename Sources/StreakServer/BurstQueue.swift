@@ -5,10 +5,26 @@ import Synchronization
 /// collected so that they cross to the work queue in one hop when the burst ends.
 final class BurstQueue: Sendable {
     private let pending = Mutex<[ObjectIdentifier: [PendingRequest]]>([:])
+    private let purgeThreshold: Int
 
-    /// Adds a request of the connection whose responder is `owner`.
-    func append(_ request: PendingRequest, owner: ObjectIdentifier) {
-        pending.withLock { $0[owner, default: []].append(request) }
+    /// - Parameter purgeThreshold: past this many connections with collected requests, the
+    ///   entries whose requests are all gone are dropped (a connection closed mid-burst never
+    ///   ends its burst).
+    init(purgeThreshold: Int = 4096) {
+        self.purgeThreshold = purgeThreshold
+    }
+
+    /// Adds a request of the connection it came from.
+    func append(_ request: PendingRequest) {
+        let owner = ObjectIdentifier(request.responder)
+        pending.withLock { pending in
+            if pending.count >= purgeThreshold && pending[owner] == nil {
+                pending = pending.filter { _, requests in
+                    requests.contains { $0.responder.isActive($0.request.id) }
+                }
+            }
+            pending[owner, default: []].append(request)
+        }
     }
 
     /// Takes every request collected for `owner` (empty when none).
@@ -20,6 +36,7 @@ final class BurstQueue: Sendable {
 /// A request waiting for the work queue: what the fast path already learned about it.
 struct PendingRequest: Sendable {
     var request: IncomingRequest
+    var responder: Responder
     var method: WireMethod
     var token: String?
     var user: UserState?

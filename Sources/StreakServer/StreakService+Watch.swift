@@ -27,7 +27,9 @@ extension StreakService {
             if let cached = encoded[subscription.asOf] {
                 events = cached
             } else {
-                let streak = WireStreakSummary(snapshot.data.streakSummary(asOf: subscription.asOf ?? snapshot.today))
+                // Runs in commit order, so the current state is this snapshot's; the summary is shared
+                // with the responses of the write.
+                let streak = WireStreakSummary(user.currentStreak(asOf: subscription.asOf, now: now()).0)
                 events = days.map { day in
                     WireWatchEvent.with {
                         $0.day = WireDayRecord(snapshot.data.dayRecord(on: day))

@@ -90,14 +90,12 @@ public final class StreakService: RequestHandler, Sendable {
         case .user(let user):
             if !answerInline(method, request, user: user, responder: responder) {
                 burst.append(
-                    PendingRequest(request: request, method: method, token: token, user: user),
-                    owner: ObjectIdentifier(responder)
+                    PendingRequest(request: request, responder: responder, method: method, token: token, user: user)
                 )
             }
         case nil:
             burst.append(
-                PendingRequest(request: request, method: method, token: token, user: nil),
-                owner: ObjectIdentifier(responder)
+                PendingRequest(request: request, responder: responder, method: method, token: token, user: nil)
             )
         }
     }

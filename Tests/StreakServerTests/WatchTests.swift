@@ -68,6 +68,24 @@ import Testing
         #expect(endID == streamID && status.code == .cancelled)
     }
 
+    @Test func shutdownEndsOpenStreamsAndExitsZero() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let watch = try harness.server.connect()
+        _ = try watch.status(of: .getSettings, WireGetSettingsRequest(), token: harness.token)
+        let id = try watch.sendRequest(WireMethod.watch.rawValue, message: [], token: harness.token)
+        _ = try watch.status(of: .ping, WirePingRequest(), token: nil)
+        let start = ContinuousClock.now
+        let status = harness.server.stop()
+        #expect(status == 0, "exit status \(status); log: \(harness.server.logTail)")
+        print("shutdown with an open watch took \(ContinuousClock.now - start)")
+        var ended: Status?
+        while let frame = try? watch.readFrame() {
+            if case .endStream(let endID, let endStatus) = frame, endID == id { ended = endStatus }
+        }
+        #expect(ended?.code == .unavailable)
+    }
+
     @Test func watchWithoutTokenEndsTheStreamUnauthenticated() throws {
         let harness = try ServerHarness()
         defer { harness.finish() }

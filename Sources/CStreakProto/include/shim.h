@@ -1,2 +1,76 @@
+// The C side of StreakWire: the protoc-c output for proto/streak/v1 and a bump arena that
+// serves both as the encoder's scratch memory and as the decoder's bounded allocator.
 #pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include <protobuf-c/protobuf-c.h>
+
+#include "streak/v1/types.pb-c.h"
+#include "streak/v1/service.pb-c.h"
+
+/// A bump allocator. Memory is handed out in 8-byte aligned pieces from chunks that are freed
+/// together by streak_arena_destroy; individual frees are no-ops. `used` counts the bytes handed
+/// out; a request that would take it over `limit` fails (returns NULL) and sets `exceeded`.
+typedef struct StreakArena {
+    ProtobufCAllocator allocator;  // allocator_data points at this arena
+    uint8_t *cursor;
+    uint8_t *end;
+    void *chunks;                  // singly linked list of extra chunks (the first is inline)
+    size_t used;
+    size_t limit;
+    size_t next_chunk_size;
+    int exceeded;
+} StreakArena;
+
+/// Creates an arena with a first chunk of `first_chunk` bytes (one malloc for both).
+/// Returns NULL only when malloc fails.
+StreakArena *streak_arena_create(size_t limit, size_t first_chunk);
+
+/// Frees every chunk and the arena itself.
+void streak_arena_destroy(StreakArena *arena);
+
+/// The slow path of streak_arena_alloc: a new chunk.
+void *streak_arena_alloc_slow(StreakArena *arena, size_t size);
+
+/// Allocates `size` bytes (8-byte aligned) or returns NULL when the budget is exhausted.
+static inline void *streak_arena_alloc(StreakArena *arena, size_t size) {
+    if (size > SIZE_MAX - 8) {
+        arena->exceeded = 1;
+        return NULL;
+    }
+    size = (size + 7) & ~(size_t)7;
+    if (size > arena->limit - arena->used) {
+        arena->exceeded = 1;
+        return NULL;
+    }
+    arena->used += size;
+    if ((size_t)(arena->end - arena->cursor) >= size) {
+        void *p = arena->cursor;
+        arena->cursor += size;
+        return p;
+    }
+    return streak_arena_alloc_slow(arena, size);
+}
+
+/// The arena's allocator, for the generated *__unpack functions.
+static inline ProtobufCAllocator *streak_arena_allocator(StreakArena *arena) {
+    return &arena->allocator;
+}
+
+/// Whether an allocation was refused because of the budget.
+static inline int streak_arena_exceeded(const StreakArena *arena) {
+    return arena->exceeded;
+}
+
+/// The empty string protobuf-c uses as a string field's default.
+static inline char *streak_empty_string(void) {
+    return (char *)protobuf_c_empty_string;
+}
+
+/// strlen, for Swift code that imports no libc module.
+static inline size_t streak_strlen(const char *string) {
+    return strlen(string);
+}
+

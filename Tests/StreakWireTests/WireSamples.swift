@@ -1,0 +1,158 @@
+import StreakCore
+import StreakWire
+
+/// A named message value used by the table-driven tests.
+struct WireSample: Sendable, CustomStringConvertible {
+    let name: String
+    let value: any WireMessage
+
+    init(_ name: String, _ value: any WireMessage) {
+        self.name = name
+        self.value = value
+    }
+
+    var description: String { name }
+}
+
+/// Test values: for every message of proto/streak/v1 one sample with every field set (edge values
+/// included), plus a few variants (absent optionals, empty repeated, extreme dates, Unicode names).
+enum WireSamples {
+    static func date(_ year: Int, _ month: Int, _ day: Int) -> CivilDate {
+        try! CivilDate(year: year, month: month, day: day)
+    }
+
+    static let names = [
+        "Read 📚", "🔥🔥🔥", "Läufe", "e\u{301}te\u{301}", "👩‍👩‍👧‍👦 family", "日本語の練習", "עברית", "Z\u{0351}\u{036B}a\u{0309}",
+        "\"quoted\" \\ back", "tab\there", String(repeating: "x", count: 200),
+    ]
+
+    static let habit = WireHabit(id: 42, name: "Read 📚", createdOn: date(2024, 2, 29), archivedOn: date(9999, 12, 31))
+    static let liveHabit = WireHabit(id: .max, name: "e\u{301}te\u{301}", createdOn: .min)
+    static let completion = WireCompletion(habitId: 7, date: date(2024, 12, 31))
+    static let dayRecord = WireDayRecord(
+        date: date(2024, 3, 5), completedHabitIds: [1, 2, .max], completed: 4, active: 5, percent: 80, level: 2,
+        contributing: true)
+    static let streak = WireStreakSummary(
+        asOf: date(2024, 3, 5), current: 3, currentStart: date(2024, 3, 3), longest: 10,
+        longestStart: date(2024, 1, 1), longestEnd: date(2024, 1, 10), todayPending: true)
+    static let cell = WireHeatmapCell(
+        present: true, date: date(2024, 1, 1), completed: 1, active: 3, level: 1, percent: 33,
+        accessibilityLabel: "January 1: 33% completed, 1 of 3 habits")
+    static let week = WireHeatmapWeek(start: date(2024, 1, 1), cells: [cell, WireHeatmapCell(), cell])
+    static let heatmap = WireHeatmap(
+        from: date(2024, 1, 1), to: date(2024, 12, 31), weekStart: .monday, weeks: [week, week],
+        monthLabels: [WireMonthLabel(label: "Jan", weekIndex: 0), WireMonthLabel(label: "Mär", weekIndex: 9)],
+        legend: [WireLegendEntry(level: 1, minPercent: 1, maxPercent: 49, description: "1-49%")])
+    static let monthDay = WireMonthDay(
+        date: date(2024, 2, 29), day: 29, inMonth: true, today: true, selected: true, highlighted: true, level: 3)
+    static let monthPage = WireMonthPage(
+        year: 2024, month: 2, title: "February 2024", weekdaySymbols: ["Sun", "", "Tue", "Mi", "木", "Fri", "Sat"],
+        days: [monthDay, WireMonthDay(date: date(2024, 3, 1), day: 1)], previousYear: 2024, previousMonth: 1,
+        nextYear: 2024, nextMonth: 3, weekStart: .sunday)
+    static let dayDetail = WireDayDetail(
+        date: date(2024, 3, 5), completedHabits: [habit, liveHabit], completed: 4, active: 5, percent: 80, level: 2,
+        contributing: true, accessibilityLabel: "March 5: 80% completed, 4 of 5 habits")
+    static let settings = WireSettings(timeZone: "Europe/Berlin", locale: "de_DE", weekStart: .saturday, minPercent: 100)
+    static let series = WireWeekdaySeries(
+        habitId: 3, name: "🔥", total: false,
+        counts: Weekday.allCases.map { WireWeekdayCount(weekday: $0, shortName: "d\($0.rawValue)", count: 0) })
+    static let chart = WireWeekdayChart(
+        from: .min, to: .max, series: [series, WireWeekdaySeries(name: "Total", total: true)])
+    static let weekStartWeekday = WireWeekStart(kind: .weekday(.friday))
+    static let weekStartLocale = WireWeekStart(kind: .locale("ar_EG"))
+
+    /// One sample (or more) per message; `RoundTripTests` checks that every message is present.
+    static let all: [WireSample] = [
+        WireSample("Date", WireDate(year: 2024, month: 2, day: 29)),
+        WireSample("Date.negative", WireDate(year: -1, month: 13, day: 0)),
+        WireSample("WeekStart.weekday", weekStartWeekday),
+        WireSample("WeekStart.locale", weekStartLocale),
+        WireSample("WeekStart.emptyLocale", WireWeekStart(kind: .locale(""))),
+        WireSample("Habit", habit),
+        WireSample("Habit.live", liveHabit),
+        WireSample("Completion", completion),
+        WireSample("DayRecord", dayRecord),
+        WireSample("StreakSummary", streak),
+        WireSample("StreakSummary.none", WireStreakSummary(asOf: .max)),
+        WireSample("HeatmapCell", cell),
+        WireSample("HeatmapWeek", week),
+        WireSample("MonthLabel", WireMonthLabel(label: "Jan", weekIndex: 52)),
+        WireSample("LegendEntry", WireLegendEntry(level: 3, minPercent: 100, maxPercent: 100, description: "100%")),
+        WireSample("Heatmap", heatmap),
+        WireSample("WeekdayCount", WireWeekdayCount(weekday: .sunday, shortName: "So", count: .max)),
+        WireSample("WeekdaySeries", series),
+        WireSample("WeekdayChart", chart),
+        WireSample("MonthDay", monthDay),
+        WireSample("MonthPage", monthPage),
+        WireSample("DayDetail", dayDetail),
+        WireSample("Settings", settings),
+        WireSample("CreateHabitRequest", WireCreateHabitRequest(name: "👩‍👩‍👧‍👦 family", createdOn: .max)),
+        WireSample("CreateHabitResponse", WireCreateHabitResponse(habit: habit)),
+        WireSample("ListHabitsRequest", WireListHabitsRequest(includeArchived: true)),
+        WireSample("ListHabitsResponse", WireListHabitsResponse(habits: names.enumerated().map {
+            WireHabit(id: Int64($0.offset + 1), name: $0.element, createdOn: date(2020, 1, 1))
+        })),
+        WireSample("RenameHabitRequest", WireRenameHabitRequest(habitId: 1, name: "Z\u{0351}\u{036B}a\u{0309}")),
+        WireSample("RenameHabitResponse", WireRenameHabitResponse(habit: liveHabit)),
+        WireSample("ArchiveHabitRequest", WireArchiveHabitRequest(habitId: -1, archivedOn: .min)),
+        WireSample("ArchiveHabitResponse", WireArchiveHabitResponse(habit: habit)),
+        WireSample("RecordCompletionRequest", WireRecordCompletionRequest(habitId: 9, date: .min, asOf: .max)),
+        WireSample("RemoveCompletionRequest", WireRemoveCompletionRequest(habitId: 9, date: date(2023, 6, 30))),
+        WireSample("CompletionResponse", WireCompletionResponse(day: dayRecord, streak: streak, changed: true)),
+        WireSample("BatchCompletionsRequest", WireBatchCompletionsRequest(
+            record: [completion, completion], remove: [WireCompletion(habitId: 1)], asOf: date(2024, 1, 31))),
+        WireSample("BatchCompletionsResponse", WireBatchCompletionsResponse(
+            days: [dayRecord, WireDayRecord()], streak: streak, changed: -3)),
+        WireSample("GetDayRequest", WireGetDayRequest(date: date(2000, 2, 29))),
+        WireSample("GetDayResponse", WireGetDayResponse(day: dayDetail)),
+        WireSample("GetHeatmapRequest", WireGetHeatmapRequest(
+            from: date(2023, 4, 1), to: date(2024, 3, 31), asOf: date(2024, 3, 31), weekStart: weekStartLocale,
+            locale: "en_GB", accessibilityLabels: true)),
+        WireSample("GetHeatmapResponse", WireGetHeatmapResponse(heatmap: heatmap)),
+        WireSample("GetStreakRequest", WireGetStreakRequest(asOf: date(2024, 3, 5))),
+        WireSample("GetStreakResponse", WireGetStreakResponse(streak: streak)),
+        WireSample("GetWeekdayChartRequest", WireGetWeekdayChartRequest(
+            from: date(2024, 1, 1), to: date(2024, 6, 30), asOf: date(2024, 7, 1), locale: "ar_EG",
+            includeTotal: true)),
+        WireSample("GetWeekdayChartResponse", WireGetWeekdayChartResponse(chart: chart)),
+        WireSample("GetMonthPageRequest", WireGetMonthPageRequest(
+            year: 2024, month: 12, selected: date(2024, 12, 24), asOf: date(2024, 12, 1),
+            weekStart: weekStartWeekday, locale: "de_DE")),
+        WireSample("GetMonthPageResponse", WireGetMonthPageResponse(page: monthPage)),
+        WireSample("GetSettingsRequest", WireGetSettingsRequest()),
+        WireSample("GetSettingsResponse", WireGetSettingsResponse(settings: settings)),
+        WireSample("UpdateSettingsRequest", WireUpdateSettingsRequest(
+            timeZone: "America/New_York", locale: "en_US", weekStart: .monday, minPercent: 1, clearMinPercent: true)),
+        WireSample("UpdateSettingsResponse", WireUpdateSettingsResponse(settings: WireSettings())),
+        WireSample("WatchRequest", WireWatchRequest(asOf: date(2024, 3, 5))),
+        WireSample("WatchEvent", WireWatchEvent(day: dayRecord, streak: streak)),
+        WireSample("BuildMonthLabelsRequest", WireBuildMonthLabelsRequest(
+            weekStarts: [date(2024, 1, 1), date(2024, 1, 8), date(2024, 2, 1), date(2024, 3, 1)], locale: "fr_FR")),
+        WireSample("BuildMonthLabelsResponse", WireBuildMonthLabelsResponse(labels: [
+            WireMonthLabel(label: "Jan", weekIndex: 0), WireMonthLabel(label: "Mar", weekIndex: 3),
+        ])),
+        WireSample("BuildHeatmapRequest", WireBuildHeatmapRequest(
+            habits: [habit, liveHabit], completions: [completion], from: date(2024, 1, 1), to: date(2024, 12, 31),
+            asOf: date(2024, 6, 1), weekStart: weekStartWeekday, locale: "en_US", minPercent: 50,
+            accessibilityLabels: true)),
+        WireSample("BuildHeatmapResponse", WireBuildHeatmapResponse(heatmap: heatmap, streak: streak)),
+        WireSample("BuildMonthPageRequest", WireBuildMonthPageRequest(
+            year: 9999, month: 12, selected: .max, asOf: .max, weekStart: weekStartLocale, locale: "ja_JP",
+            highlighted: [.max, .min])),
+        WireSample("BuildMonthPageResponse", WireBuildMonthPageResponse(page: monthPage)),
+        WireSample("PingRequest", WirePingRequest(payload: [0, 1, 2, 0xFF, 0x80, 0])),
+        WireSample("PingResponse", WirePingResponse(payload: Array(0...255), serving: true)),
+        WireSample("GetServerInfoRequest", WireGetServerInfoRequest()),
+        WireSample("GetServerInfoResponse", WireGetServerInfoResponse(
+            version: "1.0.0-dev", uptimeSeconds: .max, storage: "sqlite", requestsTotal: .max, errorsTotal: 1,
+            connectionsCurrent: 0, connectionsTotal: UInt64(UInt32.max) + 1, protocolVersion: .max)),
+    ]
+
+    /// Every message type, each at its default (every field absent, zero or empty).
+    static let defaults: [WireSample] = all.reduce(into: [WireSample]()) { result, sample in
+        let name = "\(type(of: sample.value))"
+        if !result.contains(where: { $0.name == name }) {
+            result.append(WireSample(name, type(of: sample.value).init()))
+        }
+    }
+}

@@ -48,8 +48,8 @@ final class ClientSocket: @unchecked Sendable {
             lastError = result
             Glibc.close(fd)
         }
-        let reason = lastError == ETIMEDOUT ? "timed out" : String(cString: strerror(lastError))
-        throw StreakClientError(.unavailable, "cannot reach streakd at \(address): \(reason)", origin: .connect)
+        let reason = lastError == ETIMEDOUT ? "timed out" : String(cString: strerror(lastError)).lowercased()
+        throw StreakClientError(.unavailable, "cannot reach streakd at \(address) (\(reason))", origin: .connect)
     }
 
     /// A non-blocking connect bounded by `timeout`; 0 on success, else an errno value.

@@ -41,27 +41,27 @@ public struct TerminalStyle: Hashable, Sendable {
     }
 
     /// `text` in a 256-colour foreground.
-    func foreground(_ text: String, _ color: Int) -> String {
+    public func foreground(_ text: String, _ color: Int) -> String {
         usesColor ? "\u{1B}[38;5;\(color)m\(text)\u{1B}[0m" : text
     }
 
     /// `text` in bold.
-    func bold(_ text: String) -> String {
+    public func bold(_ text: String) -> String {
         usesColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text
     }
 
     /// `text` dimmed.
-    func dim(_ text: String) -> String {
+    public func dim(_ text: String) -> String {
         usesColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text
     }
 
     /// `text` in reverse video.
-    func reverse(_ text: String) -> String {
+    public func reverse(_ text: String) -> String {
         usesColor ? "\u{1B}[7m\(text)\u{1B}[0m" : text
     }
 
     /// `text` underlined.
-    func underline(_ text: String) -> String {
+    public func underline(_ text: String) -> String {
         usesColor ? "\u{1B}[4m\(text)\u{1B}[0m" : text
     }
 }

@@ -103,7 +103,14 @@ let targets: [Target] = [
   // Integration tests: the real streakd binary on loopback.
   .testTarget(
     name: "StreakServerTests",
-    dependencies: ["StreakClient", "StreakWire", "StreakFraming", "StreakCore"],
+    dependencies: ["StreakClient", "StreakWire", "StreakFraming", "StreakCore", "StreakTestSupport"],
+    swiftSettings: swiftSettings
+  ),
+  // Test support: starts the built streakd, and a small synchronous raw connection.
+  .target(
+    name: "StreakTestSupport",
+    dependencies: ["StreakFraming", "StreakWire", "StreakCore"],
+    path: "Tests/StreakTestSupport",
     swiftSettings: swiftSettings
   ),
 

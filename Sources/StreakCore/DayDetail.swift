@@ -1,0 +1,19 @@
+/// A day with the habits done on it: what a popover shows.
+public struct DayDetail: Hashable, Sendable {
+    /// The day's record.
+    public var record: DayRecord
+    /// The completed habits that were active that day, by id.
+    public var completedHabits: [Habit]
+    /// E.g. `March 5: 80% completed, 4 of 5 habits`.
+    public var accessibilityLabel: String
+
+    /// The detail of `date` from `index`.
+    public init(
+        _ index: CompletionIndex, date: CivilDate, threshold: StreakThreshold = .atLeastOneHabit,
+        locale: LocaleProfile = .english
+    ) {
+        record = index.record(on: date, threshold: threshold)
+        completedHabits = record.completedHabitIDs.compactMap(index.habit(id:))
+        accessibilityLabel = AccessibilityLabel.text(date: date, completed: record.completed, active: record.active, locale: locale)
+    }
+}

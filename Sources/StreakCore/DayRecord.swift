@@ -1,0 +1,97 @@
+/// Everything about one day of one user: what was done and how it counts.
+public struct DayRecord: Hashable, Sendable {
+    /// The day.
+    public var date: CivilDate
+    /// The ids of the habits completed that day that were active that day, ascending.
+    public var completedHabitIDs: [Int64]
+    /// How many habits active that day were completed.
+    public var completed: Int
+    /// How many habits were active that day.
+    public var active: Int
+    /// The completion percentage shown to people (see `Percentage.shown`).
+    public var percentage: Int
+    /// The heatmap intensity.
+    public var level: IntensityLevel
+    /// Whether the day counts towards a streak.
+    public var contributes: Bool
+
+    /// Creates the record of a day from its counts, deriving percentage, level and the flag.
+    public init(date: CivilDate, completedHabitIDs: [Int64], active: Int, threshold: StreakThreshold = .atLeastOneHabit) {
+        self.date = date
+        self.completedHabitIDs = completedHabitIDs
+        self.completed = completedHabitIDs.count
+        self.active = active
+        self.percentage = Percentage.shown(completed: completed, active: active)
+        self.level = IntensityLevel(completed: completed, active: active)
+        self.contributes = threshold.contributes(completed: completed, active: active)
+    }
+}
+
+/// The percentage shown to people.
+public enum Percentage {
+    /// `completed * 100 / active` rounded half up, never 100 unless all were completed and
+    /// never 0 when one was (clamped to 99 and 1); 0 when no habit was active.
+    public static func shown(completed: Int, active: Int) -> Int {
+        guard active > 0 else { return 0 }
+        let rounded = (completed * 200 + active) / (2 * active)
+        if completed < active && rounded >= 100 { return 99 }
+        if completed > 0 && rounded <= 0 { return 1 }
+        return rounded
+    }
+}
+
+/// The intensity of a heatmap cell: none, light (1-49%), medium (50-99%) or full (100%).
+public enum IntensityLevel: Int, Hashable, Sendable, CaseIterable, Comparable {
+    /// Nothing completed.
+    case none = 0
+    /// Fewer than half completed: `2 * completed < active`.
+    case light = 1
+    /// At least half, not all.
+    case medium = 2
+    /// Everything active was completed.
+    case full = 3
+
+    /// The level by exact integer comparison, no floating point.
+    public init(completed: Int, active: Int) {
+        if completed <= 0 {
+            self = .none
+        } else if completed >= active {
+            self = .full
+        } else if 2 * completed < active {
+            self = .light
+        } else {
+            self = .medium
+        }
+    }
+
+    public static func < (lhs: IntensityLevel, rhs: IntensityLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// When a day contributes to a streak: at least one habit, and optionally a minimum percentage.
+public struct StreakThreshold: Hashable, Sendable {
+    /// The minimum percentage (1...100), or nil for "at least one habit".
+    public let minPercent: Int?
+
+    /// The default: at least one habit completed.
+    public static let atLeastOneHabit = StreakThreshold(uncheckedMinPercent: nil)
+
+    /// A threshold.
+    /// - Throws: `CoreError(.invalidArgument)` unless `minPercent` is nil or in 1...100.
+    public init(minPercent: Int?) throws(CoreError) {
+        if let minPercent, !(1...100).contains(minPercent) {
+            throw CoreError(.invalidArgument, "min_percent must be 1...100, got \(minPercent)")
+        }
+        self.minPercent = minPercent
+    }
+
+    private init(uncheckedMinPercent: Int?) {
+        minPercent = uncheckedMinPercent
+    }
+
+    /// `completed >= 1` and, with a minimum, `completed * 100 >= minPercent * active`.
+    public func contributes(completed: Int, active: Int) -> Bool {
+        guard completed >= 1 else { return false }
+        guard let minPercent else { return true }
+        return completed * 100 >= minPercent * active
+    }
+}

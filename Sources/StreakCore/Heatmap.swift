@@ -1,0 +1,69 @@
+/// A GitHub-style heatmap: one column per week, labels above, a legend.
+public struct Heatmap: Hashable, Sendable {
+    /// The first day of the range.
+    public var from: CivilDate
+    /// The last day of the range.
+    public var to: CivilDate
+    /// The weekday of each column's first cell.
+    public var weekStart: Weekday
+    /// The columns, oldest first.
+    public var weeks: [HeatmapWeek]
+    /// Month labels above the columns.
+    public var monthLabels: [MonthLabel]
+    /// The four levels and their percentages.
+    public var legend: [LegendEntry]
+}
+
+/// One column of a heatmap.
+public struct HeatmapWeek: Hashable, Sendable {
+    /// The first in-range day of the column (`from` for a partial first column).
+    public var start: CivilDate
+    /// Exactly seven cells in week order; nil where the day is outside the range or after `as_of`.
+    public var cells: [HeatmapCell?]
+}
+
+/// One present day of a heatmap.
+public struct HeatmapCell: Hashable, Sendable {
+    /// The day.
+    public var date: CivilDate
+    /// Habits completed (of those active).
+    public var completed: Int
+    /// Habits active.
+    public var active: Int
+    /// The intensity.
+    public var level: IntensityLevel
+    /// The percentage shown to people.
+    public var percentage: Int
+    /// "March 5: 80% completed, 4 of 5 habits", when requested.
+    public var accessibilityLabel: String?
+}
+
+/// One step of the legend.
+public struct LegendEntry: Hashable, Sendable {
+    /// The level.
+    public var level: IntensityLevel
+    /// The lowest percentage shown at this level.
+    public var minPercent: Int
+    /// The highest percentage shown at this level.
+    public var maxPercent: Int
+    /// The range as text, e.g. "1-49%".
+    public var description: String
+
+    /// The design card's bands: 0% empty, 1-49% light, 50-99% medium, 100% full.
+    public static let standard: [LegendEntry] = [
+        LegendEntry(level: .none, minPercent: 0, maxPercent: 0, description: "0%"),
+        LegendEntry(level: .light, minPercent: 1, maxPercent: 49, description: "1-49%"),
+        LegendEntry(level: .medium, minPercent: 50, maxPercent: 99, description: "50-99%"),
+        LegendEntry(level: .full, minPercent: 100, maxPercent: 100, description: "100%"),
+    ]
+}
+
+/// The accessibility text of a day, e.g. `March 5: 80% completed, 4 of 5 habits` (en_US).
+public enum AccessibilityLabel {
+    /// The label for a day's counts, with the month named in `locale`.
+    public static func text(date: CivilDate, completed: Int, active: Int, locale: LocaleProfile = .english) -> String {
+        let percent = Percentage.shown(completed: completed, active: active)
+        let noun = active == 1 ? "habit" : "habits"
+        return "\(locale.monthSymbols[date.month - 1]) \(date.day): \(percent)% completed, \(completed) of \(active) \(noun)"
+    }
+}

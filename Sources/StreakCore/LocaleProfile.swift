@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+
+/// What the core needs from a locale: its first weekday and its names for weekdays and months.
+///
+/// Creating calendars and formatters is expensive, so profiles are made once per identifier
+/// and cached for the life of the process.
+public struct LocaleProfile: Hashable, Sendable {
+    /// The locale identifier, e.g. `en_US`.
+    public let identifier: String
+    /// The first day of the week in this locale (en_US Sunday, en_GB Monday, ar_EG Saturday).
+    public let firstWeekday: Weekday
+    /// Short weekday names indexed by Foundation's numbering minus one (0 = Sunday).
+    public let shortWeekdaySymbols: [String]
+    /// Very short weekday names (one or two characters), indexed like `shortWeekdaySymbols`.
+    public let veryShortWeekdaySymbols: [String]
+    /// Short ("MMM") month names, January first.
+    public let shortMonthSymbols: [String]
+    /// Full month names, January first.
+    public let monthSymbols: [String]
+
+    /// The profile of `identifier`.
+    /// - Throws: `CoreError(.unknownIdentifier)` when Foundation does not know the locale.
+    public static func named(_ identifier: String) throws(CoreError) -> LocaleProfile {
+        if let cached = cache.withLock({ $0[identifier] }) { return cached }
+        let normalized = identifier.replacingOccurrences(of: "-", with: "_")
+        guard !normalized.isEmpty, knownIdentifiers.contains(normalized) else {
+            throw CoreError(.unknownIdentifier, "unknown locale \(identifier)")
+        }
+        let profile = LocaleProfile(locale: Locale(identifier: normalized), identifier: normalized)
+        cache.withLock { $0[identifier] = profile }
+        return profile
+    }
+
+    /// The default profile, en_US.
+    public static let english = LocaleProfile(locale: Locale(identifier: "en_US"), identifier: "en_US")
+
+    /// The short name of `weekday`.
+    public func shortName(of weekday: Weekday) -> String { shortWeekdaySymbols[weekday.rawValue - 1] }
+
+    /// The seven weekdays starting at the first weekday of this locale.
+    public var weekdays: [Weekday] { Weekday.ordered(startingAt: firstWeekday) }
+
+    private init(locale: Locale, identifier: String) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = locale
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.calendar = calendar
+        self.identifier = identifier
+        firstWeekday = Weekday(rawValue: calendar.firstWeekday) ?? .monday
+        shortWeekdaySymbols = formatter.shortStandaloneWeekdaySymbols
+        veryShortWeekdaySymbols = formatter.veryShortStandaloneWeekdaySymbols
+        shortMonthSymbols = formatter.shortStandaloneMonthSymbols
+        monthSymbols = formatter.standaloneMonthSymbols
+    }
+
+    private static let cache = Mutex<[String: LocaleProfile]>([:])
+    private static let knownIdentifiers = Set(Locale.availableIdentifiers).union(["en_US_POSIX"])
+}
+
+/// How a week's first day is chosen.
+public enum WeekStartChoice: Hashable, Sendable {
+    /// An explicit weekday.
+    case weekday(Weekday)
+    /// The first weekday of a locale, e.g. `en_US` (Sunday).
+    case locale(String)
+
+    /// The weekday this choice names.
+    /// - Throws: `CoreError(.unknownIdentifier)` for an unknown locale.
+    public func resolve() throws(CoreError) -> Weekday {
+        switch self {
+        case .weekday(let weekday): weekday
+        case .locale(let identifier): try LocaleProfile.named(identifier).firstWeekday
+        }
+    }
+}

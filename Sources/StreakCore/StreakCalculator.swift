@@ -1,0 +1,94 @@
+/// The streak counter: the current run with its start, the longest run with its dates.
+public struct StreakSummary: Hashable, Sendable {
+    /// The day the summary is computed for.
+    public var asOf: CivilDate
+    /// Days in the current streak; 0 when none.
+    public var current: Int
+    /// The current streak's first day; nil when `current` is 0.
+    public var currentStart: CivilDate?
+    /// Days in the longest streak on or before `asOf`.
+    public var longest: Int
+    /// The longest streak's first day; nil when `longest` is 0.
+    public var longestStart: CivilDate?
+    /// The longest streak's last day; nil when `longest` is 0.
+    public var longestEnd: CivilDate?
+    /// Whether `asOf` does not contribute (yet) while the streak ending the day before is kept.
+    public var todayPending: Bool
+
+    /// Creates a summary.
+    public init(
+        asOf: CivilDate, current: Int, currentStart: CivilDate?, longest: Int, longestStart: CivilDate?,
+        longestEnd: CivilDate?, todayPending: Bool
+    ) {
+        self.asOf = asOf
+        self.current = current
+        self.currentStart = currentStart
+        self.longest = longest
+        self.longestStart = longestStart
+        self.longestEnd = longestEnd
+        self.todayPending = todayPending
+    }
+}
+
+/// Computes streaks from contributing days.
+public enum StreakCalculator {
+    /// The streak summary as of `asOf`.
+    ///
+    /// Current: the run of consecutive contributing days ending at `asOf`, or, when `asOf`
+    /// does not contribute yet, the run ending the day before (today is pending). Longest: the
+    /// longest run on or before `asOf`; on a tie, the most recent. Cost: linear in the days
+    /// that have completions, never in the calendar days between them.
+    public static func summary(
+        _ index: CompletionIndex,
+        threshold: StreakThreshold = .atLeastOneHabit,
+        asOf: CivilDate
+    ) -> StreakSummary {
+        let last = asOf.dayNumber
+        var runStart = 0
+        var runEnd = Int.min
+        var longest = 0
+        var longestStart = 0
+        var longestEnd = 0
+        for day in index.daysWithCompletions {
+            guard day <= last else { break }
+            let date = CivilDate(validDayNumber: day)
+            guard index.record(on: date, threshold: threshold).contributes else { continue }
+            if day == runEnd + 1 {
+                runEnd = day
+            } else {
+                runStart = day
+                runEnd = day
+            }
+            let length = runEnd - runStart + 1
+            if length >= longest {
+                longest = length
+                longestStart = runStart
+                longestEnd = runEnd
+            }
+        }
+        var current = 0
+        var pending = false
+        if runEnd == last {
+            current = runEnd - runStart + 1
+        } else if runEnd == last - 1 {
+            current = runEnd - runStart + 1
+            pending = true
+        }
+        return StreakSummary(
+            asOf: asOf,
+            current: current,
+            currentStart: current > 0 ? CivilDate(validDayNumber: runStart) : nil,
+            longest: longest,
+            longestStart: longest > 0 ? CivilDate(validDayNumber: longestStart) : nil,
+            longestEnd: longest > 0 ? CivilDate(validDayNumber: longestEnd) : nil,
+            todayPending: pending
+        )
+    }
+}
+
+extension CivilDate {
+    /// A date from a day number known to be in range (it came from a valid date).
+    init(validDayNumber: Int) {
+        self = (try? CivilDate(dayNumber: validDayNumber)) ?? (validDayNumber < 0 ? .min : .max)
+    }
+}

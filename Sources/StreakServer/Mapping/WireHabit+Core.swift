@@ -1,0 +1,34 @@
+import StreakCore
+import StreakWire
+
+extension WireHabit {
+    /// The wire form of a habit.
+    init(_ habit: Habit) {
+        self.init()
+        id = habit.id
+        name = habit.name
+        createdOn = habit.createdOn
+        archivedOn = habit.archivedOn
+    }
+}
+
+extension Habit {
+    /// A habit a stateless request carries.
+    /// - Throws: INVALID_ARGUMENT when the id is not positive or `created_on` is missing.
+    init(_ wire: WireHabit) throws {
+        guard wire.id > 0 else { throw ServiceError.invalidArgument("habit ids must be positive") }
+        guard let createdOn = wire.createdOn else {
+            throw ServiceError.invalidArgument("habit \(wire.id) has no created_on")
+        }
+        self.init(id: wire.id, name: wire.name, createdOn: createdOn, archivedOn: wire.archivedOn)
+    }
+}
+
+extension Completion {
+    /// A completion a request carries.
+    /// - Throws: INVALID_ARGUMENT when the date is missing.
+    init(_ wire: WireCompletion) throws {
+        guard let date = wire.date else { throw ServiceError.invalidArgument("a completion needs a date") }
+        self.init(habitID: wire.habitId, date: date)
+    }
+}

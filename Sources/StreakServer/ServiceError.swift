@@ -1,0 +1,47 @@
+import StreakCore
+import StreakFraming
+import StreakStorage
+import StreakWire
+
+/// An error the service answers a request with: a gRPC status code and a message free of user data.
+public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The status sent to the client.
+    public var status: Status
+
+    /// Creates an error with a code and a message.
+    public init(_ code: Status.Code, _ message: String) {
+        status = Status(code, message)
+    }
+
+    public var description: String { status.description }
+
+    static let unauthenticated = ServiceError(.unauthenticated, "missing or invalid bearer token")
+    static let shuttingDown = ServiceError(.unavailable, "the server is shutting down")
+    static func unimplemented(_ method: String) -> ServiceError {
+        ServiceError(.unimplemented, "unknown method \(method.prefix(200))")
+    }
+    static func habitNotFound(_ id: Int64) -> ServiceError {
+        ServiceError(.notFound, "no habit with id \(id)")
+    }
+    static func invalidArgument(_ message: String) -> ServiceError {
+        ServiceError(.invalidArgument, message)
+    }
+
+    /// The status for any error thrown while handling a request; unknown errors become INTERNAL
+    /// without their description (it might carry user data).
+    static func status(for error: any Error) -> Status {
+        switch error {
+        case let error as ServiceError:
+            return error.status
+        case let error as WireError:
+            return Status(Status.Code(rawValue: error.statusCode), error.message)
+        case let error as CoreError:
+            return Status(.invalidArgument, error.message)
+        case let error as StorageError:
+            let code = Status.Code(rawValue: error.grpcStatusCode)
+            return code == .internal || code == .unknown ? Status(.internal, "internal storage error") : Status(code, error.message)
+        default:
+            return Status(.internal, "internal error")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import StreakCore
+import StreakFraming
+import StreakWire
+
+extension StreakService {
+    /// Answers a stateless builder, caching the answer by request bytes.
+    func answerBuilder(_ method: WireMethod, _ request: IncomingRequest, responder: Responder) throws {
+        if let bytes = builderCache.lookup(method, request.message) {
+            responder.respond(to: request.id, status: .ok, message: bytes)
+            return
+        }
+        let bytes = try StatelessBuilders.response(method, request.message)
+        builderCache.store(bytes, for: method, request.message)
+        responder.respond(to: request.id, status: .ok, message: bytes)
+    }
+}
+
+/// The stateless builders: computed only from what the request carries.
+enum StatelessBuilders {
+    /// The encoded response of `method` to the request `bytes`.
+    static func response(_ method: WireMethod, _ bytes: [UInt8]) throws -> [UInt8] {
+        switch method {
+        case .buildMonthLabels:
+            let request = try WireBuildMonthLabelsRequest(serializedBytes: bytes)
+            let labels = MonthLabelBuilder.labels(weekStarts: request.weekStarts, locale: try locale(request.locale))
+            return WireBuildMonthLabelsResponse(labels: labels.map(WireMonthLabel.init)).serializedBytes()
+        case .buildHeatmap:
+            return try heatmap(WireBuildHeatmapRequest(serializedBytes: bytes))
+        case .buildMonthPage:
+            return try monthPage(WireBuildMonthPageRequest(serializedBytes: bytes))
+        default:
+            throw ServiceError.unimplemented(method.rawValue)
+        }
+    }
+
+    private static func heatmap(_ request: WireBuildHeatmapRequest) throws -> [UInt8] {
+        guard let asOf = request.asOf else { throw ServiceError.invalidArgument("BuildHeatmap needs as_of") }
+        let habits = try request.habits.map(Habit.init)
+        guard Set(habits.map(\.id)).count == habits.count else {
+            throw ServiceError.invalidArgument("habit ids must be unique")
+        }
+        let completions = try request.completions.map(Completion.init)
+        let minPercent = request.minPercent == 0 ? nil : Int(request.minPercent)
+        let threshold = try StreakThreshold(minPercent: minPercent)
+        let index = CompletionIndex(habits: habits, completions: completions)
+        let options = HeatmapOptions(
+            asOf: asOf,
+            from: request.from,
+            to: request.to,
+            weekStart: try WeekStartResolver.weekday(request.weekStart, fallback: .monday),
+            locale: try locale(request.locale),
+            threshold: threshold,
+            accessibilityLabels: request.accessibilityLabels
+        )
+        let heatmap = try HeatmapBuilder.build(index, options: options)
+        let streak = StreakCalculator.summary(index, threshold: threshold, asOf: asOf)
+        return WireBuildHeatmapResponse(heatmap: WireHeatmap(heatmap), streak: WireStreakSummary(streak))
+            .serializedBytes()
+    }
+
+    private static func monthPage(_ request: WireBuildMonthPageRequest) throws -> [UInt8] {
+        guard let asOf = request.asOf else { throw ServiceError.invalidArgument("BuildMonthPage needs as_of") }
+        let month = try YearMonth(year: Int(request.year), month: Int(request.month))
+        let profile = try locale(request.locale)
+        let options = MonthPageOptions(
+            weekStart: try WeekStartResolver.weekday(request.weekStart, fallback: profile.firstWeekday),
+            locale: profile,
+            today: asOf,
+            selected: request.selected,
+            highlighted: Set(request.highlighted)
+        )
+        return WireBuildMonthPageResponse(page: WireMonthPage(MonthPageBuilder.build(month, options: options)))
+            .serializedBytes()
+    }
+
+    private static func locale(_ identifier: String) throws -> LocaleProfile {
+        identifier.isEmpty ? .english : try LocaleProfile.named(identifier)
+    }
+}

@@ -1,0 +1,122 @@
+import StreakCore
+import StreakFraming
+import StreakWire
+
+extension StreakService {
+    /// Answers a read from the user's cache, or computes it from a snapshot and caches it.
+    func answerRead(_ method: WireMethod, _ request: IncomingRequest, user: UserState, responder: Responder) throws {
+        let snapshot = user.snapshot(now: now())
+        let key = ResponseKey(method: method, todayDayNumber: snapshot.today.dayNumber, message: request.message)
+        if let bytes = user.cachedResponse(key) {
+            responder.respond(to: request.id, status: .ok, message: bytes)
+            return
+        }
+        let bytes = try ReadComputer(data: snapshot.data, today: snapshot.today).response(method, request.message)
+        user.cache(bytes, for: key, version: snapshot.version, limit: configuration.responseCacheLimit)
+        responder.respond(to: request.id, status: .ok, message: bytes)
+    }
+}
+
+/// Computes the answers of the stateful reads from one consistent snapshot of a user's data.
+struct ReadComputer {
+    let data: UserData
+    let today: CivilDate
+
+    /// The encoded response of `method` to the request `bytes`.
+    func response(_ method: WireMethod, _ bytes: [UInt8]) throws -> [UInt8] {
+        switch method {
+        case .listHabits:
+            let request = try WireListHabitsRequest(serializedBytes: bytes)
+            let habits = data.index.habits.filter { request.includeArchived || $0.archivedOn == nil }
+            return WireListHabitsResponse(habits: habits.map(WireHabit.init)).serializedBytes()
+        case .getDay:
+            let request = try WireGetDayRequest(serializedBytes: bytes)
+            guard let date = request.date else { throw ServiceError.invalidArgument("GetDay needs a date") }
+            let detail = DayDetail(data.index, date: date, threshold: data.threshold, locale: try locale(""))
+            return WireGetDayResponse(day: WireDayDetail(detail)).serializedBytes()
+        case .getHeatmap:
+            let request = try WireGetHeatmapRequest(serializedBytes: bytes)
+            let options = HeatmapOptions(
+                asOf: request.asOf ?? today,
+                from: request.from,
+                to: request.to,
+                weekStart: try WeekStartResolver.weekday(request.weekStart, fallback: data.settings.weekStart),
+                locale: try locale(request.locale),
+                threshold: data.threshold,
+                accessibilityLabels: request.accessibilityLabels
+            )
+            let heatmap = try HeatmapBuilder.build(data.index, options: options)
+            return WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
+        case .getStreak:
+            let request = try WireGetStreakRequest(serializedBytes: bytes)
+            let summary = data.streakSummary(asOf: request.asOf ?? today)
+            return WireGetStreakResponse(streak: WireStreakSummary(summary)).serializedBytes()
+        case .getWeekdayChart:
+            let request = try WireGetWeekdayChartRequest(serializedBytes: bytes)
+            let chart = try WeekdayChartBuilder.build(
+                data.index,
+                asOf: request.asOf ?? today,
+                from: request.from,
+                to: request.to,
+                locale: try locale(request.locale),
+                includeTotal: request.includeTotal
+            )
+            return WireGetWeekdayChartResponse(chart: WireWeekdayChart(chart)).serializedBytes()
+        case .getMonthPage:
+            return try monthPage(WireGetMonthPageRequest(serializedBytes: bytes))
+        case .getSettings:
+            return WireGetSettingsResponse(settings: WireSettings(data.settings)).serializedBytes()
+        default:
+            throw ServiceError.unimplemented(method.rawValue)
+        }
+    }
+
+    private func monthPage(_ request: WireGetMonthPageRequest) throws -> [UInt8] {
+        let asOf = request.asOf ?? today
+        let month: YearMonth
+        if request.year == 0 && request.month == 0 {
+            month = YearMonth(asOf)
+        } else {
+            month = try YearMonth(year: Int(request.year), month: Int(request.month))
+        }
+        let profile = try locale(request.locale)
+        let weekStart = try WeekStartResolver.weekday(request.weekStart, fallback: profile.firstWeekday)
+        // The page spans at most the six days before the 1st and 42 days from it.
+        var highlighted: Set<CivilDate> = []
+        var levels: [CivilDate: IntensityLevel] = [:]
+        let first = month.firstDay.dayNumber
+        for number in (first - 7)...(first + 42) {
+            guard let date = try? CivilDate(dayNumber: number) else { continue }
+            let record = data.dayRecord(on: date)
+            if record.contributes { highlighted.insert(date) }
+            if record.level != .none { levels[date] = record.level }
+        }
+        let options = MonthPageOptions(
+            weekStart: weekStart,
+            locale: profile,
+            today: asOf,
+            selected: request.selected,
+            highlighted: highlighted,
+            levels: levels
+        )
+        return WireGetMonthPageResponse(page: WireMonthPage(MonthPageBuilder.build(month, options: options)))
+            .serializedBytes()
+    }
+
+    /// The locale profile a request names, or the user's when it names none.
+    private func locale(_ identifier: String) throws -> LocaleProfile {
+        try LocaleProfile.named(identifier.isEmpty ? data.settings.locale : identifier)
+    }
+}
+
+/// Resolves a request's WeekStart message.
+enum WeekStartResolver {
+    /// The weekday the message names (explicitly or through a locale), or `fallback` when it names none.
+    static func weekday(_ weekStart: WireWeekStart?, fallback: Weekday) throws -> Weekday {
+        switch weekStart?.kind {
+        case .weekday(let weekday): weekday
+        case .locale(let identifier): try WeekStartChoice.locale(identifier).resolve()
+        case nil: fallback
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import StreakCore
+import StreakFraming
+import StreakStorage
+import StreakWire
+
+extension StreakService {
+    /// Validates a write against the user's state and submits it to the store. The store's
+    /// callback (after the durable commit, in commit order) updates the in-memory state and
+    /// pushes watch events; the response is then encoded on the work queue.
+    func submitWrite(_ method: WireMethod, _ request: IncomingRequest, user: UserState, responder: Responder) throws {
+        let snapshot = user.snapshot(now: now())
+        let id = request.id
+        switch method {
+        case .createHabit:
+            let message = try WireCreateHabitRequest(serializedBytes: request.message)
+            let write = StoreWrite.createHabit(name: message.name, createdOn: message.createdOn ?? snapshot.today)
+            submitHabitWrite(write, user: user, id: id, responder: responder) {
+                WireCreateHabitResponse(habit: WireHabit($0)).serializedBytes()
+            }
+        case .renameHabit:
+            let message = try WireRenameHabitRequest(serializedBytes: request.message)
+            try snapshot.data.requireHabit(message.habitId)
+            submitHabitWrite(.renameHabit(id: message.habitId, name: message.name), user: user, id: id, responder: responder) {
+                WireRenameHabitResponse(habit: WireHabit($0)).serializedBytes()
+            }
+        case .archiveHabit:
+            let message = try WireArchiveHabitRequest(serializedBytes: request.message)
+            try snapshot.data.requireHabit(message.habitId)
+            let write = StoreWrite.archiveHabit(id: message.habitId, on: message.archivedOn ?? snapshot.today)
+            submitHabitWrite(write, user: user, id: id, responder: responder) {
+                WireArchiveHabitResponse(habit: WireHabit($0)).serializedBytes()
+            }
+        case .recordCompletion, .removeCompletion:
+            let (habitID, date, asOf) = try completionArguments(method, request.message, today: snapshot.today)
+            try snapshot.data.requireHabit(habitID)
+            let change: CompletionChange =
+                method == .recordCompletion ? .record(habitID: habitID, date: date) : .remove(habitID: habitID, date: date)
+            submitCompletions([change], user: user, id: id, responder: responder) { after, changed in
+                WireCompletionResponse(
+                    day: WireDayRecord(after.data.dayRecord(on: date)),
+                    streak: WireStreakSummary(after.data.streakSummary(asOf: asOf ?? after.today)),
+                    changed: changed.first ?? false
+                ).serializedBytes()
+            }
+        case .batchCompletions:
+            let message = try WireBatchCompletionsRequest(serializedBytes: request.message)
+            let changes = try batchChanges(message, data: snapshot.data)
+            let days = Set(changes.map(\.date)).sorted()
+            submitCompletions(changes, user: user, id: id, responder: responder) { after, changed in
+                WireBatchCompletionsResponse(
+                    days: days.map { WireDayRecord(after.data.dayRecord(on: $0)) },
+                    streak: WireStreakSummary(after.data.streakSummary(asOf: message.asOf ?? after.today)),
+                    changed: Int32(changed.lazy.filter { $0 }.count)
+                ).serializedBytes()
+            }
+        case .updateSettings:
+            let message = try WireUpdateSettingsRequest(serializedBytes: request.message)
+            let settings = try SettingsUpdate.apply(message, to: snapshot.data.settings)
+            submit(
+                .updateSettings(settings),
+                user: user,
+                id: id,
+                responder: responder,
+                apply: { result in
+                    guard case .settings(let stored) = result else { throw ServiceError.unexpectedStoreResult }
+                    _ = self.apply(user) { $0.settings = stored }
+                    return stored
+                },
+                answer: { WireUpdateSettingsResponse(settings: WireSettings($0)).serializedBytes() }
+            )
+        default:
+            throw ServiceError.unimplemented(request.method)
+        }
+    }
+
+    private func submitHabitWrite(
+        _ write: StoreWrite,
+        user: UserState,
+        id: UInt32,
+        responder: Responder,
+        answer: @escaping @Sendable (Habit) -> [UInt8]
+    ) {
+        submit(
+            write,
+            user: user,
+            id: id,
+            responder: responder,
+            apply: { result in
+                guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
+                _ = self.apply(user) { $0.upsert(habit) }
+                return habit
+            },
+            answer: answer
+        )
+    }
+
+    private func submitCompletions(
+        _ changes: [CompletionChange],
+        user: UserState,
+        id: UInt32,
+        responder: Responder,
+        answer: @escaping @Sendable (UserState.Snapshot, [Bool]) -> [UInt8]
+    ) {
+        guard !changes.isEmpty else {
+            // Nothing to make durable: answer from the current state.
+            let snapshot = user.snapshot(now: now())
+            responder.respond(to: id, status: .ok, message: answer(snapshot, []))
+            return
+        }
+        submit(
+            .completions(changes),
+            user: user,
+            id: id,
+            responder: responder,
+            apply: { result in
+                guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
+                let after = self.apply(user) { $0.apply(changes) }
+                let changedDays = Set(zip(changes, changed).filter(\.1).map(\.0.date)).sorted()
+                if !changedDays.isEmpty { self.notifyWatchers(user, days: changedDays, snapshot: after) }
+                return (after, changed)
+            },
+            answer: answer
+        )
+    }
+
+    /// Hands a write to the store. `apply` runs in the store's callback after the durable
+    /// commit (commit order); `answer` encodes the response on the work queue.
+    private func submit<Applied: Sendable>(
+        _ write: StoreWrite,
+        user: UserState,
+        id: UInt32,
+        responder: Responder,
+        apply: @escaping @Sendable (StoreWriteResult) throws -> Applied,
+        answer: @escaping @Sendable (Applied) throws -> [UInt8]
+    ) {
+        store.submit(write, for: user.id) { result in
+            do {
+                let applied = try apply(result.get())
+                self.workQueue.async {
+                    do {
+                        responder.respond(to: id, status: .ok, message: try answer(applied))
+                    } catch {
+                        self.fail(id, error, responder)
+                    }
+                }
+            } catch {
+                self.fail(id, error, responder)
+            }
+        }
+    }
+
+    /// Applies an acknowledged change to the user's state; returns the state after it.
+    private func apply(_ user: UserState, _ change: (inout UserData) -> Void) -> UserState.Snapshot {
+        user.update(now: now()) { change(&$0) }.1
+    }
+
+    private func completionArguments(
+        _ method: WireMethod,
+        _ bytes: [UInt8],
+        today: CivilDate
+    ) throws -> (habitID: Int64, date: CivilDate, asOf: CivilDate?) {
+        if method == .recordCompletion {
+            let message = try WireRecordCompletionRequest(serializedBytes: bytes)
+            return (message.habitId, message.date ?? today, message.asOf)
+        }
+        let message = try WireRemoveCompletionRequest(serializedBytes: bytes)
+        return (message.habitId, message.date ?? today, message.asOf)
+    }
+
+    private func batchChanges(_ message: WireBatchCompletionsRequest, data: UserData) throws -> [CompletionChange] {
+        var changes: [CompletionChange] = []
+        changes.reserveCapacity(message.record.count + message.remove.count)
+        for completion in message.record {
+            let core = try Completion(completion)
+            try data.requireHabit(core.habitID)
+            changes.append(.record(habitID: core.habitID, date: core.date))
+        }
+        for completion in message.remove {
+            let core = try Completion(completion)
+            try data.requireHabit(core.habitID)
+            changes.append(.remove(habitID: core.habitID, date: core.date))
+        }
+        return changes
+    }
+}
+
+extension ServiceError {
+    static let unexpectedStoreResult = ServiceError(.internal, "internal error")
+}
+
+extension CompletionChange {
+    /// The day the change is about.
+    var date: CivilDate {
+        switch self {
+        case .record(_, let date), .remove(_, let date): date
+        }
+    }
+}

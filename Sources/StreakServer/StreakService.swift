@@ -1,0 +1,213 @@
+import Dispatch
+import Foundation
+import Logging
+import StreakCore
+import StreakFraming
+import StreakStorage
+import StreakWire
+import Synchronization
+
+/// The Streakd service: authenticates each request, answers cached reads inline on the
+/// connection's queue, computes the rest on a concurrent queue (one hop per read burst),
+/// and acknowledges writes only after the store made them durable.
+public final class StreakService: RequestHandler, Sendable {
+    let store: any StreakStore
+    let configuration: ServiceConfiguration
+    let logger: Logger
+    let now: @Sendable () -> Date
+    let tokens: TokenCache
+    let users: UserRegistry
+    let burst = BurstQueue()
+    let watchers = WatchRegistry()
+    let builderCache: BuilderCache
+    let counters = ServiceCounters()
+    let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
+    private let shuttingDown = Atomic<Bool>(false)
+    private let connectionCountSource = Mutex<(@Sendable () -> Int)?>(nil)
+
+    /// Creates the service over a store.
+    /// - Parameters:
+    ///   - store: where users, habits, completions and settings live.
+    ///   - configuration: version, storage name and cache bounds.
+    ///   - logger: receives no tokens and no habit names.
+    ///   - now: the wall clock, from which "today" is computed in each user's time zone.
+    public init(
+        store: any StreakStore,
+        configuration: ServiceConfiguration,
+        logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+        self.now = now
+        tokens = TokenCache(ttl: configuration.tokenCacheTTL)
+        users = UserRegistry(store: store)
+        builderCache = BuilderCache(limit: configuration.responseCacheLimit * 8)
+    }
+
+    /// Reports the open connection count in GetServerInfo (set once the transport exists).
+    public var connectionCounter: (@Sendable () -> Int)? {
+        get { connectionCountSource.withLock { $0 } }
+        set { connectionCountSource.withLock { $0 = newValue } }
+    }
+
+    /// Whether `beginShutdown()` was called: Ping answers `serving = false`.
+    public var isShuttingDown: Bool { shuttingDown.load(ordering: .relaxed) }
+
+    /// Starts a graceful shutdown: Ping reports not serving and every watch stream ends with UNAVAILABLE.
+    public func beginShutdown() {
+        shuttingDown.store(true, ordering: .relaxed)
+        watchers.endAll(status: ServiceError.shuttingDown.status)
+    }
+
+    /// Releases what the service holds; call after the transport finished.
+    public func close() {
+        tokens.removeAll()
+    }
+
+    // MARK: RequestHandler
+
+    /// Answers inline when it can (Ping, cached reads, writes of a loaded user), else queues
+    /// the request for `didFinishReadBurst(responder:)`.
+    public func handle(_ request: IncomingRequest, responder: Responder) {
+        counters.countRequest()
+        guard let method = MethodTable.method(request.method) else {
+            fail(request.id, ServiceError.unimplemented(request.method), responder)
+            return
+        }
+        guard method.requiresAuthentication else {
+            run(request, responder) { try self.ping(request) }
+            return
+        }
+        guard let token = BearerToken.from(request.metadata) else {
+            fail(request.id, ServiceError.unauthenticated, responder)
+            return
+        }
+        switch tokens.lookup(token) {
+        case .rejected:
+            fail(request.id, ServiceError.unauthenticated, responder)
+        case .user(let user):
+            if !answerInline(method, request, user: user, responder: responder) {
+                burst.append(
+                    PendingRequest(request: request, method: method, token: token, user: user),
+                    owner: ObjectIdentifier(responder)
+                )
+            }
+        case nil:
+            burst.append(
+                PendingRequest(request: request, method: method, token: token, user: nil),
+                owner: ObjectIdentifier(responder)
+            )
+        }
+    }
+
+    /// Moves the requests of this burst that need the store or real computation to the work queue, in one hop.
+    public func didFinishReadBurst(responder: Responder) {
+        let pending = burst.take(owner: ObjectIdentifier(responder))
+        guard !pending.isEmpty else { return }
+        workQueue.async {
+            for item in pending where responder.isActive(item.request.id) {
+                self.process(item, responder: responder)
+            }
+        }
+    }
+
+    // MARK: Paths
+
+    /// The fast path: true when the request was answered (or handed to the store) here.
+    private func answerInline(
+        _ method: WireMethod,
+        _ request: IncomingRequest,
+        user: UserState,
+        responder: Responder
+    ) -> Bool {
+        if method.isCacheableRead {
+            let (_, bytes) = user.cachedResponse(method, message: request.message, now: now())
+            guard let bytes else { return false }
+            responder.respond(to: request.id, status: .ok, message: bytes)
+            return true
+        }
+        if method.isStatelessBuilder {
+            guard let bytes = builderCache.lookup(method, request.message) else { return false }
+            responder.respond(to: request.id, status: .ok, message: bytes)
+            return true
+        }
+        if method.isWrite || method == .watch {
+            dispatch(method, request, user: user, responder: responder)
+            return true
+        }
+        return false
+    }
+
+    /// The slow path, on the work queue: authenticate through the store, load the user, compute.
+    private func process(_ item: PendingRequest, responder: Responder) {
+        let request = item.request
+        do {
+            let user = try item.user ?? authenticate(item.token)
+            guard let user else {
+                fail(request.id, ServiceError.unauthenticated, responder)
+                return
+            }
+            dispatch(item.method, request, user: user, responder: responder)
+        } catch {
+            fail(request.id, error, responder)
+        }
+    }
+
+    /// Asks the store who owns `token` and remembers the answer.
+    private func authenticate(_ token: String?) throws -> UserState? {
+        guard let token else { return nil }
+        if let entry = tokens.lookup(token) {
+            if case .user(let user) = entry { return user }
+            return nil
+        }
+        guard let id = try store.authenticate(token: token) else {
+            tokens.remember(token, .rejected)
+            return nil
+        }
+        let user = try users.state(for: id)
+        tokens.remember(token, .user(user))
+        return user
+    }
+
+    /// Runs the method for an authenticated user; writes answer later from the store's callback.
+    private func dispatch(_ method: WireMethod, _ request: IncomingRequest, user: UserState, responder: Responder) {
+        do {
+            if method.isCacheableRead {
+                try answerRead(method, request, user: user, responder: responder)
+            } else if method.isStatelessBuilder {
+                try answerBuilder(method, request, responder: responder)
+            } else if method.isWrite {
+                try submitWrite(method, request, user: user, responder: responder)
+            } else if method == .watch {
+                try startWatch(request, user: user, responder: responder)
+            } else if method == .getServerInfo {
+                responder.respond(to: request.id, status: .ok, message: serverInfo().serializedBytes())
+            } else {
+                throw ServiceError.unimplemented(request.method)
+            }
+        } catch {
+            fail(request.id, error, responder)
+        }
+    }
+
+    /// Runs `body` and answers with its bytes or its error.
+    func run(_ request: IncomingRequest, _ responder: Responder, _ body: () throws -> [UInt8]) {
+        do {
+            responder.respond(to: request.id, status: .ok, message: try body())
+        } catch {
+            fail(request.id, error, responder)
+        }
+    }
+
+    /// Answers with the status of `error` and counts it.
+    func fail(_ id: UInt32, _ error: any Error, _ responder: Responder) {
+        counters.countError()
+        let status = ServiceError.status(for: error)
+        if status.code == .internal {
+            logger.error("internal error", metadata: ["error": "\(type(of: error))"])
+        }
+        responder.respond(to: id, status: status, message: [])
+    }
+}

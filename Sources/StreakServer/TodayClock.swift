@@ -1,0 +1,29 @@
+import Foundation
+import StreakCore
+
+/// "Today" in a time zone, recomputed only when the wall clock leaves the cached day.
+struct TodayClock: Sendable {
+    private var identifier: String = ""
+    private var start: Double = 0
+    private var end: Double = -1
+    private var cached: CivilDate = .min
+
+    init() {}
+
+    /// Today's civil date in the IANA zone `timeZone` (UTC when it is unknown) at `now`.
+    mutating func today(in timeZone: String, now: Date) -> CivilDate {
+        let seconds = now.timeIntervalSince1970
+        if timeZone == identifier, seconds >= start, seconds < end { return cached }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: now)
+        let date = (try? CivilDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)) ?? .min
+        let dayStart = calendar.startOfDay(for: now)
+        let dayEnd = calendar.date(byAdding: .day, value: 1, to: dayStart) ?? dayStart
+        identifier = timeZone
+        start = dayStart.timeIntervalSince1970
+        end = dayEnd.timeIntervalSince1970
+        cached = date
+        return date
+    }
+}

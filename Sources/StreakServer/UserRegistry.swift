@@ -1,0 +1,30 @@
+import StreakStorage
+import Synchronization
+
+/// The in-memory state of every user seen since the start, loaded from the store on first use.
+final class UserRegistry: Sendable {
+    private let states = Mutex<[UserID: UserState]>([:])
+    private let store: any StreakStore
+
+    init(store: any StreakStore) {
+        self.store = store
+    }
+
+    /// The user's state, loading it from the store (blocking) when it is not in memory yet.
+    func state(for id: UserID) throws -> UserState {
+        if let state = states.withLock({ $0[id] }) { return state }
+        // Loaded outside the lock so other users are not held up. Every write goes through a
+        // loaded state, so a concurrent loser of this race has nothing newer than the winner.
+        let data = try UserData(
+            habits: store.habits(of: id),
+            completions: store.completions(of: id),
+            settings: store.settings(of: id)
+        )
+        let loaded = UserState(id: id, data: data)
+        return states.withLock { states in
+            if let existing = states[id] { return existing }
+            states[id] = loaded
+            return loaded
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import StreakCore
+import StreakStorage
+import StreakWire
+import Synchronization
+
+/// One user's data held in memory, loaded once from the store and updated after every
+/// acknowledged write, with a cache of encoded responses that any write empties.
+final class UserState: Sendable {
+    /// The user.
+    let id: UserID
+
+    private struct Contents {
+        var data: UserData
+        var version: UInt64 = 0
+        var cache: [ResponseKey: [UInt8]] = [:]
+        var clock = TodayClock()
+    }
+
+    private let contents: Mutex<Contents>
+
+    init(id: UserID, data: UserData) {
+        self.id = id
+        contents = Mutex(Contents(data: data))
+    }
+
+    /// A consistent copy of the data, its version and today's date in the user's zone.
+    struct Snapshot: Sendable {
+        var data: UserData
+        var version: UInt64
+        var today: CivilDate
+    }
+
+    /// The cached response for a read, or the key to cache it under once computed.
+    func cachedResponse(_ method: WireMethod, message: [UInt8], now: Date) -> (key: ResponseKey, bytes: [UInt8]?) {
+        contents.withLock { contents in
+            let today = contents.clock.today(in: contents.data.settings.timeZone, now: now)
+            let key = ResponseKey(method: method, todayDayNumber: today.dayNumber, message: message)
+            return (key, contents.cache[key])
+        }
+    }
+
+    /// The cached response under `key`, if any.
+    func cachedResponse(_ key: ResponseKey) -> [UInt8]? {
+        contents.withLock { $0.cache[key] }
+    }
+
+    /// The data as it is now.
+    func snapshot(now: Date) -> Snapshot {
+        contents.withLock { contents in
+            let today = contents.clock.today(in: contents.data.settings.timeZone, now: now)
+            return Snapshot(data: contents.data, version: contents.version, today: today)
+        }
+    }
+
+    /// Caches a response computed from the snapshot of `version`, unless a write came since.
+    func cache(_ bytes: [UInt8], for key: ResponseKey, version: UInt64, limit: Int) {
+        contents.withLock { contents in
+            guard contents.version == version else { return }
+            if contents.cache.count >= limit { contents.cache.removeAll(keepingCapacity: true) }
+            contents.cache[key] = bytes
+        }
+    }
+
+    /// Applies an acknowledged write and empties the cache.
+    /// - Returns: what `body` returns, and the snapshot after the change.
+    func update<T>(now: Date, _ body: (inout UserData) throws -> T) rethrows -> (T, Snapshot) {
+        try contents.withLock { contents in
+            let result = try body(&contents.data)
+            contents.version &+= 1
+            contents.cache.removeAll(keepingCapacity: true)
+            let today = contents.clock.today(in: contents.data.settings.timeZone, now: now)
+            return (result, Snapshot(data: contents.data, version: contents.version, today: today))
+        }
+    }
+}

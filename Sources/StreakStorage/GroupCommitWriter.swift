@@ -1,0 +1,101 @@
+import Foundation
+import StreakCore
+
+/// A write waiting for the writer thread.
+struct PendingWrite: Sendable {
+    let write: StoreWrite
+    let user: UserID
+    let completion: @Sendable (Result<StoreWriteResult, StorageError>) -> Void
+}
+
+/// The single writer: drains the queue into one transaction per batch (group commit).
+final class GroupCommitWriter: @unchecked Sendable {
+    private let connection: SQLiteConnection
+    private let condition = NSCondition()
+    private var queue: [PendingWrite] = []
+    private var stopping = false
+    private var stopped = false
+    private var commits = 0
+    private var thread: Thread?
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+        let thread = Thread { [unowned self] in self.loop() }
+        thread.name = "streakd-storage-writer"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Transactions committed so far.
+    var committedTransactions: Int { condition.withLock { commits } }
+
+    func enqueue(_ write: PendingWrite) {
+        condition.lock()
+        guard !stopping else {
+            condition.unlock()
+            write.completion(.failure(StorageError(.closed, "the store is closed")))
+            return
+        }
+        queue.append(write)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Finishes every queued write, then stops the thread (waits for it).
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !stopped { condition.wait() }
+        condition.unlock()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopping { condition.wait() }
+            if queue.isEmpty && stopping {
+                stopped = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let batch = queue
+            queue.removeAll(keepingCapacity: true)
+            condition.unlock()
+            let results = commit(batch)
+            for (pending, result) in zip(batch, results) { pending.completion(result) }
+        }
+    }
+
+    /// Applies a batch in one transaction; each write in its own savepoint.
+    private func commit(_ batch: [PendingWrite]) -> [Result<StoreWriteResult, StorageError>] {
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            return batch.map { _ in .failure(error) }
+        }
+        var results: [Result<StoreWriteResult, StorageError>] = []
+        results.reserveCapacity(batch.count)
+        for pending in batch {
+            do {
+                try connection.execute("SAVEPOINT write")
+                let result = try WriteApplier(connection: connection, user: pending.user).apply(pending.write)
+                try connection.execute("RELEASE write")
+                results.append(.success(result))
+            } catch {
+                try? connection.execute("ROLLBACK TO write")
+                try? connection.execute("RELEASE write")
+                results.append(.failure(error))
+            }
+        }
+        do {
+            try connection.execute("COMMIT")
+            condition.withLock { commits += 1 }
+            return results
+        } catch {
+            try? connection.execute("ROLLBACK")
+            return batch.map { _ in .failure(error) }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import StreakCore
+
+/// Conversions between habit rows and `Habit`; dates are stored as day numbers.
+enum HabitRow {
+    static func habit(from row: [SQLiteValue]) throws(StorageError) -> Habit {
+        Habit(
+            id: row[0].integer ?? 0,
+            name: row[1].text ?? "",
+            createdOn: try date(row[2]),
+            archivedOn: row[3] == .null ? nil : try date(row[3])
+        )
+    }
+
+    static func date(_ value: SQLiteValue) throws(StorageError) -> CivilDate {
+        guard let number = value.integer, let date = try? CivilDate(dayNumber: Int(number)) else {
+            throw StorageError(.corrupt, "a stored day number is out of range")
+        }
+        return date
+    }
+
+    /// Checks a habit name: 1 to 200 characters, no control characters.
+    static func validate(name: String) throws(StorageError) {
+        guard !name.isEmpty, name.count <= 200 else {
+            throw StorageError(.invalidArgument, "a habit name is 1 to 200 characters (got \(name.count))")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw StorageError(.invalidArgument, "a habit name may not contain control characters")
+        }
+    }
+}
+
+/// Conversions between the settings row and `UserSettings`.
+enum SettingsRow {
+    static func load(user: UserID, from connection: SQLiteConnection) throws(StorageError) -> UserSettings {
+        let rows = try connection.query(
+            "SELECT time_zone, locale, week_start, min_percent FROM settings WHERE user_id = ?", [.integer(user)]
+        )
+        guard let row = rows.first else { return .defaults }
+        guard let weekStart = Weekday(rawValue: Int(row[2].integer ?? 0)) else {
+            throw StorageError(.corrupt, "a stored week start is out of range")
+        }
+        return UserSettings(
+            timeZone: row[0].text ?? "UTC", locale: row[1].text ?? "en_US", weekStart: weekStart,
+            minPercent: row[3].integer.map(Int.init)
+        )
+    }
+}

@@ -1,0 +1,72 @@
+/// A named, versioned schema change. Migrations are only ever appended, never edited.
+struct Migration: Sendable {
+    /// The version this migration brings the schema to, counting from 1.
+    let version: Int
+    /// A name for logs and the migrations table.
+    let name: String
+    /// The SQL that applies it.
+    let sql: String
+
+    /// Every migration, in order.
+    static let all: [Migration] = [
+        Migration(
+            version: 1,
+            name: "users, habits, completions, settings",
+            sql: """
+                CREATE TABLE users (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    token_hash BLOB,
+                    created_at INTEGER NOT NULL,
+                    revoked INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE UNIQUE INDEX users_by_token_hash ON users (token_hash);
+                CREATE TABLE habits (
+                    user_id INTEGER NOT NULL REFERENCES users (id),
+                    id INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    created_on INTEGER NOT NULL,
+                    archived_on INTEGER,
+                    PRIMARY KEY (user_id, id)
+                ) WITHOUT ROWID;
+                CREATE TABLE completions (
+                    user_id INTEGER NOT NULL,
+                    habit_id INTEGER NOT NULL,
+                    day INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, habit_id, day),
+                    FOREIGN KEY (user_id, habit_id) REFERENCES habits (user_id, id)
+                ) WITHOUT ROWID;
+                CREATE TABLE settings (
+                    user_id INTEGER PRIMARY KEY REFERENCES users (id),
+                    time_zone TEXT NOT NULL,
+                    locale TEXT NOT NULL,
+                    week_start INTEGER NOT NULL,
+                    min_percent INTEGER
+                );
+                """
+        )
+    ]
+
+    /// Applies every migration newer than the database's version, each in its own transaction.
+    static func migrate(_ connection: SQLiteConnection, migrations: [Migration] = all) throws(StorageError) {
+        try connection.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
+        )
+        let rows = try connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+        let current = rows.first?.first?.integer ?? 0
+        for migration in migrations where migration.version > current {
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                try connection.execute(migration.sql)
+                try connection.query(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, strftime('%s', 'now'))",
+                    [.integer(Int64(migration.version)), .text(migration.name)]
+                )
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw StorageError(error.code, "migration \(migration.version) (\(migration.name)) failed: \(error.message)")
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+internal import CSQLite
+
+/// One SQLite connection, used by one thread at a time (the caller serialises).
+final class SQLiteConnection {
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// Opens (creating) the database at `path` in WAL mode with full synchronous commits.
+    init(path: String) throws(StorageError) {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            throw StorageError(.io, "cannot open the database at \(path): \(message)")
+        }
+        sqlite3_busy_timeout(handle, 5000)
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = FULL")
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close(handle)
+    }
+
+    /// Runs one or more statements without results.
+    func execute(_ sql: String) throws(StorageError) {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error("execute") }
+    }
+
+    /// Runs a cached prepared statement with `arguments` and returns every row.
+    @discardableResult
+    func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(StorageError) -> [[SQLiteValue]] {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (index, argument) in arguments.enumerated() {
+            let position = Int32(index + 1)
+            let result: Int32
+            switch argument {
+            case .null: result = sqlite3_bind_null(statement, position)
+            case .integer(let value): result = sqlite3_bind_int64(statement, position, value)
+            case .text(let value): result = sqlite3_bind_text(statement, position, value, -1, csqlite_transient())
+            case .blob(let bytes):
+                result = bytes.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), csqlite_transient())
+                }
+            }
+            guard result == SQLITE_OK else { throw error("bind") }
+        }
+        var rows: [[SQLiteValue]] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else { throw error("step") }
+            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+        }
+        return rows
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    private func column(_ statement: OpaquePointer?, _ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let base = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
+        default: return .null
+        }
+    }
+
+    private func prepared(_ sql: String) throws(StorageError) -> OpaquePointer? {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK else {
+            throw error("prepare")
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func error(_ operation: String) -> StorageError {
+        let code = sqlite3_extended_errcode(handle)
+        let message = String(cString: sqlite3_errmsg(handle))
+        let kind: StorageError.Code = (code & 0xFF) == SQLITE_CORRUPT || (code & 0xFF) == SQLITE_NOTADB ? .corrupt : .io
+        return StorageError(kind, "SQLite \(operation) failed (\(code)): \(message)")
+    }
+}
+
+/// A value bound to or read from SQLite.
+enum SQLiteValue: Hashable {
+    case null
+    case integer(Int64)
+    case text(String)
+    case blob([UInt8])
+
+    var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    var text: String? { if case .text(let value) = self { value } else { nil } }
+    var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
+}

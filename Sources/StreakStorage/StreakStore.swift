@@ -1,0 +1,89 @@
+import Foundation
+import StreakCore
+
+/// A user's identifier.
+public typealias UserID = Int64
+
+/// A user as the administrator sees it. The token is never stored, only its hash.
+public struct UserRecord: Hashable, Sendable {
+    /// The identifier.
+    public var id: UserID
+    /// The unique name given at creation.
+    public var name: String
+    /// When the user was created.
+    public var createdAt: Date
+    /// Whether the token was revoked.
+    public var revoked: Bool
+
+    /// Creates a record.
+    public init(id: UserID, name: String, createdAt: Date, revoked: Bool) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.revoked = revoked
+    }
+}
+
+/// One completion added or taken away.
+public enum CompletionChange: Hashable, Sendable {
+    /// The habit was done on the date (idempotent).
+    case record(habitID: Int64, date: CivilDate)
+    /// The habit was not done on the date after all (idempotent).
+    case remove(habitID: Int64, date: CivilDate)
+}
+
+/// A change to one user's data, applied durably by `StreakStore.submit`.
+public enum StoreWrite: Sendable {
+    /// A new habit, active from `createdOn`.
+    case createHabit(name: String, createdOn: CivilDate)
+    /// A new name for a habit.
+    case renameHabit(id: Int64, name: String)
+    /// The habit stops counting from `on` (that day included).
+    case archiveHabit(id: Int64, on: CivilDate)
+    /// Completions added and removed, all or nothing, in order.
+    case completions([CompletionChange])
+    /// New settings.
+    case updateSettings(UserSettings)
+}
+
+/// What a write produced.
+public enum StoreWriteResult: Sendable, Hashable {
+    /// The habit as it is now stored.
+    case habit(Habit)
+    /// One flag per change: whether it changed anything (recording twice counts once).
+    case completions(changed: [Bool])
+    /// The settings as they are now stored.
+    case settings(UserSettings)
+}
+
+/// Where Streakd keeps users, habits, completions and settings.
+///
+/// Every row belongs to exactly one user and every key starts with the user's id, so an
+/// implementation on PostgreSQL can be shared by several servers and distributed by user
+/// (Citus: `user_id` as the distribution column). Reads are synchronous and rare (the server
+/// caches a user's state after the first load); writes are asynchronous so that a single
+/// writer can group concurrent writes into one durable transaction.
+public protocol StreakStore: AnyObject, Sendable {
+    /// Creates a user and its token. - Throws: `.alreadyExists`, `.invalidArgument`.
+    func createUser(name: String) throws(StorageError) -> (user: UserRecord, token: String)
+    /// Every user, by id.
+    func users() throws(StorageError) -> [UserRecord]
+    /// Revokes the user's token: it no longer authenticates. - Throws: `.notFound`.
+    func revokeUser(name: String) throws(StorageError)
+    /// The user a token belongs to, or nil when the token is unknown or revoked.
+    func authenticate(token: String) throws(StorageError) -> UserID?
+    /// The user's habits, archived ones included, by id.
+    func habits(of user: UserID) throws(StorageError) -> [Habit]
+    /// The user's completions.
+    func completions(of user: UserID) throws(StorageError) -> [Completion]
+    /// The user's settings (the defaults until changed).
+    func settings(of user: UserID) throws(StorageError) -> UserSettings
+    /// Applies `write` durably, then calls `completion` (on a storage thread: do not block in it).
+    func submit(
+        _ write: StoreWrite,
+        for user: UserID,
+        completion: @escaping @Sendable (Result<StoreWriteResult, StorageError>) -> Void
+    )
+    /// Finishes queued writes and closes the store; later calls fail with `.closed`.
+    func close()
+}

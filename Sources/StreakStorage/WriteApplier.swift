@@ -1,0 +1,104 @@
+import StreakCore
+
+/// Applies one write inside the writer's transaction.
+struct WriteApplier {
+    let connection: SQLiteConnection
+    let user: UserID
+
+    func apply(_ write: StoreWrite) throws(StorageError) -> StoreWriteResult {
+        switch write {
+        case .createHabit(let name, let createdOn):
+            try HabitRow.validate(name: name)
+            let next = try connection.query(
+                "SELECT COALESCE(MAX(id), 0) + 1 FROM habits WHERE user_id = ?", [.integer(user)]
+            ).first?.first?.integer ?? 1
+            try connection.query(
+                "INSERT INTO habits (user_id, id, name, created_on) VALUES (?, ?, ?, ?)",
+                [.integer(user), .integer(next), .text(name), .integer(Int64(createdOn.dayNumber))]
+            )
+            return .habit(Habit(id: next, name: name, createdOn: createdOn))
+        case .renameHabit(let id, let name):
+            try HabitRow.validate(name: name)
+            var habit = try existingHabit(id)
+            try connection.query(
+                "UPDATE habits SET name = ? WHERE user_id = ? AND id = ?", [.text(name), .integer(user), .integer(id)]
+            )
+            habit.name = name
+            return .habit(habit)
+        case .archiveHabit(let id, let day):
+            var habit = try existingHabit(id)
+            if let archived = habit.archivedOn {
+                throw StorageError(.alreadyExists, "habit \(id) is already archived from \(archived)")
+            }
+            guard day >= habit.createdOn else {
+                throw StorageError(.invalidArgument, "habit \(id) cannot be archived before it was created (\(habit.createdOn))")
+            }
+            try connection.query(
+                "UPDATE habits SET archived_on = ? WHERE user_id = ? AND id = ?",
+                [.integer(Int64(day.dayNumber)), .integer(user), .integer(id)]
+            )
+            habit.archivedOn = day
+            return .habit(habit)
+        case .completions(let changes):
+            var habits: [Int64: Habit] = [:]
+            var changed: [Bool] = []
+            changed.reserveCapacity(changes.count)
+            for change in changes {
+                switch change {
+                case .record(let habitID, let date):
+                    let habit = try cachedHabit(habitID, in: &habits)
+                    guard habit.isActive(on: date) else {
+                        throw StorageError(.invalidArgument, "habit \(habitID) is not active on \(date) \(window(of: habit))")
+                    }
+                    try connection.query(
+                        "INSERT OR IGNORE INTO completions (user_id, habit_id, day) VALUES (?, ?, ?)",
+                        [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
+                    )
+                case .remove(let habitID, let date):
+                    _ = try cachedHabit(habitID, in: &habits)
+                    try connection.query(
+                        "DELETE FROM completions WHERE user_id = ? AND habit_id = ? AND day = ?",
+                        [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
+                    )
+                }
+                changed.append(connection.changes == 1)
+            }
+            return .completions(changed: changed)
+        case .updateSettings(let settings):
+            if let percent = settings.minPercent, !(1...100).contains(percent) {
+                throw StorageError(.invalidArgument, "min_percent must be 1...100 (got \(percent))")
+            }
+            try connection.query(
+                """
+                INSERT INTO settings (user_id, time_zone, locale, week_start, min_percent) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, locale = excluded.locale,
+                    week_start = excluded.week_start, min_percent = excluded.min_percent
+                """,
+                [
+                    .integer(user), .text(settings.timeZone), .text(settings.locale),
+                    .integer(Int64(settings.weekStart.rawValue)), settings.minPercent.map { .integer(Int64($0)) } ?? .null,
+                ]
+            )
+            return .settings(settings)
+        }
+    }
+
+    private func cachedHabit(_ id: Int64, in cache: inout [Int64: Habit]) throws(StorageError) -> Habit {
+        if let habit = cache[id] { return habit }
+        let habit = try existingHabit(id)
+        cache[id] = habit
+        return habit
+    }
+
+    private func existingHabit(_ id: Int64) throws(StorageError) -> Habit {
+        let rows = try connection.query(
+            "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? AND id = ?", [.integer(user), .integer(id)]
+        )
+        guard let row = rows.first else { throw StorageError(.notFound, "no habit with id \(id)") }
+        return try HabitRow.habit(from: row)
+    }
+
+    private func window(of habit: Habit) -> String {
+        habit.archivedOn.map { "(active \(habit.createdOn) until \($0), not included)" } ?? "(active from \(habit.createdOn))"
+    }
+}

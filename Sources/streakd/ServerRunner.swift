@@ -1,0 +1,66 @@
+import Dispatch
+import Foundation
+import Logging
+import StreakServer
+import StreakStorage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens the store, starts the service and the transport, and runs until SIGTERM or SIGINT.
+///
+/// Lives outside `main.swift` on purpose: closures there would be main-actor isolated,
+/// and the signal handlers must not be (DISPATCH-NOTES.md, pitfalls).
+final class ServerRunner: Sendable {
+    private let configuration: TransportConfiguration
+    private let dataDirectory: URL
+    private let logger: Logger
+
+    init(configuration: TransportConfiguration, dataDirectory: URL, logger: Logger) {
+        self.configuration = configuration
+        self.dataDirectory = dataDirectory
+        self.logger = logger
+    }
+
+    /// Serves until a signal asks to stop; never returns (exits 0 after a graceful shutdown).
+    func run() throws -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        let limit = ResourceLimits.raiseOpenFileLimit()
+        logger.debug("open file limit", metadata: ["limit": "\(limit)"])
+
+        let store = try SQLiteStore(directory: dataDirectory.path)
+        if try LocalUser.ensure(store: store, dataDirectory: dataDirectory.path) != nil {
+            logger.notice(
+                "created the local user; its token is in the data directory",
+                metadata: ["file": "\(dataDirectory.appendingPathComponent("token").path)"]
+            )
+        }
+        let service = StreakService(
+            store: store,
+            configuration: ServiceConfiguration(version: StreakdVersion.current, storageName: "sqlite"),
+            logger: Logger(label: "streakd.service")
+        )
+        let transport = ServerTransport(
+            configuration: configuration,
+            handler: service,
+            logger: Logger(label: "streakd.transport")
+        )
+        service.connectionCounter = { transport.connectionCount }
+        let port = try transport.start()
+        logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+        FileHandle.standardOutput.write(Data("streakd listening on \(configuration.host):\(port)\n".utf8))
+
+        let shutdown = GracefulShutdown(logger: logger) {
+            service.beginShutdown()
+            transport.shutdown {
+                service.close()
+                store.close()
+                self.logger.info("stopped")
+                exit(0)
+            }
+        }
+        shutdown.install(signals: [SIGTERM, SIGINT])
+        dispatchMain()
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `streakd`: the Streakd server. Without a subcommand it serves; `streakd user ...` administers users.
+@main
+struct Streakd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "streakd",
+        abstract: "The Streakd habit heatmap and streak server.",
+        discussion: """
+            Serves the Streakd protocol (docs/PROTOCOL.md) on HOST:PORT and prints \
+            "streakd listening on HOST:PORT" once it accepts connections. Logs go to standard error. \
+            SIGTERM or SIGINT shut it down gracefully (stop accepting, GOAWAY, finish in-flight \
+            requests, close the database) with exit status 0.
+
+            Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR (flags take precedence).
+            The first start on an empty data directory creates the user "local" and writes its \
+            token to <data dir>/token (mode 0600).
+            """,
+        version: StreakdVersion.current,
+        subcommands: [UserCommand.self]
+    )
+
+    @OptionGroup var server: ServerOptions
+    @OptionGroup var storage: DataDirectoryOptions
+    @OptionGroup var logging: LoggingOptions
+
+    func run() throws {
+        logging.bootstrap()
+        let configuration = try server.transportConfiguration()
+        let directory = try storage.resolve()
+        let runner = ServerRunner(
+            configuration: configuration,
+            dataDirectory: directory,
+            logger: Logger(label: "streakd")
+        )
+        try runner.run()
+    }
+}
+
+/// The version `streakd --version` and GetServerInfo report.
+enum StreakdVersion {
+    static let current = "0.1.0"
+}

@@ -1,0 +1,132 @@
+import Foundation
+import StreakCore
+import StreakFraming
+import StreakTestSupport
+import StreakWire
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Many connections, bad connections, and shutdown under load.
+@Suite(.serialized) struct ConnectionTests {
+    /// Raises this process's soft open-file limit (the server raises its own at start).
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    @Test func thousandConcurrentConnectionsEachCompleteARequest() throws {
+        Self.raiseOpenFileLimit()
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let habit = try harness.createHabit("h", on: day("2024-01-01"))
+        var connections: [TestConnection] = []
+        for _ in 0..<1000 { connections.append(try harness.server.connect()) }
+        // Every connection sends before any reads, so all 1,000 are open and busy at once.
+        var ids: [UInt32] = []
+        for (index, connection) in connections.enumerated() {
+            let request = index % 2 == 0
+                ? (WireMethod.getStreak, WireGetStreakRequest.with { $0.asOf = day("2024-02-01") }.serializedBytes())
+                : (WireMethod.recordCompletion, WireRecordCompletionRequest.with {
+                    $0.habitId = habit.id
+                    $0.date = try! day("2024-01-01").adding(days: index % 300)
+                }.serializedBytes())
+            ids.append(try connection.sendRequest(request.0.rawValue, message: request.1, token: harness.token))
+        }
+        var ok = 0
+        for (connection, id) in zip(connections, ids) where try connection.awaitResponse(id).status.code == .ok {
+            ok += 1
+        }
+        #expect(ok == 1000)
+        let info: WireGetServerInfoResponse = try harness.call(.getServerInfo, WireGetServerInfoRequest())
+        #expect(info.connectionsCurrent >= 1000)
+        connections.forEach { $0.close() }
+    }
+
+    @Test func oversizeFrameOrGarbageClosesOnlyThatConnection() throws {
+        let harness = try ServerHarness(extraArguments: ["--max-frame-bytes", "65536"])
+        defer { harness.finish() }
+        let good = harness.connection
+        #expect(try good.status(of: .getSettings, WireGetSettingsRequest(), token: harness.token).code == .ok)
+
+        // A length over the limit: GOAWAY RESOURCE_EXHAUSTED, then the connection closes.
+        let big = try harness.server.connect()
+        try big.sendRaw([0x00, 0x10, 0x00, 0x00, 1, 0, 0, 0, 1])
+        let bigFrames = try Self.framesUntilClose(big)
+        #expect(bigFrames.contains { if case .goAway(_, let s) = $0 { s.code == .resourceExhausted } else { false } })
+
+        // Garbage instead of a preface: GOAWAY INVALID_ARGUMENT.
+        let garbage = try TestConnection(port: harness.server.port, exchangePreface: false)
+        try garbage.sendRaw(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        var received: [UInt8] = []
+        while let count = try? TestSocket.receive(garbage.descriptor, &bytes), count > 0 { received += bytes[0..<count] }
+        // The answer is the server's preface-level GOAWAY frame (kind 8) carrying INVALID_ARGUMENT.
+        #expect(received.contains(8) && received.contains(3))
+
+        // Garbage after a good preface: a malformed frame.
+        let malformed = try harness.server.connect()
+        try malformed.sendRaw([0, 0, 0, 5, 99, 0, 0, 0, 1])
+        let malformedFrames = try Self.framesUntilClose(malformed)
+        #expect(malformedFrames.contains { if case .goAway = $0 { true } else { false } })
+
+        // The first connection and new ones still work.
+        #expect(try good.status(of: .getSettings, WireGetSettingsRequest(), token: harness.token).code == .ok)
+        let fresh = try harness.server.connect()
+        #expect(try fresh.status(of: .ping, WirePingRequest(), token: nil).code == .ok)
+    }
+
+    @Test func sigtermDuringLoadAnswersInFlightRequestsAndExitsZero() throws {
+        let harness = try ServerHarness()
+        let habit = try harness.createHabit("h", on: day("2024-01-01"))
+        let lost = Atomic<Int>(0)
+        let answered = Atomic<Int>(0)
+        let port = harness.server.port
+        let token = harness.token
+        let threads = (0..<8).map { index in
+            Thread {
+                guard let connection = try? TestConnection(port: port) else { return }
+                var date = try! day("2001-01-01").adding(days: index * 10_000)
+                while true {
+                    let message = index % 2 == 0
+                        ? WireRecordCompletionRequest.with { $0.habitId = habit.id; $0.date = date }.serializedBytes()
+                        : WireGetHeatmapRequest.with { $0.asOf = date }.serializedBytes()
+                    let method = index % 2 == 0 ? WireMethod.recordCompletion : WireMethod.getHeatmap
+                    guard let id = try? connection.sendRequest(method.rawValue, message: message, token: token) else {
+                        return
+                    }
+                    do {
+                        let (status, _) = try connection.awaitResponse(id)
+                        if status.code == .ok { answered.add(1, ordering: .relaxed) } else { return }
+                    } catch {
+                        // Closed without an answer (or a GOAWAY that covered this id).
+                        lost.add(1, ordering: .relaxed)
+                        return
+                    }
+                    date = (try? date.adding(days: 1)) ?? date
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = answered.load(ordering: .relaxed)
+        let status = harness.server.stop()
+        Thread.sleep(forTimeInterval: 0.3)
+        print("answered \(answered.load(ordering: .relaxed)) requests (\(before) before SIGTERM)")
+        #expect(status == 0, "exit status \(status); log: \(harness.server.logTail)")
+        #expect(lost.load(ordering: .relaxed) == 0)
+        #expect(before > 0)
+        try? FileManager.default.removeItem(at: harness.server.dataDirectory)
+    }
+
+    static func framesUntilClose(_ connection: TestConnection) throws -> [Frame] {
+        var frames: [Frame] = []
+        while let frame = try? connection.readFrame() { frames.append(frame) }
+        return frames
+    }
+}

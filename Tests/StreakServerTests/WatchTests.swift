@@ -1,0 +1,90 @@
+import Foundation
+import StreakCore
+import StreakFraming
+import StreakTestSupport
+import StreakWire
+import Testing
+
+/// The server-streaming Watch.
+@Suite struct WatchTests {
+    @Test func watcherSeesEachCompletionChange() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let habit = try harness.createHabit("h", on: day("2024-01-01"))
+        let watch = try harness.server.connect()
+        // A first call lets the server cache the token, so the Watch below registers inline;
+        // the Ping after it is answered only once the Watch was handled.
+        _ = try watch.status(of: .getSettings, WireGetSettingsRequest(), token: harness.token)
+        let streamID = try watch.sendRequest(
+            WireMethod.watch.rawValue,
+            message: WireWatchRequest.with { $0.asOf = day("2024-01-10") }.serializedBytes(),
+            token: harness.token
+        )
+        _ = try watch.status(of: .ping, WirePingRequest(), token: nil)
+
+        for (index, date) in [day("2024-01-09"), day("2024-01-10")].enumerated() {
+            let start = ContinuousClock.now
+            try harness.record(habit.id, date)
+            let acknowledged = ContinuousClock.now
+            let frame = try #require(try watch.readFrame())
+            let arrived = ContinuousClock.now
+            guard case .streamMessage(let id, let bytes) = frame else {
+                Issue.record("expected a stream message, got \(frame)")
+                return
+            }
+            #expect(id == streamID)
+            let event = try WireWatchEvent(serializedBytes: bytes)
+            #expect(event.day?.date == date && event.day?.completed == 1)
+            #expect(event.streak?.asOf == day("2024-01-10") && event.streak?.current == Int32(index + 1))
+            print("watch event \(index): \(arrived - acknowledged) after the acknowledgement, \(arrived - start) after the request")
+        }
+
+        // Recording again changes nothing: no event. Removing does.
+        try harness.record(habit.id, day("2024-01-10"))
+        let _: WireCompletionResponse = try harness.call(.removeCompletion, WireRemoveCompletionRequest.with {
+            $0.habitId = habit.id
+            $0.date = day("2024-01-10")
+        })
+        let frame = try #require(try watch.readFrame())
+        guard case .streamMessage(_, let bytes) = frame else {
+            Issue.record("expected a stream message, got \(frame)")
+            return
+        }
+        let event = try WireWatchEvent(serializedBytes: bytes)
+        #expect(event.day?.date == day("2024-01-10") && event.day?.completed == 0)
+
+        // Cancel: the stream ends with CANCELLED.
+        try watch.send(.cancel(id: streamID))
+        let end = try #require(try watch.readFrame())
+        guard case .endStream(let endID, let status) = end else {
+            Issue.record("expected END_STREAM, got \(end)")
+            return
+        }
+        #expect(endID == streamID && status.code == .cancelled)
+    }
+
+    @Test func otherUsersChangesAreNotPushed() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let bob = try ServerProcess.run(["user", "add", "bob", "--data-dir", harness.server.dataDirectory.path])
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let habit = try harness.createHabit("h", on: day("2024-01-01"))
+        let watch = try harness.server.connect()
+        _ = try watch.status(of: .getSettings, WireGetSettingsRequest(), token: bob)
+        try watch.sendRequest(WireMethod.watch.rawValue, message: [], token: bob)
+        let pingID = try watch.sendRequest(WireMethod.ping.rawValue, message: [], token: nil)
+        _ = try watch.awaitResponse(pingID)
+        try harness.record(habit.id, day("2024-01-02"))
+        // A ping after the write: its answer must come first, with no stream message before it.
+        let second = try watch.sendRequest(WireMethod.ping.rawValue, message: [], token: nil)
+        let next = try #require(try watch.readFrame())
+        #expect(next.isResponseFrame(id: second))
+    }
+}
+
+extension Frame {
+    func isResponseFrame(id: UInt32) -> Bool {
+        if case .response(let frameID, _, _) = self { return frameID == id }
+        return false
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import StreakCore
+import StreakStorage
+import Testing
+
+@Suite("SQLite store")
+struct SQLiteStoreTests {
+    @Test("habits are created, renamed and archived for their user only")
+    func habitLifecycle() throws {
+        let fixture = try StoreFixture()
+        let alice = try fixture.store.createUser(name: "alice").user.id
+        let bob = try fixture.store.createUser(name: "bob").user.id
+        let read = try fixture.habit("Read 📚", for: alice)
+        #expect(read.id == 1)
+        #expect(try fixture.habit("Run", for: bob).id == 1)
+        _ = try fixture.write(.renameHabit(id: read.id, name: "Read more"), for: alice).get()
+        _ = try fixture.write(.archiveHabit(id: read.id, on: day("2024-06-01")), for: alice).get()
+        #expect(try fixture.store.habits(of: alice) == [Habit(id: 1, name: "Read more", createdOn: day("2024-01-01"), archivedOn: day("2024-06-01"))])
+        #expect(try fixture.store.habits(of: bob).map(\.name) == ["Run"])
+    }
+
+    @Test("another user's habit is not found", arguments: [
+        StoreWrite.renameHabit(id: 1, name: "mine now"),
+        .archiveHabit(id: 1, on: day("2024-02-01")),
+        .completions([.record(habitID: 1, date: day("2024-02-01"))]),
+        .completions([.remove(habitID: 1, date: day("2024-02-01"))]),
+    ])
+    func isolation(write: StoreWrite) throws {
+        let fixture = try StoreFixture()
+        let alice = try fixture.store.createUser(name: "alice").user.id
+        let bob = try fixture.store.createUser(name: "bob").user.id
+        _ = try fixture.habit("Read", for: alice)
+        #expect(throws: StorageError(.notFound, "no habit with id 1")) { try fixture.write(write, for: bob).get() }
+        #expect(try fixture.store.habits(of: alice).map(\.name) == ["Read"])
+    }
+
+    @Test("recording twice counts once; removing twice changes once")
+    func idempotency() throws {
+        let fixture = try StoreFixture()
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user)
+        let date = day("2024-03-05")
+        let changes: [CompletionChange] = [
+            .record(habitID: habit.id, date: date), .record(habitID: habit.id, date: date),
+            .remove(habitID: habit.id, date: date), .remove(habitID: habit.id, date: date),
+            .record(habitID: habit.id, date: date),
+        ]
+        #expect(try fixture.write(.completions(changes), for: user).get() == .completions(changed: [true, false, true, false, true]))
+        #expect(try fixture.store.completions(of: user) == [Completion(habitID: habit.id, date: date)])
+    }
+
+    @Test("a completion outside the habit's active window is refused, and the whole batch with it",
+          arguments: ["2023-12-31", "2024-06-01", "2024-07-01"])
+    func outsideWindow(date: String) throws {
+        let fixture = try StoreFixture()
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user)
+        _ = try fixture.write(.archiveHabit(id: habit.id, on: day("2024-06-01")), for: user).get()
+        let result = fixture.write(.completions([.record(habitID: habit.id, date: day("2024-02-02")), .record(habitID: habit.id, date: day(date))]), for: user)
+        #expect(throws: StorageError.self) { try result.get() }
+        #expect(try fixture.store.completions(of: user).isEmpty)
+    }
+
+    @Test("habit names are 1 to 200 characters without control characters", arguments: ["", String(repeating: "x", count: 201), "tab\there"])
+    func badNames(name: String) throws {
+        let fixture = try StoreFixture()
+        let user = try fixture.store.createUser(name: "u").user.id
+        #expect(throws: StorageError.self) { try fixture.write(.createHabit(name: name, createdOn: day("2024-01-01")), for: user).get() }
+    }
+
+    @Test("settings default, update and survive reopening")
+    func settings() throws {
+        let fixture = try StoreFixture()
+        let user = try fixture.store.createUser(name: "u").user.id
+        #expect(try fixture.store.settings(of: user) == .defaults)
+        let settings = UserSettings(timeZone: "Europe/Berlin", locale: "de_DE", weekStart: .sunday, minPercent: 60)
+        _ = try fixture.write(.updateSettings(settings), for: user).get()
+        let reopened = try SQLiteStore(directory: fixture.directory)
+        #expect(try reopened.settings(of: user) == settings)
+        reopened.close()
+        #expect(throws: StorageError.self) {
+            try fixture.write(.updateSettings(UserSettings(minPercent: 101)), for: user).get()
+        }
+    }
+
+    @Test("concurrent writes are grouped into fewer transactions and all acknowledged durably")
+    func groupCommit() throws {
+        let fixture = try StoreFixture()
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user, from: "2000-01-01")
+        let before = fixture.store.committedTransactions
+        let writes = 400
+        DispatchQueue.concurrentPerform(iterations: writes) { index in
+            let result = fixture.write(.completions([.record(habitID: habit.id, date: try! day("2000-01-01").adding(days: index))]), for: user)
+            precondition((try? result.get()) == .completions(changed: [true]))
+        }
+        let transactions = fixture.store.committedTransactions - before
+        #expect(transactions < writes)
+        let reopened = try SQLiteStore(directory: fixture.directory)
+        #expect(try reopened.completions(of: user).count == writes)
+        reopened.close()
+    }
+}

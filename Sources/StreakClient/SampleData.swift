@@ -52,9 +52,11 @@ public struct SampleData: Hashable, Sendable {
             guard let day = try? CivilDate(dayNumber: dayNumber) else { continue }
             inSlump = inSlump ? random.unit() > 0.22 : random.unit() < 0.035
             let inFinalStreak = today.dayNumber - dayNumber < streakLength
+            // A day's energy ties its habits together, so full and empty days both happen.
+            let energy = 0.35 + 0.95 * random.unit()
             var doneAny = false
             for (index, profile) in profiles.enumerated() where plans[index].createdOn <= day {
-                var probability = profile.probability * profile.weekdayFactor[day.weekday.rawValue - 1]
+                var probability = energy * profile.probability * profile.weekdayFactor[day.weekday.rawValue - 1]
                 if inSlump && !inFinalStreak { probability *= 0.15 }
                 if random.unit() < probability {
                     plans[index].completions.append(day)

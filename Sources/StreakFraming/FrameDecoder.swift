@@ -103,7 +103,8 @@ public struct FrameDecoder: Sendable {
 
     private func prefaceMessage(mismatchAt index: Int, byte: UInt8) -> String {
         if index == expectedVersionIndex {
-            return "bad preface: protocol version \(byte) is not supported; this server speaks version \(Preface.version)"
+            return "bad preface: protocol version \(byte) is not supported; this side speaks version "
+                + "\(Preface.version)"
         }
         let received = buffer[(readIndex - index)..<min(buffer.count, readIndex - index + 4)]
         if let text = String(validating: received, as: UTF8.self),

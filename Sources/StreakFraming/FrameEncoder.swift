@@ -2,7 +2,9 @@
 ///
 /// Strings longer than their length field allows are cut at the last whole UTF-8 character
 /// that fits (65,535 bytes for messages and values, 255 for keys), and at most 255 metadata
-/// entries are written, so every encoded frame is valid.
+/// entries are written, and a RESPONSE whose status is not OK is written without its message
+/// bytes, so every encoded frame is valid (encoding cannot fail). Metadata keys should be
+/// printable ASCII; the decoder refuses others.
 public enum FrameEncoder {
     /// Appends `frame` to `buffer`.
     public static func encode(_ frame: Frame, into buffer: inout [UInt8]) {

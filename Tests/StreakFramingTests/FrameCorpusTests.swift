@@ -1,0 +1,92 @@
+import StreakFraming
+import Testing
+
+/// Random and mutated frames, decoded without crashing (run under AddressSanitizer by
+/// scripts/fuzz-framing.sh).
+@Suite("Corpus")
+struct FrameCorpusTests {
+    static let corpusSize = 100_000
+
+    static func randomString(_ rng: inout SeededGenerator, maxBytes: Int) -> String {
+        let alphabet: [Character] = ["a", "Z", "/", ".", "-", " ", "é", "ü", "日", "🔥"]
+        let count = Int.random(in: 0...maxBytes, using: &rng)
+        return String((0..<count).map { _ in alphabet.randomElement(using: &rng)! })
+    }
+
+    static func randomBytes(_ rng: inout SeededGenerator, max: Int) -> [UInt8] {
+        (0..<Int.random(in: 0...max, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    }
+
+    static func randomStatus(_ rng: inout SeededGenerator) -> Status {
+        Status(Status.Code(rawValue: UInt8.random(in: 0...16, using: &rng)), randomString(&rng, maxBytes: 12))
+    }
+
+    static func randomFrame(_ rng: inout SeededGenerator) -> Frame {
+        let id = UInt32.random(in: 1...UInt32.max, using: &rng)
+        switch Int.random(in: 0..<8, using: &rng) {
+        case 0:
+            let metadata = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+                MetadataEntry(key: "k\(Int.random(in: 0...99, using: &rng))", value: randomString(&rng, maxBytes: 8))
+            }
+            return .request(
+                id: id, method: randomString(&rng, maxBytes: 20), metadata: metadata,
+                message: randomBytes(&rng, max: 24))
+        case 1:
+            let status = randomStatus(&rng)
+            return .response(id: id, status: status, message: status.code == .ok ? randomBytes(&rng, max: 24) : [])
+        case 2: return .streamMessage(id: id, message: randomBytes(&rng, max: 24))
+        case 3: return .endStream(id: id, status: randomStatus(&rng))
+        case 4: return .cancel(id: id)
+        case 5: return .ping(rng.next())
+        case 6: return .pong(rng.next())
+        default: return .goAway(lastRequestID: id, status: randomStatus(&rng))
+        }
+    }
+
+    /// Flips, overwrites, inserts or drops a few bytes.
+    static func mutate(_ bytes: inout [UInt8], _ rng: inout SeededGenerator) {
+        for _ in 0..<Int.random(in: 1...3, using: &rng) where !bytes.isEmpty {
+            let index = Int.random(in: 0..<bytes.count, using: &rng)
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0: bytes[index] ^= 1 << UInt8.random(in: 0...7, using: &rng)
+            case 1: bytes[index] = UInt8.random(in: 0...255, using: &rng)
+            case 2: bytes.insert(UInt8.random(in: 0...255, using: &rng), at: index)
+            case 3: bytes.remove(at: index)
+            default: bytes.removeSubrange(index...)
+            }
+        }
+    }
+
+    @Test("100,000 random and mutated frames decode without crashing; intact ones round-trip")
+    func corpus() {
+        var rng = SeededGenerator(seed: 0x5EED_F4A3)
+        var decoded = 0
+        var failures = 0
+        for n in 0..<Self.corpusSize {
+            let frame = Self.randomFrame(&rng)
+            var bytes = FrameEncoder.encode(frame)
+            let intact = n % 4 == 0
+            if n % 50 == 1 {
+                bytes = Self.randomBytes(&rng, max: 64)
+            } else if !intact {
+                Self.mutate(&bytes, &rng)
+            }
+            var decoder = FrameDecoder(maxFrameSize: 256, expectsPreface: n % 10 == 3)
+            if n % 10 == 3 { decoder.append(contentsOf: Preface.bytes) }
+            decoder.append(contentsOf: bytes)
+            do {
+                while let result = try decoder.next() {
+                    decoded += 1
+                    if intact && result != frame { Issue.record("\(frame) decoded as \(result)") }
+                }
+                try decoder.finish()
+            } catch {
+                failures += 1
+                if intact { Issue.record("intact frame \(frame) failed: \(error)") }
+                if error.message.isEmpty { Issue.record("an error without a message") }
+            }
+        }
+        #expect(decoded > Self.corpusSize / 4)
+        #expect(failures > Self.corpusSize / 4)
+    }
+}

@@ -12,6 +12,7 @@ public final class StreakClient: @unchecked Sendable {
     public let configuration: ClientConfiguration
     private let lock = NSLock()
     private var current: StreakConnection?
+    private var connecting: Task<Result<StreakConnection, StreakClientError>, Never>?
 
     /// Creates a client; it connects on the first call.
     public init(configuration: ClientConfiguration) {
@@ -37,14 +38,31 @@ public final class StreakClient: @unchecked Sendable {
         if let connection = lock.withLock({ current }), connection.isAcceptingRequests {
             return connection
         }
-        let fresh = try await StreakConnection.connect(configuration)
-        let (chosen, spare): (StreakConnection, StreakConnection?) = lock.withLock {
-            if let existing = current, existing.isAcceptingRequests { return (existing, fresh) }
-            current = fresh
-            return (fresh, nil)
+        // One connect at a time: concurrent callers wait for the same attempt.
+        let attempt: Task<Result<StreakConnection, StreakClientError>, Never> = lock.withLock {
+            if let connection = current, connection.isAcceptingRequests {
+                return Task { .success(connection) }
+            }
+            if let connecting { return connecting }
+            let configuration = configuration
+            let task = Task { () -> Result<StreakConnection, StreakClientError> in
+                do throws(StreakClientError) {
+                    return .success(try await StreakConnection.connect(configuration))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            connecting = task
+            return task
         }
-        spare?.close()
-        return chosen
+        let result = await attempt.value
+        lock.withLock {
+            if connecting == attempt {
+                connecting = nil
+                if case .success(let connection) = result { current = connection }
+            }
+        }
+        return try result.get()
     }
 
     /// Calls a unary method on the current connection.

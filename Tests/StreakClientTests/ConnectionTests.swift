@@ -48,7 +48,7 @@ struct ConnectionTests {
         task.cancel()
         let result = await task.result
         #expect(throws: StreakClientError.self) { try result.get() }
-        if case .failure(let error) = result { #expect(error.code == .cancelled) }
+        if case .failure(let error) = result { #expect((error as? StreakClientError)?.code == .cancelled) }
         for _ in 0..<200 where !server.frames.contains(where: { if case .cancel = $0 { true } else { false } }) {
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -25,21 +25,22 @@ final class FakeServer: @unchecked Sendable {
     }
 
     init(script: @escaping @Sendable (_ index: Int, _ frame: Frame, _ peer: Peer) -> Void) throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
         }
-        guard bound == 0, listen(listener, 16) == 0 else { throw CancellationError() }
+        guard bound == 0, listen(descriptor, 16) == 0 else { throw CancellationError() }
         _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
+        listener = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
-        let listener = self.listener
+        let listener = descriptor
         Thread { [self] in
             var index = 0
             while true {

@@ -58,7 +58,7 @@ public enum HeatmapRenderer {
     }
 
     /// Month labels placed at their week's column; a label that would overlap the previous one is dropped.
-    static func labelLine(_ heatmap: WireHeatmap) -> String {
+    public static func labelLine(_ heatmap: WireHeatmap) -> String {
         var characters: [Character] = Array(repeating: " ", count: margin + heatmap.weeks.count * 2 + 3)
         var nextFree = 0
         for label in heatmap.monthLabels.sorted(by: { $0.weekIndex < $1.weekIndex }) {

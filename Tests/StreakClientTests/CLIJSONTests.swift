@@ -79,7 +79,7 @@ struct CLIJSONTests {
 
         let noServer = try ServerProcess.start()
         let closedPort = noServer.port
-        noServer.stop()
+        noServer.kill()
         let refused = try CLIRunner(server: "127.0.0.1:\(closedPort)", token: "x").run(["streak"])
         #expect(refused.status == 69)
         #expect(refused.stderr.contains("cannot reach streakd at 127.0.0.1:\(closedPort)"))

@@ -54,15 +54,20 @@ final class ClientSocket: @unchecked Sendable {
 
     /// A non-blocking connect bounded by `timeout`; 0 on success, else an errno value.
     private static func connect(
-        _ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: socklen_t, timeout: Duration
+        _ fd: Int32,
+        _ address: UnsafeMutablePointer<sockaddr>,
+        _ length: socklen_t,
+        timeout: Duration
     ) -> Int32 {
         let flags = fcntl(fd, F_GETFL, 0)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
         defer { _ = fcntl(fd, F_SETFL, flags) }
         if Glibc.connect(fd, address, length) == 0 { return 0 }
         guard errno == EINPROGRESS else { return errno }
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000
-            + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000
+                + timeout.components.attoseconds / 1_000_000_000_000_000
+        )
         var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         var ready: Int32
         repeat {

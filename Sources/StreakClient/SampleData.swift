@@ -25,7 +25,12 @@ public struct SampleData: Hashable, Sendable {
 
     private static let profiles = [
         Profile(name: "Read 20 pages", ageInDays: 400, probability: 0.80, weekdayFactor: [1.1, 1, 1, 1, 1, 0.9, 1.1]),
-        Profile(name: "Morning run", ageInDays: 400, probability: 0.55, weekdayFactor: [0.4, 1.3, 0.6, 1.3, 0.6, 1.3, 1.2]),
+        Profile(
+            name: "Morning run",
+            ageInDays: 400,
+            probability: 0.55,
+            weekdayFactor: [0.4, 1.3, 0.6, 1.3, 0.6, 1.3, 1.2]
+        ),
         Profile(name: "Meditate", ageInDays: 330, probability: 0.65, weekdayFactor: [1, 1, 1, 1, 1, 1, 1]),
         Profile(name: "Journal", ageInDays: 210, probability: 0.55, weekdayFactor: [1.3, 1, 1, 1, 1, 0.7, 0.8]),
         Profile(name: "Stretch", ageInDays: 130, probability: 0.60, weekdayFactor: [0.8, 1.1, 1.1, 1.1, 1.1, 1, 0.8]),
@@ -44,8 +49,10 @@ public struct SampleData: Hashable, Sendable {
         var inSlump = false
         var plans = profiles.map { profile in
             HabitPlan(
-                name: profile.name, createdOn: (try? CivilDate(dayNumber: today.dayNumber - profile.ageInDays)) ?? today,
-                completions: [])
+                name: profile.name,
+                createdOn: (try? CivilDate(dayNumber: today.dayNumber - profile.ageInDays)) ?? today,
+                completions: []
+            )
         }
         let streakLength = 12 + Int(random.next() % 30)
         for dayNumber in firstDay...today.dayNumber {

@@ -6,41 +6,53 @@ extension StreakClient {
     /// CreateHabit: a new habit, active from `createdOn` (default: today in the user's zone).
     public func createHabit(name: String, createdOn: CivilDate? = nil) async throws(StreakClientError) -> WireHabit {
         let response: WireCreateHabitResponse = try await call(
-            .createHabit, WireCreateHabitRequest(name: name, createdOn: createdOn))
+            .createHabit,
+            WireCreateHabitRequest(name: name, createdOn: createdOn)
+        )
         return response.habit ?? WireHabit()
     }
 
     /// ListHabits: the user's habits by id, archived ones only when asked.
     public func listHabits(includeArchived: Bool = false) async throws(StreakClientError) -> [WireHabit] {
         let response: WireListHabitsResponse = try await call(
-            .listHabits, WireListHabitsRequest(includeArchived: includeArchived))
+            .listHabits,
+            WireListHabitsRequest(includeArchived: includeArchived)
+        )
         return response.habits
     }
 
     /// RenameHabit.
     public func renameHabit(id: Int64, to name: String) async throws(StreakClientError) -> WireHabit {
         let response: WireRenameHabitResponse = try await call(
-            .renameHabit, WireRenameHabitRequest(habitId: id, name: name))
+            .renameHabit,
+            WireRenameHabitRequest(habitId: id, name: name)
+        )
         return response.habit ?? WireHabit()
     }
 
     /// ArchiveHabit: inactive from `on` (default: today in the user's zone).
     public func archiveHabit(id: Int64, on date: CivilDate? = nil) async throws(StreakClientError) -> WireHabit {
         let response: WireArchiveHabitResponse = try await call(
-            .archiveHabit, WireArchiveHabitRequest(habitId: id, archivedOn: date))
+            .archiveHabit,
+            WireArchiveHabitRequest(habitId: id, archivedOn: date)
+        )
         return response.habit ?? WireHabit()
     }
 
     /// RecordCompletion (idempotent): the new day record and streak.
     public func recordCompletion(
-        habitID: Int64, date: CivilDate? = nil, asOf: CivilDate? = nil
+        habitID: Int64,
+        date: CivilDate? = nil,
+        asOf: CivilDate? = nil
     ) async throws(StreakClientError) -> WireCompletionResponse {
         try await call(.recordCompletion, WireRecordCompletionRequest(habitId: habitID, date: date, asOf: asOf))
     }
 
     /// RemoveCompletion (idempotent): the new day record and streak.
     public func removeCompletion(
-        habitID: Int64, date: CivilDate? = nil, asOf: CivilDate? = nil
+        habitID: Int64,
+        date: CivilDate? = nil,
+        asOf: CivilDate? = nil
     ) async throws(StreakClientError) -> WireCompletionResponse {
         try await call(.removeCompletion, WireRemoveCompletionRequest(habitId: habitID, date: date, asOf: asOf))
     }
@@ -79,7 +91,8 @@ extension StreakClient {
     }
 
     /// GetMonthPage: a 42-day month page with the contributing days highlighted.
-    public func monthPage(_ request: WireGetMonthPageRequest = .init()) async throws(StreakClientError) -> WireMonthPage {
+    public func monthPage(_ request: WireGetMonthPageRequest = .init()) async throws(StreakClientError) -> WireMonthPage
+    {
         let response: WireGetMonthPageResponse = try await call(.getMonthPage, request)
         return response.page ?? WireMonthPage()
     }

@@ -73,12 +73,14 @@ public final class StreakClient: @unchecked Sendable {
     /// - Returns: the response.
     /// - Throws: `StreakClientError`.
     public func call<Request: WireMessage, Response: WireMessage>(
-        _ method: WireMethod, _ request: Request, deadline: Duration? = nil
+        _ method: WireMethod,
+        _ request: Request,
+        deadline: Duration? = nil
     ) async throws(StreakClientError) -> Response {
         let deadline = deadline ?? configuration.defaultDeadline
         do {
             return try await connection().call(method, request, deadline: deadline)
-        } catch where error.isSafeToRetry {
+        } catch  where error.isSafeToRetry {
             return try await connection().call(method, request, deadline: deadline)
         }
     }

@@ -16,7 +16,10 @@ extension StreakConnection {
                 while let frame = try decoder.next() { handle(frame) }
             } catch {
                 failure = StreakClientError(
-                    .internal, "protocol error from streakd at \(address): \(error.message)", origin: .connection)
+                    .internal,
+                    "protocol error from streakd at \(address): \(error.message)",
+                    origin: .connection
+                )
                 break reading
             }
         }

@@ -29,11 +29,15 @@ public final class StreakConnection: @unchecked Sendable {
 
     /// Connects, sends the preface and starts reading.
     /// - Throws: `StreakClientError` with origin `.connect` when the server cannot be reached.
-    public static func connect(_ configuration: ClientConfiguration) async throws(StreakClientError) -> StreakConnection {
+    public static func connect(_ configuration: ClientConfiguration) async throws(StreakClientError) -> StreakConnection
+    {
         let result: Result<ClientSocket, StreakClientError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 do throws(StreakClientError) {
-                    let socket = try ClientSocket.connect(to: configuration.server, timeout: configuration.connectTimeout)
+                    let socket = try ClientSocket.connect(
+                        to: configuration.server,
+                        timeout: configuration.connectTimeout
+                    )
                     continuation.resume(returning: .success(socket))
                 } catch {
                     continuation.resume(returning: .failure(error))
@@ -44,7 +48,11 @@ public final class StreakConnection: @unchecked Sendable {
         let connection = StreakConnection(address: configuration.server, socket: socket, token: configuration.token)
         guard socket.write(Preface.bytes) else {
             socket.shutdown()
-            throw StreakClientError(.unavailable, "connection to streakd at \(configuration.server) closed", origin: .connect)
+            throw StreakClientError(
+                .unavailable,
+                "connection to streakd at \(configuration.server) closed",
+                origin: .connect
+            )
         }
         let thread = Thread { [connection] in connection.readLoop() }
         thread.name = "streak-client-reader"
@@ -75,7 +83,9 @@ public final class StreakConnection: @unchecked Sendable {
     /// - Returns: the decoded response.
     /// - Throws: `StreakClientError`: the server's status, or a local one (see the type).
     public func call<Request: WireMessage, Response: WireMessage>(
-        _ method: WireMethod, _ request: Request, deadline: Duration? = nil
+        _ method: WireMethod,
+        _ request: Request,
+        deadline: Duration? = nil
     ) async throws(StreakClientError) -> Response {
         let call = UnaryCall()
         let id = try register(.unary(call))
@@ -108,7 +118,10 @@ public final class StreakConnection: @unchecked Sendable {
     /// that iterates, sends CANCEL.
     /// - Throws: `StreakClientError` when the connection takes no new requests.
     public func stream<Request: WireMessage, Response: WireMessage>(
-        _ method: WireMethod, _ request: Request, as type: Response.Type = Response.self, deadline: Duration? = nil
+        _ method: WireMethod,
+        _ request: Request,
+        as type: Response.Type = Response.self,
+        deadline: Duration? = nil
     ) throws(StreakClientError) -> StreakResponseStream<Response> {
         let (stream, continuation) = AsyncStream<CallResult>.makeStream()
         let id = try register(.stream(continuation))
@@ -127,7 +140,11 @@ public final class StreakConnection: @unchecked Sendable {
         if let closedError { throw closedError }
         if goAway != nil {
             throw StreakClientError(
-                .unavailable, "streakd at \(address) is going away", origin: .connection, isSafeToRetry: true)
+                .unavailable,
+                "streakd at \(address) is going away",
+                origin: .connection,
+                isSafeToRetry: true
+            )
         }
         var id = nextID
         while id == 0 || pending[id] != nil { id &+= 1 }
@@ -136,7 +153,8 @@ public final class StreakConnection: @unchecked Sendable {
         return id
     }
 
-    private func requestFrame(id: UInt32, method: WireMethod, request: some WireMessage, deadline: Duration?) -> [UInt8] {
+    private func requestFrame(id: UInt32, method: WireMethod, request: some WireMessage, deadline: Duration?) -> [UInt8]
+    {
         var metadata: [MetadataEntry] = []
         if method.requiresAuthentication, let token {
             metadata.append(MetadataEntry(key: MetadataEntry.authorizationKey, value: "Bearer \(token)"))
@@ -144,7 +162,12 @@ public final class StreakConnection: @unchecked Sendable {
         if let deadline {
             metadata.append(MetadataEntry(key: MetadataEntry.deadlineKey, value: String(deadline.wholeMilliseconds)))
         }
-        let frame = Frame.request(id: id, method: method.rawValue, metadata: metadata, message: request.serializedBytes())
+        let frame = Frame.request(
+            id: id,
+            method: method.rawValue,
+            metadata: metadata,
+            message: request.serializedBytes()
+        )
         return FrameEncoder.encode(frame)
     }
 
@@ -214,15 +237,19 @@ public final class StreakConnection: @unchecked Sendable {
             return (unanswered, pending.count == unanswered.count)
         }
         let error = StreakClientError(
-            .unavailable, "streakd at \(address) is going away (\(status)); the request was not processed",
-            origin: .connection, isSafeToRetry: true)
+            .unavailable,
+            "streakd at \(address) is going away (\(status)); the request was not processed",
+            origin: .connection,
+            isSafeToRetry: true
+        )
         for id in unanswered { finish(id, .failure(error)) }
         if idle { socket.shutdown() }
     }
 
     func connectionEnded(_ failure: StreakClientError?) {
         let ids: [UInt32] = lock.withLock {
-            let reason = goAway.map { "streakd at \(address) went away (\($0.status))" }
+            let reason =
+                goAway.map { "streakd at \(address) went away (\($0.status))" }
                 ?? "connection to streakd at \(address) closed"
             closedError = failure ?? StreakClientError(.unavailable, reason, origin: .connection)
             return Array(pending.keys)

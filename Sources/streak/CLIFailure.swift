@@ -41,7 +41,8 @@ struct CLIFailure: Error {
         case .unauthenticated, .permissionDenied:
             self.init(
                 .unauthenticated,
-                "\(error.message) -- pass --token or set STREAK_TOKEN (streakd user add NAME prints one)")
+                "\(error.message) -- pass --token or set STREAK_TOKEN (streakd user add NAME prints one)"
+            )
         case .deadlineExceeded:
             self.init(.timeout, error.message)
         default:

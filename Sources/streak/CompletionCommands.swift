@@ -11,7 +11,8 @@ struct CompletionOptions: ParsableArguments {
         try await global.run { context in
             let day = try date.map { try CLIFailure.parseDate($0, option: "--date") } ?? context.asOf
             let found = try await HabitResolver.resolve(habit, client: context.client)
-            let response = record
+            let response =
+                record
                 ? try await context.client.recordCompletion(habitID: found.id, date: day, asOf: context.asOf)
                 : try await context.client.removeCompletion(habitID: found.id, date: day, asOf: context.asOf)
             context.emit(
@@ -20,7 +21,12 @@ struct CompletionOptions: ParsableArguments {
                     ("streak", WireJSON.streak(response.streak)),
                 ]),
                 text: DayRecordRenderer.render(
-                    day: response.day, streak: response.streak, changed: response.changed, style: context.style))
+                    day: response.day,
+                    streak: response.streak,
+                    changed: response.changed,
+                    style: context.style
+                )
+            )
         }
     }
 }
@@ -38,7 +44,10 @@ struct DoneCommand: AsyncParsableCommand {
 
 /// `streak undo HABIT [--date D]`.
 struct UndoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "undo", abstract: "Take back a habit's completion on a day.")
+    static let configuration = CommandConfiguration(
+        commandName: "undo",
+        abstract: "Take back a habit's completion on a day."
+    )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: CompletionOptions
 

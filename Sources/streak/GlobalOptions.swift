@@ -9,19 +9,34 @@ import Glibc
 
 /// The options every command takes: where the server is, who we are, how to print.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("streakd's address (default: $STREAK_SERVER or 127.0.0.1:7411).", valueName: "host:port"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("streakd's address (default: $STREAK_SERVER or 127.0.0.1:7411).", valueName: "host:port")
+    )
     var server: String?
 
-    @Option(name: .long, help: ArgumentHelp("The bearer token (default: $STREAK_TOKEN or the local data dir's token file).", valueName: "token"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The bearer token (default: $STREAK_TOKEN or the local data dir's token file).",
+            valueName: "token"
+        )
+    )
     var token: String?
 
     @Flag(name: .long, help: "Print JSON instead of text (shapes in docs/CLI.md).")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("The day that counts as today (default: today in your time zone).", valueName: "YYYY-MM-DD"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The day that counts as today (default: today in your time zone).", valueName: "YYYY-MM-DD")
+    )
     var asOf: String?
 
-    @Option(name: .long, help: ArgumentHelp("Colour: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Colour: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when")
+    )
     var color: TerminalStyle.ColorChoice = .auto
 
     /// Runs a command body with a connected client, turning every failure into a message and an exit code.
@@ -31,9 +46,15 @@ struct GlobalOptions: ParsableArguments {
             let client = StreakClient(configuration: configuration)
             defer { client.close() }
             let context = CommandContext(
-                client: client, json: json, asOf: try asOf.map { try CLIFailure.parseDate($0, option: "--as-of") },
+                client: client,
+                json: json,
+                asOf: try asOf.map { try CLIFailure.parseDate($0, option: "--as-of") },
                 style: TerminalStyle.resolve(
-                    color, isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment))
+                    color,
+                    isTerminal: isatty(STDOUT_FILENO) == 1,
+                    environment: ProcessInfo.processInfo.environment
+                )
+            )
             try await body(context)
         } catch let failure as CLIFailure {
             throw failure.report()

@@ -24,7 +24,8 @@ struct HabitCommand: AsyncParsableCommand {
                 let habit = try await context.client.createHabit(name: name, createdOn: createdOn)
                 context.emit(
                     json: .object([("habit", WireJSON.habit(habit))]),
-                    text: "added habit \(habit.id) '\(habit.name)' from \(habit.createdOn.map { "\($0)" } ?? "today")\n")
+                    text: "added habit \(habit.id) '\(habit.name)' from \(habit.createdOn.map { "\($0)" } ?? "today")\n"
+                )
             }
         }
     }
@@ -39,7 +40,8 @@ struct HabitCommand: AsyncParsableCommand {
                 let habits = try await context.client.listHabits(includeArchived: all)
                 context.emit(
                     json: .object([("habits", .array(habits.map(WireJSON.habit)))]),
-                    text: HabitListRenderer.render(habits, style: context.style))
+                    text: HabitListRenderer.render(habits, style: context.style)
+                )
             }
         }
     }
@@ -56,16 +58,24 @@ struct HabitCommand: AsyncParsableCommand {
                 let renamed = try await context.client.renameHabit(id: found.id, to: newName)
                 context.emit(
                     json: .object([("habit", WireJSON.habit(renamed))]),
-                    text: "renamed habit \(renamed.id) to '\(renamed.name)'\n")
+                    text: "renamed habit \(renamed.id) to '\(renamed.name)'\n"
+                )
             }
         }
     }
 
     struct Archive: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Archive a habit: it stops counting from a day on; history stays.")
+        static let configuration = CommandConfiguration(
+            abstract: "Archive a habit: it stops counting from a day on; history stays."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The habit: its name or id.") var habit: String
-        @Option(help: ArgumentHelp("The first day it no longer counts (default: --as-of, else today).", valueName: "YYYY-MM-DD"))
+        @Option(
+            help: ArgumentHelp(
+                "The first day it no longer counts (default: --as-of, else today).",
+                valueName: "YYYY-MM-DD"
+            )
+        )
         var date: String?
 
         func run() async throws {
@@ -73,9 +83,11 @@ struct HabitCommand: AsyncParsableCommand {
                 let on = try date.map { try CLIFailure.parseDate($0, option: "--date") } ?? context.asOf
                 let found = try await HabitResolver.resolve(habit, client: context.client)
                 let archived = try await context.client.archiveHabit(id: found.id, on: on)
+                let day = archived.archivedOn.map { "\($0)" } ?? "today"
                 context.emit(
                     json: .object([("habit", WireJSON.habit(archived))]),
-                    text: "archived habit \(archived.id) '\(archived.name)' from \(archived.archivedOn.map { "\($0)" } ?? "today")\n")
+                    text: "archived habit \(archived.id) '\(archived.name)' from \(day)\n"
+                )
             }
         }
     }

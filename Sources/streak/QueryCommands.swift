@@ -5,7 +5,10 @@ import StreakWire
 
 /// `streak day DATE`.
 struct DayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "day", abstract: "Show a day: the habits done and its percentage.")
+    static let configuration = CommandConfiguration(
+        commandName: "day",
+        abstract: "Show a day: the habits done and its percentage."
+    )
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The day.", valueName: "YYYY-MM-DD")) var date: String
 
@@ -20,13 +23,22 @@ struct DayCommand: AsyncParsableCommand {
 /// `streak heatmap [--from --to --week-start]`.
 struct HeatmapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "heatmap", abstract: "Draw the heatmap (default: twelve months up to today).")
+        commandName: "heatmap",
+        abstract: "Draw the heatmap (default: twelve months up to today)."
+    )
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("The first day (default: the 1st of the month 11 months back).", valueName: "YYYY-MM-DD"))
+    @Option(
+        help: ArgumentHelp("The first day (default: the 1st of the month 11 months back).", valueName: "YYYY-MM-DD")
+    )
     var from: String?
     @Option(help: ArgumentHelp("The last day (default: --as-of, else today).", valueName: "YYYY-MM-DD"))
     var to: String?
-    @Option(help: ArgumentHelp("The first row: a weekday (monday) or a locale (en_US); default: your setting.", valueName: "day"))
+    @Option(
+        help: ArgumentHelp(
+            "The first row: a weekday (monday) or a locale (en_US); default: your setting.",
+            valueName: "day"
+        )
+    )
     var weekStart: String?
 
     func run() async throws {
@@ -44,7 +56,10 @@ struct HeatmapCommand: AsyncParsableCommand {
 
 /// `streak streak`.
 struct StreakSummaryCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "streak", abstract: "Show the current and the longest streak.")
+    static let configuration = CommandConfiguration(
+        commandName: "streak",
+        abstract: "Show the current and the longest streak."
+    )
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -58,7 +73,9 @@ struct StreakSummaryCommand: AsyncParsableCommand {
 /// `streak weekdays [--from --to]`.
 struct WeekdaysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "weekdays", abstract: "Chart completions per weekday, in your locale's week order.")
+        commandName: "weekdays",
+        abstract: "Chart completions per weekday, in your locale's week order."
+    )
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("The first day (default: all history).", valueName: "YYYY-MM-DD")) var from: String?
     @Option(help: ArgumentHelp("The last day (default: --as-of, else today).", valueName: "YYYY-MM-DD")) var to: String?
@@ -71,7 +88,10 @@ struct WeekdaysCommand: AsyncParsableCommand {
             request.asOf = context.asOf
             request.includeTotal = true
             let chart = try await context.client.weekdayChart(request)
-            context.emit(json: WireJSON.weekdayChart(chart), text: WeekdayChartRenderer.render(chart, style: context.style))
+            context.emit(
+                json: WireJSON.weekdayChart(chart),
+                text: WeekdayChartRenderer.render(chart, style: context.style)
+            )
         }
     }
 }
@@ -79,7 +99,9 @@ struct WeekdaysCommand: AsyncParsableCommand {
 /// `streak calendar [YYYY-MM]`.
 struct CalendarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "calendar", abstract: "Show a month like cal, with the days that count towards the streak marked.")
+        commandName: "calendar",
+        abstract: "Show a month like cal, with the days that count towards the streak marked."
+    )
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The month (default: the month of --as-of, else this month).", valueName: "YYYY-MM"))
     var month: String?
@@ -107,6 +129,9 @@ enum WeekStartArgument {
     static func parse(_ text: String) throws(CLIFailure) -> WireWeekStart {
         if let weekday = WeekdayNames.weekday(named: text) { return WireWeekStart(kind: .weekday(weekday)) }
         if text.contains("_") || text.contains("-") { return WireWeekStart(kind: .locale(text)) }
-        throw CLIFailure(.badInput, "--week-start '\(text)' is neither a weekday (monday...sunday) nor a locale (en_US)")
+        throw CLIFailure(
+            .badInput,
+            "--week-start '\(text)' is neither a weekday (monday...sunday) nor a locale (en_US)"
+        )
     }
 }

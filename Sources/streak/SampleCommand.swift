@@ -9,7 +9,8 @@ struct SampleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample",
         abstract: "Fill your account with a year of sample habits and completions (seeded, reproducible).",
-        discussion: "Habits that already exist with a sample name are reused. Use --as-of for a fixed 'today'.")
+        discussion: "Habits that already exist with a sample name are reused. Use --as-of for a fixed 'today'."
+    )
     @OptionGroup var global: GlobalOptions
     @Option(help: "The random seed: the same seed and --as-of give the same data.") var seed: UInt64 = 1
     @Option(help: "How many sample habits, 1...5.") var habits: Int = 5
@@ -37,7 +38,8 @@ struct SampleCommand: AsyncParsableCommand {
             for start in stride(from: 0, to: completions.count, by: 500) {
                 let chunk = Array(completions[start..<min(start + 500, completions.count)])
                 let response = try await context.client.batchCompletions(
-                    WireBatchCompletionsRequest(record: chunk, asOf: today))
+                    WireBatchCompletionsRequest(record: chunk, asOf: today)
+                )
                 changed += response.changed
                 streak = response.streak
             }
@@ -50,7 +52,8 @@ struct SampleCommand: AsyncParsableCommand {
                     added \(completions.count) completions (\(changed) new) for \(created.count) habits up to \(today)
                     now try: streak heatmap\(context.asOf == nil ? "" : " --as-of \(today)")
 
-                    """)
+                    """
+            )
         }
     }
 

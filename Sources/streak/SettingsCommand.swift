@@ -5,7 +5,9 @@ import StreakWire
 /// `streak settings [--time-zone --locale --week-start --min-percent | --clear-min-percent]`.
 struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "settings", abstract: "Show your settings, or change those given.")
+        commandName: "settings",
+        abstract: "Show your settings, or change those given."
+    )
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("An IANA time zone, e.g. Europe/Berlin.", valueName: "zone")) var timeZone: String?
     @Option(help: ArgumentHelp("A locale for names and week order, e.g. en_GB.", valueName: "id")) var locale: String?
@@ -38,7 +40,10 @@ struct SettingsCommand: AsyncParsableCommand {
                 request.clearMinPercent = clearMinPercent
                 settings = try await context.client.updateSettings(request)
             }
-            context.emit(json: WireJSON.settings(settings), text: SettingsRenderer.render(settings, style: context.style))
+            context.emit(
+                json: WireJSON.settings(settings),
+                text: SettingsRenderer.render(settings, style: context.style)
+            )
         }
     }
 }

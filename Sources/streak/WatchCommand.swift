@@ -7,7 +7,8 @@ import StreakWire
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Print each change to your completions as it happens (one JSON object per line with --json).")
+        abstract: "Print each change to your completions as it happens (one JSON object per line with --json)."
+    )
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("Stop after this many events.", valueName: "n")) var count: Int?
 
@@ -22,7 +23,8 @@ struct WatchCommand: AsyncParsableCommand {
                 context.emit(
                     json: .object([("day", WireJSON.dayRecord(event.day)), ("streak", WireJSON.streak(event.streak))]),
                     text: DayRecordRenderer.render(day: event.day, streak: event.streak, style: context.style),
-                    compact: true)
+                    compact: true
+                )
                 seen += 1
                 if let count, seen >= count { break }
             }

@@ -19,7 +19,9 @@ struct CLIJSONTests {
         #expect((sample["changed"] as? Int) == (sample["completions"] as? Int))
 
         let list = try json(try cli.run(["habit", "list", "--json"]))
-        #expect((list["habits"] as? [[String: Any]])?.map { $0["name"] as? String } == habits.map { $0["name"] as? String })
+        #expect(
+            (list["habits"] as? [[String: Any]])?.map { $0["name"] as? String } == habits.map { $0["name"] as? String }
+        )
 
         let streak = try json(try cli.run(["--json", "streak"]))
         let current = try #require(streak["current"] as? Int)
@@ -74,7 +76,9 @@ struct CLIJSONTests {
         let usage = try cli.run(["heatmap", "--bogus"])
         #expect(usage.status == 64)
 
-        let badToken = try CLIRunner(server: cli.server, token: "stk_" + String(repeating: "0", count: 64)).run(["streak"])
+        let badToken = try CLIRunner(server: cli.server, token: "stk_" + String(repeating: "0", count: 64)).run([
+            "streak"
+        ])
         #expect(badToken.status == 77)
 
         let noServer = try ServerProcess.start()

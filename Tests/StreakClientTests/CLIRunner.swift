@@ -49,8 +49,10 @@ struct CLIRunner {
         let stderr = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Output(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self)
+        )
     }
 }
 

@@ -42,7 +42,8 @@ struct ConfigurationTests {
         #expect(fromFile.token == "stk_file")
         #expect(fromFile.server == ServerAddress(host: "10.0.0.1", port: 1234))
         let fromEnvironment = try ClientConfiguration.resolve(
-            environment: environment.merging(["STREAK_TOKEN": "stk_env"]) { $1 })
+            environment: environment.merging(["STREAK_TOKEN": "stk_env"]) { $1 }
+        )
         #expect(fromEnvironment.token == "stk_env")
         let fromFlags = try ClientConfiguration.resolve(server: "h:1", token: "stk_flag", environment: environment)
         #expect(fromFlags.token == "stk_flag")

@@ -7,8 +7,13 @@ import Testing
 @Suite("Connection behaviour against a scripted server")
 struct ConnectionTests {
     private func client(port: Int) -> StreakClient {
-        StreakClient(configuration: ClientConfiguration(
-            server: ServerAddress(host: "127.0.0.1", port: port), token: "stk_test", defaultDeadline: nil))
+        StreakClient(
+            configuration: ClientConfiguration(
+                server: ServerAddress(host: "127.0.0.1", port: port),
+                token: "stk_test",
+                defaultDeadline: nil
+            )
+        )
     }
 
     @Test func deadlineIsSentAndEnforcedLocally() async throws {
@@ -20,7 +25,11 @@ struct ConnectionTests {
             let _: WirePingResponse = try await client.call(.ping, WirePingRequest(), deadline: .milliseconds(100))
         }
         do {
-            let _: WireGetStreakResponse = try await client.call(.getStreak, WireGetStreakRequest(), deadline: .milliseconds(50))
+            let _: WireGetStreakResponse = try await client.call(
+                .getStreak,
+                WireGetStreakRequest(),
+                deadline: .milliseconds(50)
+            )
         } catch {
             #expect(error.code == .deadlineExceeded)
         }
@@ -84,7 +93,13 @@ struct ConnectionTests {
             let ready = pending.add((id, message))
             for (id, message) in ready.reversed() {
                 let request = try! WirePingRequest(serializedBytes: message)
-                peer.send(.response(id: id, status: .ok, message: WirePingResponse(payload: request.payload).serializedBytes()))
+                peer.send(
+                    .response(
+                        id: id,
+                        status: .ok,
+                        message: WirePingResponse(payload: request.payload).serializedBytes()
+                    )
+                )
             }
         }
         defer { server.stop() }

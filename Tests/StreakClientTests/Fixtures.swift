@@ -49,12 +49,26 @@ enum Fixtures {
         let days = (0..<42).map { offset -> WireMonthDay in
             let day = try! CivilDate(dayNumber: first.dayNumber + offset)
             return WireMonthDay(
-                date: day, day: Int32(day.day), inMonth: day.month == 2, today: day == date("2024-02-14"),
-                selected: false, highlighted: (12...14).contains(day.day) && day.month == 2, level: 0)
+                date: day,
+                day: Int32(day.day),
+                inMonth: day.month == 2,
+                today: day == date("2024-02-14"),
+                selected: false,
+                highlighted: (12...14).contains(day.day) && day.month == 2,
+                level: 0
+            )
         }
         return WireMonthPage(
-            year: 2024, month: 2, title: "February 2024",
-            weekdaySymbols: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"], days: days,
-            previousYear: 2024, previousMonth: 1, nextYear: 2024, nextMonth: 3, weekStart: .monday)
+            year: 2024,
+            month: 2,
+            title: "February 2024",
+            weekdaySymbols: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
+            days: days,
+            previousYear: 2024,
+            previousMonth: 1,
+            nextYear: 2024,
+            nextMonth: 3,
+            weekStart: .monday
+        )
     }
 }

@@ -11,17 +11,19 @@ struct JSONTests {
             ("b", .int(1)), ("a", .string("x\"y\\\n\u{1}")), ("c", .array([.null, .bool(true)])), ("d", .object([])),
         ])
         #expect(value.serialized(pretty: false) == #"{"b":1,"a":"x\"y\\\n\u0001","c":[null,true],"d":{}}"#)
-        #expect(value.serialized() == """
-            {
-              "b": 1,
-              "a": "x\\"y\\\\\\n\\u0001",
-              "c": [
-                null,
-                true
-              ],
-              "d": {}
-            }
-            """)
+        #expect(
+            value.serialized() == """
+                {
+                  "b": 1,
+                  "a": "x\\"y\\\\\\n\\u0001",
+                  "c": [
+                    null,
+                    true
+                  ],
+                  "d": {}
+                }
+                """
+        )
     }
 
     @Test func heatmapShapeParses() throws {
@@ -40,7 +42,9 @@ struct JSONTests {
 
     @Test func settingsShapeUsesNullForNoThreshold() {
         let settings = WireSettings(timeZone: "UTC", locale: "en_US", weekStart: .monday, minPercent: 0)
-        #expect(WireJSON.settings(settings).serialized(pretty: false)
-            == #"{"time_zone":"UTC","locale":"en_US","week_start":"monday","min_percent":null}"#)
+        #expect(
+            WireJSON.settings(settings).serialized(pretty: false)
+                == #"{"time_zone":"UTC","locale":"en_US","week_start":"monday","min_percent":null}"#
+        )
     }
 }

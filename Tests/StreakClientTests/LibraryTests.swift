@@ -10,8 +10,12 @@ struct LibraryTests {
     private static func date(_ text: String) -> CivilDate { try! CivilDate(parsing: text) }
 
     private func client(_ server: ServerProcess, token: String? = nil) -> StreakClient {
-        StreakClient(configuration: ClientConfiguration(
-            server: ServerAddress(host: "127.0.0.1", port: server.port), token: token ?? server.token))
+        StreakClient(
+            configuration: ClientConfiguration(
+                server: ServerAddress(host: "127.0.0.1", port: server.port),
+                token: token ?? server.token
+            )
+        )
     }
 
     @Test func habitsCompletionsAndStreak() async throws {
@@ -22,9 +26,17 @@ struct LibraryTests {
         let habit = try await client.createHabit(name: "Read", createdOn: Self.date("2024-01-01"))
         #expect(habit.id > 0)
         for day in ["2024-01-01", "2024-01-02", "2024-01-03"] {
-            _ = try await client.recordCompletion(habitID: habit.id, date: Self.date(day), asOf: Self.date("2024-01-03"))
+            _ = try await client.recordCompletion(
+                habitID: habit.id,
+                date: Self.date(day),
+                asOf: Self.date("2024-01-03")
+            )
         }
-        let again = try await client.recordCompletion(habitID: habit.id, date: Self.date("2024-01-03"), asOf: Self.date("2024-01-03"))
+        let again = try await client.recordCompletion(
+            habitID: habit.id,
+            date: Self.date("2024-01-03"),
+            asOf: Self.date("2024-01-03")
+        )
         #expect(again.changed == false)
         let streak = try await client.streak(asOf: Self.date("2024-01-04"))
         #expect(streak.current == 3)
@@ -66,7 +78,10 @@ struct LibraryTests {
         defer { server.stop() }
         let watcher = client(server)
         let writer = client(server)
-        defer { watcher.close(); writer.close() }
+        defer {
+            watcher.close()
+            writer.close()
+        }
         let habit = try await writer.createHabit(name: "Meditate", createdOn: Self.date("2024-01-01"))
         let events = try await watcher.watch(WireWatchRequest(asOf: Self.date("2024-02-01")))
         let received = Flag()
@@ -79,7 +94,10 @@ struct LibraryTests {
         }
         // The server registers the watch asynchronously: write until the first event arrives (bounded).
         for attempt in 0..<100 where !received.isSet {
-            _ = try await writer.recordCompletion(habitID: habit.id, date: try Self.date("2024-01-01").adding(days: attempt))
+            _ = try await writer.recordCompletion(
+                habitID: habit.id,
+                date: try Self.date("2024-01-01").adding(days: attempt)
+            )
             try await Task.sleep(for: .milliseconds(20))
         }
         if !received.isSet { task.cancel() }

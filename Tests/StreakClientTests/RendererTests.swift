@@ -37,9 +37,13 @@ struct RendererTests {
     ])
     func streakCounter(current: Int32, expected: String) {
         let streak = WireStreakSummary(
-            asOf: Fixtures.date("2024-05-01"), current: current,
-            currentStart: current > 0 ? Fixtures.date("2024-03-20") : nil, longest: 67,
-            longestStart: Fixtures.date("2024-01-03"), longestEnd: Fixtures.date("2024-03-09"))
+            asOf: Fixtures.date("2024-05-01"),
+            current: current,
+            currentStart: current > 0 ? Fixtures.date("2024-03-20") : nil,
+            longest: 67,
+            longestStart: Fixtures.date("2024-01-03"),
+            longestEnd: Fixtures.date("2024-03-09")
+        )
         let lines = StreakRenderer.render(streak, style: .plain).split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix(expected) == true)
         #expect(lines.last == "longest 67 days (2024-01-03 – 2024-03-09)")
@@ -49,13 +53,21 @@ struct RendererTests {
         let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let counts = [0, 10, 5, 1, 0, 0, 2]
         let series = WireWeekdaySeries(
-            habitId: 0, name: "Total", total: true,
-            counts: (0..<7).map { WireWeekdayCount(weekday: Weekday(rawValue: $0 + 1), shortName: names[$0], count: Int32(counts[$0])) })
+            habitId: 0,
+            name: "Total",
+            total: true,
+            counts: (0..<7).map {
+                WireWeekdayCount(weekday: Weekday(rawValue: $0 + 1), shortName: names[$0], count: Int32(counts[$0]))
+            }
+        )
         let text = WeekdayChartRenderer.render(WireWeekdayChart(series: [series]), width: 10, style: .plain)
         let lines = text.split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "Total", "  Sun 0", "  Mon ██████████ 10", "  Tue █████ 5", "  Wed █ 1", "  Thu 0", "  Fri 0", "  Sat ██ 2",
-        ])
+        #expect(
+            lines == [
+                "Total", "  Sun 0", "  Mon ██████████ 10", "  Tue █████ 5", "  Wed █ 1", "  Thu 0", "  Fri 0",
+                "  Sat ██ 2",
+            ]
+        )
     }
 
     @Test func monthPageLooksLikeCalWithMarks() {
@@ -85,32 +97,54 @@ struct RendererTests {
         (.always, true, ["NO_COLOR": "yes"], false),
         (.never, true, [:], false),
     ])
-    func colorDecision(choice: TerminalStyle.ColorChoice, isTerminal: Bool, environment: [String: String], expected: Bool) {
+    func colorDecision(
+        choice: TerminalStyle.ColorChoice,
+        isTerminal: Bool,
+        environment: [String: String],
+        expected: Bool
+    ) {
         #expect(TerminalStyle.resolve(choice, isTerminal: isTerminal, environment: environment).usesColor == expected)
     }
 
     @Test func habitTableAndEmptyHint() {
         let habits = [
             WireHabit(id: 1, name: "Read", createdOn: Fixtures.date("2024-01-01")),
-            WireHabit(id: 12, name: "Morning run", createdOn: Fixtures.date("2024-02-01"), archivedOn: Fixtures.date("2024-03-01")),
+            WireHabit(
+                id: 12,
+                name: "Morning run",
+                createdOn: Fixtures.date("2024-02-01"),
+                archivedOn: Fixtures.date("2024-03-01")
+            ),
         ]
-        #expect(HabitListRenderer.render(habits, style: .plain) == """
-            ID  NAME         CREATED     ARCHIVED
-             1  Read         2024-01-01
-            12  Morning run  2024-02-01  2024-03-01
+        #expect(
+            HabitListRenderer.render(habits, style: .plain) == """
+                ID  NAME         CREATED     ARCHIVED
+                 1  Read         2024-01-01
+                12  Morning run  2024-02-01  2024-03-01
 
-            """)
+                """
+        )
         #expect(HabitListRenderer.render([], style: .plain).contains("streak habit add"))
     }
 
     @Test func dayDetailAndDayRecord() {
         let day = WireDayDetail(
-            date: Fixtures.date("2024-03-05"), completedHabits: [WireHabit(id: 2, name: "Read")], completed: 1,
-            active: 2, percent: 50, level: 2, contributing: true)
+            date: Fixtures.date("2024-03-05"),
+            completedHabits: [WireHabit(id: 2, name: "Read")],
+            completed: 1,
+            active: 2,
+            percent: 50,
+            level: 2,
+            contributing: true
+        )
         #expect(DayRenderer.render(day, style: .plain).hasPrefix("2024-03-05  1 of 2 habits (50%)\n"))
         let record = WireDayRecord(date: Fixtures.date("2024-03-05"), completed: 1, active: 2, percent: 50, level: 2)
         let line = DayRecordRenderer.render(
-            day: record, streak: WireStreakSummary(current: 3), changed: false, style: .plain)
+            day: record,
+            streak: WireStreakSummary(current: 3),
+            changed: false,
+            style: .plain
+        )
         #expect(line == "2024-03-05  ▒ 1 of 2 habits (50%)  streak 3 days  (unchanged)\n")
     }
 }

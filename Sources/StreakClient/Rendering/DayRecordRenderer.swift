@@ -4,7 +4,10 @@ public import StreakWire
 public enum DayRecordRenderer {
     /// `2024-03-05  4 of 5 habits (80%)  streak 12 days`, ending in a newline.
     public static func render(
-        day: WireDayRecord?, streak: WireStreakSummary?, changed: Bool? = nil, style: TerminalStyle
+        day: WireDayRecord?,
+        streak: WireStreakSummary?,
+        changed: Bool? = nil,
+        style: TerminalStyle
     ) -> String {
         var parts: [String] = []
         if let day {

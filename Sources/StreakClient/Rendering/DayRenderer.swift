@@ -6,7 +6,10 @@ public enum DayRenderer {
     public static func render(_ day: WireDayDetail, style: TerminalStyle) -> String {
         let date = day.date.map(String.init(describing:)) ?? "?"
         var lines = [style.bold(date) + "  " + summary(day)]
-        lines.append("level \(day.level), " + (day.contributing ? "counts towards the streak" : "does not count towards the streak"))
+        lines.append(
+            "level \(day.level), "
+                + (day.contributing ? "counts towards the streak" : "does not count towards the streak")
+        )
         for habit in day.completedHabits {
             lines.append("  ✓ \(habit.name) (#\(habit.id))")
         }

@@ -10,17 +10,22 @@ public enum HabitListRenderer {
         let idWidth = max(2, habits.map { String($0.id).count }.max() ?? 2)
         let nameWidth = max(4, habits.map(\.name.count).max() ?? 4)
         func row(_ id: String, _ name: String, _ created: String, _ archived: String) -> String {
-            let line = String(repeating: " ", count: idWidth - id.count) + id + "  "
+            let line =
+                String(repeating: " ", count: idWidth - id.count) + id + "  "
                 + name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "
                 + created.padding(toLength: 10, withPad: " ", startingAt: 0) + "  " + archived
             return line.trimmingTrailingSpaces()
         }
         var lines = [style.bold(row("ID", "NAME", "CREATED", "ARCHIVED"))]
         for habit in habits {
-            lines.append(row(
-                String(habit.id), habit.name,
-                habit.createdOn.map(String.init(describing:)) ?? "",
-                habit.archivedOn.map(String.init(describing:)) ?? ""))
+            lines.append(
+                row(
+                    String(habit.id),
+                    habit.name,
+                    habit.createdOn.map(String.init(describing:)) ?? "",
+                    habit.archivedOn.map(String.init(describing:)) ?? ""
+                )
+            )
         }
         return lines.map { $0 + "\n" }.joined()
     }

@@ -1,5 +1,5 @@
-public import StreakWire
 import StreakCore
+public import StreakWire
 
 /// Draws a heatmap as text: month labels above their columns, M/W/F on the left, one column
 /// per week (two characters wide), and a legend.

@@ -1,17 +1,25 @@
 /// A JSON value with object keys kept in the order they were given, so that the CLI's
 /// `--json` output is stable byte for byte.
 public indirect enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer.
     case int(Int64)
+    /// A string, escaped on output.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object whose members keep their order.
     case object([(String, JSONValue)])
 
+    /// Equal when the serialized texts are equal (member order counts).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         lhs.serialized() == rhs.serialized()
     }
 
+    /// Hashes the serialized text.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(serialized())
     }
@@ -43,7 +51,11 @@ public indirect enum JSONValue: Hashable, Sendable {
     }
 
     private func writeContainer(
-        _ open: String, _ close: String, _ count: Int, into output: inout String, indent: Int?,
+        _ open: String,
+        _ close: String,
+        _ count: Int,
+        into output: inout String,
+        indent: Int?,
         element: (Int, inout String, Int?) -> Void
     ) {
         output += open

@@ -12,9 +12,11 @@ public enum MonthPageRenderer {
         let title = page.title.isEmpty ? "\(page.year)-\(page.month)" : page.title
         let padding = max(0, (lineWidth - title.count) / 2)
         var lines = [String(repeating: " ", count: padding) + title]
-        lines.append(page.weekdaySymbols.map { symbol in
-            String(symbol.prefix(2)).padding(toLength: cellWidth, withPad: " ", startingAt: 0)
-        }.joined(separator: " ").trimmingTrailingSpaces())
+        lines.append(
+            page.weekdaySymbols.map { symbol in
+                String(symbol.prefix(2)).padding(toLength: cellWidth, withPad: " ", startingAt: 0)
+            }.joined(separator: " ").trimmingTrailingSpaces()
+        )
         for row in 0..<(page.days.count / 7) {
             let cells = page.days[(row * 7)..<(row * 7 + 7)].map { cell($0, style: style) }
             lines.append(cells.joined(separator: " ").trimmingTrailingSpaces())

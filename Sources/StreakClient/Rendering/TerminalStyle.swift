@@ -30,7 +30,9 @@ public struct TerminalStyle: Hashable, Sendable {
     ///   - isTerminal: whether standard output is a terminal.
     ///   - environment: the process environment.
     public static func resolve(
-        _ choice: ColorChoice, isTerminal: Bool, environment: [String: String]
+        _ choice: ColorChoice,
+        isTerminal: Bool,
+        environment: [String: String]
     ) -> TerminalStyle {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .plain }
         switch choice {

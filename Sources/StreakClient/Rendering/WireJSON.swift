@@ -44,7 +44,8 @@ public enum WireJSON {
         ])
     }
 
-    /// `{"date", "completed_habits": [habit], "completed", "active", "percent", "level", "contributing", "accessibility_label"}`.
+    /// `{"date", "completed_habits": [habit], "completed", "active", "percent", "level", "contributing",
+    /// "accessibility_label"}`.
     public static func dayDetail(_ day: WireDayDetail) -> JSONValue {
         .object([
             ("date", date(day.date)), ("completed_habits", .array(day.completedHabits.map(habit))),
@@ -89,18 +90,24 @@ public enum WireJSON {
         let series: [JSONValue] = chart.series.map { entry in
             .object([
                 ("habit_id", .int(entry.habitId)), ("name", .string(entry.name)), ("total", .bool(entry.total)),
-                ("counts", .array(entry.counts.map {
-                    .object([
-                        ("weekday", weekday($0.weekday)), ("short_name", .string($0.shortName)),
-                        ("count", .int(Int64($0.count))),
-                    ])
-                })),
+                (
+                    "counts",
+                    .array(
+                        entry.counts.map {
+                            .object([
+                                ("weekday", weekday($0.weekday)), ("short_name", .string($0.shortName)),
+                                ("count", .int(Int64($0.count))),
+                            ])
+                        }
+                    )
+                ),
             ])
         }
         return .object([("from", date(chart.from)), ("to", date(chart.to)), ("series", .array(series))])
     }
 
-    /// `{"year", "month", "title", "week_start", "weekday_symbols", "days": [...], "previous": "YYYY-MM", "next": "YYYY-MM"}`.
+    /// `{"year", "month", "title", "week_start", "weekday_symbols", "days": [...], "previous": "YYYY-MM",
+    /// "next": "YYYY-MM"}`.
     public static func monthPage(_ page: WireMonthPage) -> JSONValue {
         let days: [JSONValue] = page.days.map {
             .object([

@@ -185,9 +185,16 @@ public final class StreakConnection: @unchecked Sendable {
         }
     }
 
-    /// Fails a pending call with `error` and tells the server with CANCEL.
+    /// Fails a pending call with `error` and, when the request went out, tells the server with CANCEL.
     private func cancel(_ id: UInt32, _ error: StreakClientError) {
-        if finish(id, .failure(error)) {
+        let wasSent: Bool = lock.withLock {
+            switch pending[id] {
+            case .unary(let call)?: call.continuation != nil
+            case .stream?: true
+            case nil: false
+            }
+        }
+        if finish(id, .failure(error)) && wasSent {
             _ = socket.write(FrameEncoder.encode(.cancel(id: id)))
         }
     }

@@ -90,4 +90,36 @@ struct CLIJSONTests {
         #expect(refused.stderr.contains("scripts/run"))
         #expect(refused.stdout.isEmpty)
     }
+
+    @Test func watchPrintsOneJSONLinePerChange() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        #expect(try cli.run(["habit", "add", "Walk", "--date", "2025-01-01"]).status == 0)
+        let watch = Process()
+        watch.executableURL = CLIRunner.binaryURL
+        watch.arguments = [
+            "--server", cli.server, "--token", cli.token ?? "", "--as-of", cli.asOf, "--json", "watch", "--count", "1",
+        ]
+        let output = Pipe()
+        watch.standardOutput = output
+        watch.standardError = FileHandle.nullDevice
+        try watch.run()
+        defer { if watch.isRunning { watch.terminate() } }
+        // The server registers the watch asynchronously: record days until the watcher has its event (bounded).
+        for offset in 0..<100 where watch.isRunning {
+            let day = String(format: "2025-02-%02d", offset % 28 + 1)
+            _ = try cli.run(["done", "Walk", "--date", day])
+            usleep(30_000)
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 0)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 1)
+        let event = try #require(
+            JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+        #expect((event["day"] as? [String: Any])?["completed"] as? Int == 1)
+        #expect((event["streak"] as? [String: Any])?["as_of"] as? String == "2025-06-15")
+    }
 }

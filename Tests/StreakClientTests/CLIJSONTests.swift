@@ -118,7 +118,8 @@ struct CLIJSONTests {
         let lines = text.split(separator: "\n")
         #expect(lines.count == 1)
         let event = try #require(
-            JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+            JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any]
+        )
         #expect((event["day"] as? [String: Any])?["completed"] as? Int == 1)
         #expect((event["streak"] as? [String: Any])?["as_of"] as? String == "2025-06-15")
     }

@@ -100,6 +100,12 @@ let targets: [Target] = [
     dependencies: ["StreakCore", "StreakFraming", "StreakWire", "StreakStorage", logging],
     swiftSettings: swiftSettings
   ),
+  // The transport in-process with an echo handler, over real loopback sockets.
+  .testTarget(
+    name: "StreakTransportTests",
+    dependencies: ["StreakServer", "StreakFraming", logging],
+    swiftSettings: swiftSettings
+  ),
   // Integration tests: the real streakd binary on loopback.
   .testTarget(
     name: "StreakServerTests",

@@ -296,8 +296,9 @@ def generate_message(message, message_names):
     if any(kind_of(f, message_names) in ("date", "weekday") for f in all_fields):
         out.append("public import StreakCore")
     out.append("")
-    out += doc_lines(message.doc, "", f"The `streak.v1.{message.name}` message")
-    out.append("///")
+    if message.doc:
+        out += doc_lines(message.doc, "", "")
+        out.append("///")
     out.append(f"/// Protobuf message `streak.v1.{message.name}`.")
     out.append(f"public struct {name}: WireMessage {{")
     params = []
@@ -330,7 +331,7 @@ def generate_message(message, message_names):
     if params:
         out.append("")
         out.append("    /// Creates a message from its fields; those not given keep their defaults.")
-        out += wrap_call("    public init(", params, ") {", "")
+        out += wrap_call("public init(", params, ") {", "    ")
         for field in message.fields:
             out.append(f"        self.{camel(field.name)} = {camel(field.name)}")
         for oneof_name, _, _ in message.oneofs:
@@ -410,7 +411,13 @@ def generate_message(message, message_names):
     out.append("")
     body_lines = []
     for field in message.fields:
-        body_lines.append(f"        {camel(field.name)} = {lift_field(field, message_names)}")
+        line = f"        {camel(field.name)} = {lift_field(field, message_names)}"
+        if len(line) > MAX_LINE:
+            head, _, rest = line.partition("(")
+            body_lines.append(f"{head}(")
+            body_lines.append(f"            {rest}")
+        else:
+            body_lines.append(line)
     for oneof_name, _, fields in message.oneofs:
         enum_const = f"STREAK__V1__{snake(message.name).upper()}__{oneof_name.upper()}"
         body_lines.append(f"        switch c.pointee.{oneof_name}_case {{")
@@ -422,7 +429,8 @@ def generate_message(message, message_names):
                 body_lines.append(f"                {camel(oneof_name)} = .{camel(field.name)}(value)")
                 body_lines.append("            }")
             else:
-                body_lines.append(f"            {camel(oneof_name)} = .{camel(field.name)}({lift_field(field, message_names)})")
+                value = lift_field(field, message_names)
+                body_lines.append(f"            {camel(oneof_name)} = .{camel(field.name)}({value})")
         body_lines.append("        default:")
         body_lines.append(f"            {camel(oneof_name)} = nil")
         body_lines.append("        }")

@@ -51,6 +51,9 @@ void streak_arena_destroy(StreakArena *arena) {
 void *streak_arena_alloc_slow(StreakArena *arena, size_t size) {
     size_t chunk_size = arena->next_chunk_size;
     if (chunk_size < size) chunk_size = size;
+#ifdef STREAK_ARENA_SANITIZED
+    chunk_size = size;
+#endif
     if (chunk_size > SIZE_MAX - STREAK_CHUNK_HEADER) {
         arena->exceeded = 1;
         return NULL;

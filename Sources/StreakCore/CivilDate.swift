@@ -71,6 +71,7 @@ public struct CivilDate: Hashable, Comparable, Sendable {
         }
     }
 
+    /// Chronological order.
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }

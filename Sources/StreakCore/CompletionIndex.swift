@@ -90,7 +90,12 @@ public struct CompletionIndex: Hashable, Sendable {
 
     /// The record of `date` under `threshold`.
     public func record(on date: CivilDate, threshold: StreakThreshold = .atLeastOneHabit) -> DayRecord {
-        DayRecord(date: date, completedHabitIDs: completedHabitIDs(on: date), active: activeCount(on: date), threshold: threshold)
+        DayRecord(
+            date: date,
+            completedHabitIDs: completedHabitIDs(on: date),
+            active: activeCount(on: date),
+            threshold: threshold
+        )
     }
 
     /// The first day with a completion, if any.

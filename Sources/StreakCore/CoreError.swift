@@ -9,6 +9,7 @@ public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidArgument = Code(name: "invalidArgument")
         /// A time zone or locale identifier that Foundation does not know.
         public static let unknownIdentifier = Code(name: "unknownIdentifier")
+        /// The code's name.
         public var description: String { name }
     }
 
@@ -23,5 +24,6 @@ public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -9,11 +9,18 @@ public struct DayDetail: Hashable, Sendable {
 
     /// The detail of `date` from `index`.
     public init(
-        _ index: CompletionIndex, date: CivilDate, threshold: StreakThreshold = .atLeastOneHabit,
+        _ index: CompletionIndex,
+        date: CivilDate,
+        threshold: StreakThreshold = .atLeastOneHabit,
         locale: LocaleProfile = .english
     ) {
         record = index.record(on: date, threshold: threshold)
         completedHabits = record.completedHabitIDs.compactMap(index.habit(id:))
-        accessibilityLabel = AccessibilityLabel.text(date: date, completed: record.completed, active: record.active, locale: locale)
+        accessibilityLabel = AccessibilityLabel.text(
+            date: date,
+            completed: record.completed,
+            active: record.active,
+            locale: locale
+        )
     }
 }

@@ -16,7 +16,8 @@ public struct DayRecord: Hashable, Sendable {
     public var contributes: Bool
 
     /// Creates the record of a day from its counts, deriving percentage, level and the flag.
-    public init(date: CivilDate, completedHabitIDs: [Int64], active: Int, threshold: StreakThreshold = .atLeastOneHabit) {
+    public init(date: CivilDate, completedHabitIDs: [Int64], active: Int, threshold: StreakThreshold = .atLeastOneHabit)
+    {
         self.date = date
         self.completedHabitIDs = completedHabitIDs
         self.completed = completedHabitIDs.count
@@ -64,6 +65,7 @@ public enum IntensityLevel: Int, Hashable, Sendable, CaseIterable, Comparable {
         }
     }
 
+    /// Orders levels from 0 to 3.
     public static func < (lhs: IntensityLevel, rhs: IntensityLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

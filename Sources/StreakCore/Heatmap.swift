@@ -64,6 +64,7 @@ public enum AccessibilityLabel {
     public static func text(date: CivilDate, completed: Int, active: Int, locale: LocaleProfile = .english) -> String {
         let percent = Percentage.shown(completed: completed, active: active)
         let noun = active == 1 ? "habit" : "habits"
-        return "\(locale.monthSymbols[date.month - 1]) \(date.day): \(percent)% completed, \(completed) of \(active) \(noun)"
+        return
+            "\(locale.monthSymbols[date.month - 1]) \(date.day): \(percent)% completed, \(completed) of \(active) \(noun)"
     }
 }

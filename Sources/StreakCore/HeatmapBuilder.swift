@@ -20,8 +20,13 @@ public struct HeatmapOptions: Hashable, Sendable {
 
     /// Creates options; the defaults give the twelve-month heatmap ending at `asOf`.
     public init(
-        asOf: CivilDate, from: CivilDate? = nil, to: CivilDate? = nil, weekStart: Weekday = .monday,
-        locale: LocaleProfile = .english, threshold: StreakThreshold = .atLeastOneHabit, accessibilityLabels: Bool = false
+        asOf: CivilDate,
+        from: CivilDate? = nil,
+        to: CivilDate? = nil,
+        weekStart: Weekday = .monday,
+        locale: LocaleProfile = .english,
+        threshold: StreakThreshold = .atLeastOneHabit,
+        accessibilityLabels: Bool = false
     ) {
         self.asOf = asOf
         self.from = from
@@ -81,11 +86,18 @@ public enum HeatmapBuilder {
                 let active = index.activeCount(on: date)
                 cells.append(
                     HeatmapCell(
-                        date: date, completed: completed, active: active,
+                        date: date,
+                        completed: completed,
+                        active: active,
                         level: IntensityLevel(completed: completed, active: active),
                         percentage: Percentage.shown(completed: completed, active: active),
                         accessibilityLabel: options.accessibilityLabels
-                            ? AccessibilityLabel.text(date: date, completed: completed, active: active, locale: options.locale)
+                            ? AccessibilityLabel.text(
+                                date: date,
+                                completed: completed,
+                                active: active,
+                                locale: options.locale
+                            )
                             : nil
                     )
                 )
@@ -94,7 +106,10 @@ public enum HeatmapBuilder {
             columnStart += 7
         }
         return Heatmap(
-            from: range.lowerBound, to: range.upperBound, weekStart: options.weekStart, weeks: weeks,
+            from: range.lowerBound,
+            to: range.upperBound,
+            weekStart: options.weekStart,
+            weeks: weeks,
             monthLabels: MonthLabelBuilder.labels(weekStarts: weeks.map(\.start), locale: options.locale),
             legend: LegendEntry.standard
         )

@@ -21,13 +21,21 @@ public struct YearMonth: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     /// The month before, wrapping the year (2025-01 -> 2024-12); nil before 0001-01.
-    public var previous: YearMonth? { try? month == 1 ? YearMonth(year: year - 1, month: 12) : YearMonth(year: year, month: month - 1) }
+    public var previous: YearMonth? {
+        try? month == 1 ? YearMonth(year: year - 1, month: 12) : YearMonth(year: year, month: month - 1)
+    }
     /// The month after, wrapping the year (2024-12 -> 2025-01); nil after 9999-12.
-    public var next: YearMonth? { try? month == 12 ? YearMonth(year: year + 1, month: 1) : YearMonth(year: year, month: month + 1) }
+    public var next: YearMonth? {
+        try? month == 12 ? YearMonth(year: year + 1, month: 1) : YearMonth(year: year, month: month + 1)
+    }
     /// The 1st of the month.
-    public var firstDay: CivilDate { CivilDate(validDayNumber: (try? CivilDate(year: year, month: month, day: 1))?.dayNumber ?? 0) }
+    public var firstDay: CivilDate {
+        CivilDate(validDayNumber: (try? CivilDate(year: year, month: month, day: 1))?.dayNumber ?? 0)
+    }
 
+    /// Chronological order.
     public static func < (lhs: YearMonth, rhs: YearMonth) -> Bool { (lhs.year, lhs.month) < (rhs.year, rhs.month) }
+    /// `YYYY-MM`.
     public var description: String { String(format: "%04d-%02d", year, month) }
 }
 
@@ -48,8 +56,12 @@ public struct MonthPageOptions: Hashable, Sendable {
 
     /// Creates options.
     public init(
-        weekStart: Weekday, locale: LocaleProfile = .english, today: CivilDate? = nil, selected: CivilDate? = nil,
-        highlighted: Set<CivilDate> = [], levels: [CivilDate: IntensityLevel] = [:]
+        weekStart: Weekday,
+        locale: LocaleProfile = .english,
+        today: CivilDate? = nil,
+        selected: CivilDate? = nil,
+        highlighted: Set<CivilDate> = [],
+        levels: [CivilDate: IntensityLevel] = [:]
     ) {
         self.weekStart = weekStart
         self.locale = locale
@@ -105,16 +117,22 @@ public enum MonthPageBuilder {
         let days = (start..<(start + 42)).map { number -> MonthPageDay in
             let date = CivilDate(validDayNumber: number)
             return MonthPageDay(
-                date: date, inMonth: date.year == month.year && date.month == month.month,
-                isToday: date == options.today, isSelected: date == options.selected,
-                isHighlighted: options.highlighted.contains(date), level: options.levels[date] ?? .none
+                date: date,
+                inMonth: date.year == month.year && date.month == month.month,
+                isToday: date == options.today,
+                isSelected: date == options.selected,
+                isHighlighted: options.highlighted.contains(date),
+                level: options.levels[date] ?? .none
             )
         }
         return MonthPage(
             month: month,
             title: "\(options.locale.monthSymbols[month.month - 1]) \(month.year)",
             weekdaySymbols: Weekday.ordered(startingAt: options.weekStart).map(options.locale.shortName(of:)),
-            weekStart: options.weekStart, days: days, previous: month.previous, next: month.next
+            weekStart: options.weekStart,
+            days: days,
+            previous: month.previous,
+            next: month.next
         )
     }
 }

@@ -17,8 +17,13 @@ public struct StreakSummary: Hashable, Sendable {
 
     /// Creates a summary.
     public init(
-        asOf: CivilDate, current: Int, currentStart: CivilDate?, longest: Int, longestStart: CivilDate?,
-        longestEnd: CivilDate?, todayPending: Bool
+        asOf: CivilDate,
+        current: Int,
+        currentStart: CivilDate?,
+        longest: Int,
+        longestStart: CivilDate?,
+        longestEnd: CivilDate?,
+        todayPending: Bool
     ) {
         self.asOf = asOf
         self.current = current

@@ -34,12 +34,18 @@ public enum WeekdayChartBuilder {
     /// `asOf`), one series per habit in id order and a total when `includeTotal`, with the weekdays
     /// ordered from the locale's first weekday. Cost: linear in the days with completions.
     public static func build(
-        _ index: CompletionIndex, asOf: CivilDate, from: CivilDate? = nil, to: CivilDate? = nil,
-        locale: LocaleProfile = .english, includeTotal: Bool = false
+        _ index: CompletionIndex,
+        asOf: CivilDate,
+        from: CivilDate? = nil,
+        to: CivilDate? = nil,
+        locale: LocaleProfile = .english,
+        includeTotal: Bool = false
     ) throws(CoreError) -> WeekdayChart {
         let end = to ?? asOf
         let start = from ?? min(index.firstCompletionDate ?? end, end)
-        guard start <= end else { throw CoreError(.invalidArgument, "the range starts (\(start)) after it ends (\(end))") }
+        guard start <= end else {
+            throw CoreError(.invalidArgument, "the range starts (\(start)) after it ends (\(end))")
+        }
         let order = locale.weekdays
         var counts: [Int64: [Int]] = [:]
         for habit in index.habits { counts[habit.id] = [Int](repeating: 0, count: 7) }
@@ -57,7 +63,8 @@ public enum WeekdayChartBuilder {
             series.append(WeekdaySeries(habitID: nil, name: "Total", counts: total))
         }
         return WeekdayChart(
-            from: start, to: end,
+            from: start,
+            to: end,
             weekdays: order.map { WeekdayName(weekday: $0, shortName: locale.shortName(of: $0)) },
             series: series
         )

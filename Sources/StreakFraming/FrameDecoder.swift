@@ -25,6 +25,9 @@ public struct FrameDecoder: Sendable {
         self.prefaceBytesSeen = expectsPreface ? 0 : Preface.bytes.count
     }
 
+    /// Whether the whole preface has been received (always true when none is expected).
+    public var hasReceivedPreface: Bool { prefaceBytesSeen == Preface.bytes.count }
+
     /// The bytes received but not yet consumed by a frame.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
@@ -44,6 +47,7 @@ public struct FrameDecoder: Sendable {
     /// - Throws: `FramingError` for a bad preface, a length out of bounds, an unknown kind or a malformed body.
     public mutating func next() throws(FramingError) -> Frame? {
         if let failure { throw failure }
+        if bufferedByteCount == 0 { return nil }
         do {
             return try decodeNext()
         } catch {

@@ -36,10 +36,12 @@ extension StreakService {
             try snapshot.data.requireHabit(habitID)
             let change: CompletionChange =
                 method == .recordCompletion ? .record(habitID: habitID, date: date) : .remove(habitID: habitID, date: date)
-            submitCompletions([change], user: user, id: id, responder: responder) { after, changed in
-                WireCompletionResponse(
-                    day: WireDayRecord(after.data.dayRecord(on: date)),
-                    streak: WireStreakSummary(after.data.streakSummary(asOf: asOf ?? after.today)),
+            submitCompletions([change], user: user, id: id, responder: responder) { changed in
+                // The current state includes this write and maybe later ones, all durable.
+                let (streak, current) = user.currentStreak(asOf: asOf, now: self.now())
+                return WireCompletionResponse(
+                    day: WireDayRecord(current.data.dayRecord(on: date)),
+                    streak: WireStreakSummary(streak),
                     changed: changed.first ?? false
                 ).serializedBytes()
             }
@@ -47,10 +49,11 @@ extension StreakService {
             let message = try WireBatchCompletionsRequest(serializedBytes: request.message)
             let changes = try batchChanges(message, data: snapshot.data)
             let days = Set(changes.map(\.date)).sorted()
-            submitCompletions(changes, user: user, id: id, responder: responder) { after, changed in
-                WireBatchCompletionsResponse(
-                    days: days.map { WireDayRecord(after.data.dayRecord(on: $0)) },
-                    streak: WireStreakSummary(after.data.streakSummary(asOf: message.asOf ?? after.today)),
+            submitCompletions(changes, user: user, id: id, responder: responder) { changed in
+                let (streak, current) = user.currentStreak(asOf: message.asOf, now: self.now())
+                return WireBatchCompletionsResponse(
+                    days: days.map { WireDayRecord(current.data.dayRecord(on: $0)) },
+                    streak: WireStreakSummary(streak),
                     changed: Int32(changed.lazy.filter { $0 }.count)
                 ).serializedBytes()
             }
@@ -100,12 +103,11 @@ extension StreakService {
         user: UserState,
         id: UInt32,
         responder: Responder,
-        answer: @escaping @Sendable (UserState.Snapshot, [Bool]) -> [UInt8]
+        answer: @escaping @Sendable ([Bool]) -> [UInt8]
     ) {
         guard !changes.isEmpty else {
             // Nothing to make durable: answer from the current state.
-            let snapshot = user.snapshot(now: now())
-            responder.respond(to: id, status: .ok, message: answer(snapshot, []))
+            responder.respond(to: id, status: .ok, message: answer([]))
             return
         }
         submit(
@@ -118,7 +120,7 @@ extension StreakService {
                 let after = self.apply(user) { $0.apply(changes) }
                 let changedDays = Set(zip(changes, changed).filter(\.1).map(\.0.date)).sorted()
                 if !changedDays.isEmpty { self.notifyWatchers(user, days: changedDays, snapshot: after) }
-                return (after, changed)
+                return changed
             },
             answer: answer
         )

@@ -14,6 +14,9 @@ final class UserState: Sendable {
         var data: UserData
         var version: UInt64 = 0
         var cache: [ResponseKey: [UInt8]] = [:]
+        /// Streak summaries of the current version by `as_of` day number: concurrent writes of one
+        /// user answer from whatever state is current, and share one computation.
+        var summaries: [Int: StreakSummary] = [:]
         var clock = TodayClock()
     }
 
@@ -62,6 +65,23 @@ final class UserState: Sendable {
         }
     }
 
+    /// The streak summary as of `asOf` (nil: today) in the current state, shared by everyone
+    /// who asks before the next write.
+    /// - Returns: the summary and the snapshot it was computed from.
+    func currentStreak(asOf: CivilDate?, now: Date) -> (StreakSummary, Snapshot) {
+        let (snapshot, cached) = contents.withLock { contents in
+            let today = contents.clock.today(in: contents.data.settings.timeZone, now: now)
+            let snapshot = Snapshot(data: contents.data, version: contents.version, today: today)
+            return (snapshot, contents.summaries[(asOf ?? today).dayNumber])
+        }
+        if let cached { return (cached, snapshot) }
+        let summary = snapshot.data.streakSummary(asOf: asOf ?? snapshot.today)
+        contents.withLock { contents in
+            if contents.version == snapshot.version { contents.summaries[summary.asOf.dayNumber] = summary }
+        }
+        return (summary, snapshot)
+    }
+
     /// Applies an acknowledged write and empties the cache.
     /// - Returns: what `body` returns, and the snapshot after the change.
     func update<T>(now: Date, _ body: (inout UserData) throws -> T) rethrows -> (T, Snapshot) {
@@ -69,6 +89,7 @@ final class UserState: Sendable {
             let result = try body(&contents.data)
             contents.version &+= 1
             contents.cache.removeAll(keepingCapacity: true)
+            contents.summaries.removeAll(keepingCapacity: true)
             let today = contents.clock.today(in: contents.data.settings.timeZone, now: now)
             return (result, Snapshot(data: contents.data, version: contents.version, today: today))
         }

@@ -16,7 +16,9 @@ public enum LocalUser {
         let path = (dataDirectory as NSString).appendingPathComponent(tokenFileName)
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard descriptor >= 0 else { throw StorageError(.io, "cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw StorageError(.io, "cannot write \(temporary): \(String(cString: strerror(errno)))")
+        }
         let bytes = Array((token + "\n").utf8)
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         fsync(descriptor)

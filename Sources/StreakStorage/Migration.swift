@@ -44,16 +44,37 @@ struct Migration: Sendable {
                     min_percent INTEGER
                 );
                 """
-        )
+        ),
+        // Habit ids become unique per store (new ids are the store-wide maximum plus one), so an id
+        // names one habit everywhere. Not a UNIQUE index: databases created by version 1 may hold
+        // the same id for two users; every query is keyed by (user_id, id), so those stay correct.
+        Migration(
+            version: 2,
+            name: "habit ids unique per store",
+            sql: "CREATE INDEX habits_by_id ON habits (id);"
+        ),
     ]
+
+    /// The schema version of the database behind `connection` (0 when empty).
+    static func version(of connection: SQLiteConnection) throws(StorageError) -> Int {
+        let exists = try connection.query(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        )
+        guard !exists.isEmpty else { return 0 }
+        let rows = try connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+        return Int(rows.first?.first?.integer ?? 0)
+    }
 
     /// Applies every migration newer than the database's version, each in its own transaction.
     static func migrate(_ connection: SQLiteConnection, migrations: [Migration] = all) throws(StorageError) {
         try connection.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
+            """
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL
+            )
+            """
         )
-        let rows = try connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
-        let current = rows.first?.first?.integer ?? 0
+        let current = try version(of: connection)
         for migration in migrations where migration.version > current {
             try connection.execute("BEGIN IMMEDIATE")
             do {
@@ -65,7 +86,9 @@ struct Migration: Sendable {
                 try connection.execute("COMMIT")
             } catch {
                 try? connection.execute("ROLLBACK")
-                throw StorageError(error.code, "migration \(migration.version) (\(migration.name)) failed: \(error.message)")
+                throw StorageError(
+                    error.code, "migration \(migration.version) (\(migration.name)) failed: \(error.message)"
+                )
             }
         }
     }

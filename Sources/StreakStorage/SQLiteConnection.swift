@@ -79,7 +79,8 @@ final class SQLiteConnection {
     private func prepared(_ sql: String) throws(StorageError) -> OpaquePointer? {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK else {
+        let flags = UInt32(SQLITE_PREPARE_PERSISTENT)
+        guard sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil) == SQLITE_OK else {
             throw error("prepare")
         }
         statements[sql] = statement

@@ -34,12 +34,18 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
         writer = GroupCommitWriter(connection: writeConnection)
     }
 
+    /// The schema version after migrating: the number of migrations applied.
+    public var schemaVersion: Int { Migration.all.count }
+
     /// Transactions committed by the writer so far (group commit makes this smaller than the writes).
     public var committedTransactions: Int { writer.committedTransactions }
 
     public func createUser(name: String) throws(StorageError) -> (user: UserRecord, token: String) {
-        guard !name.isEmpty, name.count <= 64, name.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace && $0.value >= 0x21 }) else {
-            throw StorageError(.invalidArgument, "a user name is 1 to 64 characters without spaces or control characters")
+        let printable = name.unicodeScalars.allSatisfy { !$0.properties.isWhitespace && $0.value >= 0x21 }
+        guard !name.isEmpty, name.count <= 64, printable else {
+            throw StorageError(
+                .invalidArgument, "a user name is 1 to 64 characters without spaces or control characters"
+            )
         }
         let token = TokenHasher.generate()
         let created = Date()
@@ -51,12 +57,14 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
                 "INSERT INTO users (name, token_hash, created_at) VALUES (?, ?, ?)",
                 [.text(name), .blob(TokenHasher.hash(token)), .integer(Int64(created.timeIntervalSince1970))]
             )
-            guard let id = try connection.query("SELECT id FROM users WHERE name = ?", [.text(name)]).first?.first?.integer
+            let rows = try connection.query("SELECT id FROM users WHERE name = ?", [.text(name)])
+            guard let id = rows.first?.first?.integer
             else { throw StorageError(.corrupt, "the new user was not found") }
             return id
         }
         let id = try result.get()
-        return (UserRecord(id: id, name: name, createdAt: Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down)), revoked: false), token)
+        let createdAt = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down))
+        return (UserRecord(id: id, name: name, createdAt: createdAt, revoked: false), token)
     }
 
     public func users() throws(StorageError) -> [UserRecord] {

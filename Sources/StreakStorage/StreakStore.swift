@@ -63,6 +63,12 @@ public enum StoreWriteResult: Sendable, Hashable {
 /// (Citus: `user_id` as the distribution column). Reads are synchronous and rare (the server
 /// caches a user's state after the first load); writes are asynchronous so that a single
 /// writer can group concurrent writes into one durable transaction.
+///
+/// Schema (see `Migration`): `habits (user_id, id)`, `completions (user_id, habit_id, day)` and
+/// `settings (user_id)` all lead their primary key with the user, so they shard by user; `users`
+/// (name, token hash) is small and would be a Citus reference table. Several servers sharing
+/// one PostgreSQL route each user to one server (by user id), so each server is the only
+/// writer for its users and its per-user cache stays valid; habit ids come from a sequence.
 public protocol StreakStore: AnyObject, Sendable {
     /// Creates a user and its token. - Throws: `.alreadyExists`, `.invalidArgument`.
     func createUser(name: String) throws(StorageError) -> (user: UserRecord, token: String)

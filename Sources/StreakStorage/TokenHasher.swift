@@ -16,7 +16,9 @@ enum TokenHasher {
     /// Whether `token` has the shape of a token (checked before hashing).
     static func isWellFormed(_ token: String) -> Bool {
         token.utf8.count == prefix.utf8.count + 64 && token.hasPrefix(prefix)
-            && token.utf8.dropFirst(prefix.utf8.count).allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+            && token.utf8.dropFirst(prefix.utf8.count).allSatisfy {
+                (0x30...0x39).contains($0) || (0x61...0x66).contains($0)
+            }
     }
 
     /// SHA-256 of the token's UTF-8 bytes.
@@ -32,7 +34,9 @@ enum TokenHasher {
     /// Compares two digests in time that does not depend on where they differ.
     static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        return lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 } }
+        return lhs.withUnsafeBytes { a in
+            rhs.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
+        }
     }
 }
 

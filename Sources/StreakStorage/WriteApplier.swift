@@ -9,9 +9,9 @@ struct WriteApplier {
         switch write {
         case .createHabit(let name, let createdOn):
             try HabitRow.validate(name: name)
-            let next = try connection.query(
-                "SELECT COALESCE(MAX(id), 0) + 1 FROM habits WHERE user_id = ?", [.integer(user)]
-            ).first?.first?.integer ?? 1
+            // Unique per store (index habits_by_id); only the writer inserts, so there is no race.
+            // A PostgreSQL store would take the id from a sequence instead.
+            let next = try connection.query("SELECT COALESCE(MAX(id), 0) + 1 FROM habits").first?.first?.integer ?? 1
             try connection.query(
                 "INSERT INTO habits (user_id, id, name, created_on) VALUES (?, ?, ?, ?)",
                 [.integer(user), .integer(next), .text(name), .integer(Int64(createdOn.dayNumber))]
@@ -31,7 +31,9 @@ struct WriteApplier {
                 throw StorageError(.alreadyExists, "habit \(id) is already archived from \(archived)")
             }
             guard day >= habit.createdOn else {
-                throw StorageError(.invalidArgument, "habit \(id) cannot be archived before it was created (\(habit.createdOn))")
+                throw StorageError(
+                    .invalidArgument, "habit \(id) cannot be archived before it was created (\(habit.createdOn))"
+                )
             }
             try connection.query(
                 "UPDATE habits SET archived_on = ? WHERE user_id = ? AND id = ?",
@@ -48,7 +50,9 @@ struct WriteApplier {
                 case .record(let habitID, let date):
                     let habit = try cachedHabit(habitID, in: &habits)
                     guard habit.isActive(on: date) else {
-                        throw StorageError(.invalidArgument, "habit \(habitID) is not active on \(date) \(window(of: habit))")
+                        throw StorageError(
+                            .invalidArgument, "habit \(habitID) is not active on \(date) \(window(of: habit))"
+                        )
                     }
                     try connection.query(
                         "INSERT OR IGNORE INTO completions (user_id, habit_id, day) VALUES (?, ?, ?)",
@@ -76,7 +80,8 @@ struct WriteApplier {
                 """,
                 [
                     .integer(user), .text(settings.timeZone), .text(settings.locale),
-                    .integer(Int64(settings.weekStart.rawValue)), settings.minPercent.map { .integer(Int64($0)) } ?? .null,
+                    .integer(Int64(settings.weekStart.rawValue)),
+                    settings.minPercent.map { .integer(Int64($0)) } ?? .null,
                 ]
             )
             return .settings(settings)
@@ -92,13 +97,15 @@ struct WriteApplier {
 
     private func existingHabit(_ id: Int64) throws(StorageError) -> Habit {
         let rows = try connection.query(
-            "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? AND id = ?", [.integer(user), .integer(id)]
+            "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? AND id = ?",
+            [.integer(user), .integer(id)]
         )
         guard let row = rows.first else { throw StorageError(.notFound, "no habit with id \(id)") }
         return try HabitRow.habit(from: row)
     }
 
     private func window(of habit: Habit) -> String {
-        habit.archivedOn.map { "(active \(habit.createdOn) until \($0), not included)" } ?? "(active from \(habit.createdOn))"
+        guard let archived = habit.archivedOn else { return "(active from \(habit.createdOn))" }
+        return "(active \(habit.createdOn) until \(archived), not included)"
     }
 }

@@ -12,10 +12,11 @@ struct SQLiteStoreTests {
         let bob = try fixture.store.createUser(name: "bob").user.id
         let read = try fixture.habit("Read 📚", for: alice)
         #expect(read.id == 1)
-        #expect(try fixture.habit("Run", for: bob).id == 1)
+        #expect(try fixture.habit("Run", for: bob).id == 2)  // ids are unique per store
         _ = try fixture.write(.renameHabit(id: read.id, name: "Read more"), for: alice).get()
         _ = try fixture.write(.archiveHabit(id: read.id, on: day("2024-06-01")), for: alice).get()
-        #expect(try fixture.store.habits(of: alice) == [Habit(id: 1, name: "Read more", createdOn: day("2024-01-01"), archivedOn: day("2024-06-01"))])
+        let expected = Habit(id: 1, name: "Read more", createdOn: day("2024-01-01"), archivedOn: day("2024-06-01"))
+        #expect(try fixture.store.habits(of: alice) == [expected])
         #expect(try fixture.store.habits(of: bob).map(\.name) == ["Run"])
     }
 
@@ -45,7 +46,8 @@ struct SQLiteStoreTests {
             .remove(habitID: habit.id, date: date), .remove(habitID: habit.id, date: date),
             .record(habitID: habit.id, date: date),
         ]
-        #expect(try fixture.write(.completions(changes), for: user).get() == .completions(changed: [true, false, true, false, true]))
+        let result = try fixture.write(.completions(changes), for: user).get()
+        #expect(result == .completions(changed: [true, false, true, false, true]))
         #expect(try fixture.store.completions(of: user) == [Completion(habitID: habit.id, date: date)])
     }
 
@@ -56,16 +58,24 @@ struct SQLiteStoreTests {
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user)
         _ = try fixture.write(.archiveHabit(id: habit.id, on: day("2024-06-01")), for: user).get()
-        let result = fixture.write(.completions([.record(habitID: habit.id, date: day("2024-02-02")), .record(habitID: habit.id, date: day(date))]), for: user)
-        #expect(throws: StorageError.self) { try result.get() }
+        let changes: [CompletionChange] = [
+            .record(habitID: habit.id, date: day("2024-02-02")), .record(habitID: habit.id, date: day(date)),
+        ]
+        let result = fixture.write(.completions(changes), for: user)
+        #expect { try result.get() } throws: { ($0 as? StorageError)?.code == .invalidArgument }
         #expect(try fixture.store.completions(of: user).isEmpty)
     }
 
-    @Test("habit names are 1 to 200 characters without control characters", arguments: ["", String(repeating: "x", count: 201), "tab\there"])
+    @Test(
+        "habit names are 1 to 200 characters without control characters",
+        arguments: ["", String(repeating: "x", count: 201), "tab\there", "new\nline"]
+    )
     func badNames(name: String) throws {
         let fixture = try StoreFixture()
         let user = try fixture.store.createUser(name: "u").user.id
-        #expect(throws: StorageError.self) { try fixture.write(.createHabit(name: name, createdOn: day("2024-01-01")), for: user).get() }
+        let result = fixture.write(.createHabit(name: name, createdOn: day("2024-01-01")), for: user)
+        #expect { try result.get() } throws: { ($0 as? StorageError)?.code == .invalidArgument }
+        #expect(try fixture.store.habits(of: user).isEmpty)
     }
 
     @Test("settings default, update and survive reopening")
@@ -89,11 +99,21 @@ struct SQLiteStoreTests {
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user, from: "2000-01-01")
         let before = fixture.store.committedTransactions
-        let writes = 400
-        DispatchQueue.concurrentPerform(iterations: writes) { index in
-            let result = fixture.write(.completions([.record(habitID: habit.id, date: try! day("2000-01-01").adding(days: index))]), for: user)
-            precondition((try? result.get()) == .completions(changed: [true]))
+        let threads = 20, perThread = 20, writes = threads * perThread
+        // Real threads (concurrentPerform runs only as many at once as there are cores).
+        let group = DispatchGroup()
+        for thread in 0..<threads {
+            group.enter()
+            Thread {
+                for index in 0..<perThread {
+                    let date = try! day("2000-01-01").adding(days: thread * perThread + index)
+                    let result = fixture.write(.completions([.record(habitID: habit.id, date: date)]), for: user)
+                    precondition((try? result.get()) == .completions(changed: [true]))
+                }
+                group.leave()
+            }.start()
         }
+        group.wait()
         let transactions = fixture.store.committedTransactions - before
         #expect(transactions < writes)
         let reopened = try SQLiteStore(directory: fixture.directory)

@@ -25,7 +25,8 @@ final class StoreFixture: @unchecked Sendable {
     }
 
     func habit(_ name: String, for user: UserID, from date: String = "2024-01-01") throws -> Habit {
-        guard case .habit(let habit) = try write(.createHabit(name: name, createdOn: CivilDate(parsing: date)), for: user).get()
+        let result = write(.createHabit(name: name, createdOn: try CivilDate(parsing: date)), for: user)
+        guard case .habit(let habit) = try result.get()
         else { throw StorageError(.corrupt, "not a habit") }
         return habit
     }

@@ -22,11 +22,12 @@ enum WireSamples {
     }
 
     static let names = [
-        "Read 📚", "🔥🔥🔥", "Läufe", "e\u{301}te\u{301}", "👩‍👩‍👧‍👦 family", "日本語の練習", "עברית", "Z\u{0351}\u{036B}a\u{0309}",
-        "\"quoted\" \\ back", "tab\there", String(repeating: "x", count: 200),
+        "Read 📚", "🔥🔥🔥", "Läufe", "e\u{301}te\u{301}", "👩‍👩‍👧‍👦 family", "日本語の練習", "עברית",
+        "Z\u{0351}\u{036B}a\u{0309}", "\"quoted\" \\ back", "tab\there", String(repeating: "x", count: 200),
     ]
 
-    static let habit = WireHabit(id: 42, name: "Read 📚", createdOn: date(2024, 2, 29), archivedOn: date(9999, 12, 31))
+    static let habit = WireHabit(
+        id: 42, name: "Read 📚", createdOn: date(2024, 2, 29), archivedOn: date(9999, 12, 31))
     static let liveHabit = WireHabit(id: .max, name: "e\u{301}te\u{301}", createdOn: .min)
     static let completion = WireCompletion(habitId: 7, date: date(2024, 12, 31))
     static let dayRecord = WireDayRecord(
@@ -52,7 +53,8 @@ enum WireSamples {
     static let dayDetail = WireDayDetail(
         date: date(2024, 3, 5), completedHabits: [habit, liveHabit], completed: 4, active: 5, percent: 80, level: 2,
         contributing: true, accessibilityLabel: "March 5: 80% completed, 4 of 5 habits")
-    static let settings = WireSettings(timeZone: "Europe/Berlin", locale: "de_DE", weekStart: .saturday, minPercent: 100)
+    static let settings = WireSettings(
+        timeZone: "Europe/Berlin", locale: "de_DE", weekStart: .saturday, minPercent: 100)
     static let series = WireWeekdaySeries(
         habitId: 3, name: "🔥", total: false,
         counts: Weekday.allCases.map { WireWeekdayCount(weekday: $0, shortName: "d\($0.rawValue)", count: 0) })
@@ -127,7 +129,8 @@ enum WireSamples {
         WireSample("WatchRequest", WireWatchRequest(asOf: date(2024, 3, 5))),
         WireSample("WatchEvent", WireWatchEvent(day: dayRecord, streak: streak)),
         WireSample("BuildMonthLabelsRequest", WireBuildMonthLabelsRequest(
-            weekStarts: [date(2024, 1, 1), date(2024, 1, 8), date(2024, 2, 1), date(2024, 3, 1)], locale: "fr_FR")),
+            weekStarts: [date(2024, 1, 1), date(2024, 1, 8), date(2024, 2, 1), date(2024, 3, 1)],
+            locale: "fr_FR")),
         WireSample("BuildMonthLabelsResponse", WireBuildMonthLabelsResponse(labels: [
             WireMonthLabel(label: "Jan", weekIndex: 0), WireMonthLabel(label: "Mar", weekIndex: 3),
         ])),

@@ -34,6 +34,15 @@ void streak_arena_destroy(StreakArena *arena);
 /// The slow path of streak_arena_alloc: a new chunk.
 void *streak_arena_alloc_slow(StreakArena *arena, size_t size);
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STREAK_ARENA_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define STREAK_ARENA_SANITIZED 1
+#endif
+
 /// Allocates `size` bytes (8-byte aligned) or returns NULL when the budget is exhausted.
 static inline void *streak_arena_alloc(StreakArena *arena, size_t size) {
     if (size > SIZE_MAX - 8) {
@@ -46,6 +55,10 @@ static inline void *streak_arena_alloc(StreakArena *arena, size_t size) {
         return NULL;
     }
     arena->used += size;
+#ifdef STREAK_ARENA_SANITIZED
+    // Under AddressSanitizer every allocation is its own chunk, so overflows are caught.
+    return streak_arena_alloc_slow(arena, size);
+#endif
     if ((size_t)(arena->end - arena->cursor) >= size) {
         void *p = arena->cursor;
         arena->cursor += size;

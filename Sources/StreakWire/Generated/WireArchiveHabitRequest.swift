@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.ArchiveHabitRequest` message.
-///
 /// Protobuf message `streak.v1.ArchiveHabitRequest`.
 public struct WireArchiveHabitRequest: WireMessage {
     /// The `habit_id` field.

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.ArchiveHabitResponse` message.
-///
 /// Protobuf message `streak.v1.ArchiveHabitResponse`.
 public struct WireArchiveHabitResponse: WireMessage {
     /// The `habit` field.

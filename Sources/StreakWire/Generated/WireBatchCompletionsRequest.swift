@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.BatchCompletionsRequest` message.
-///
 /// Protobuf message `streak.v1.BatchCompletionsRequest`.
 public struct WireBatchCompletionsRequest: WireMessage {
     /// The `record` field.

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.BatchCompletionsResponse` message.
-///
 /// Protobuf message `streak.v1.BatchCompletionsResponse`.
 public struct WireBatchCompletionsResponse: WireMessage {
     /// Every day touched, ascending.

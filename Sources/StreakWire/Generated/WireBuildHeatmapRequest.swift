@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.BuildHeatmapRequest` message.
-///
 /// Protobuf message `streak.v1.BuildHeatmapRequest`.
 public struct WireBuildHeatmapRequest: WireMessage {
     /// The `habits` field.
@@ -31,16 +29,16 @@ public struct WireBuildHeatmapRequest: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    habits: [WireHabit] = [],
-    completions: [WireCompletion] = [],
-    from: CivilDate? = nil,
-    to: CivilDate? = nil,
-    asOf: CivilDate? = nil,
-    weekStart: WireWeekStart? = nil,
-    locale: String = "",
-    minPercent: Int32 = 0,
-    accessibilityLabels: Bool = false
-) {
+        habits: [WireHabit] = [],
+        completions: [WireCompletion] = [],
+        from: CivilDate? = nil,
+        to: CivilDate? = nil,
+        asOf: CivilDate? = nil,
+        weekStart: WireWeekStart? = nil,
+        locale: String = "",
+        minPercent: Int32 = 0,
+        accessibilityLabels: Bool = false
+    ) {
         self.habits = habits
         self.completions = completions
         self.from = from

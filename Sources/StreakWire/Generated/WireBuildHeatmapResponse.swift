@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.BuildHeatmapResponse` message.
-///
 /// Protobuf message `streak.v1.BuildHeatmapResponse`.
 public struct WireBuildHeatmapResponse: WireMessage {
     /// The `heatmap` field.

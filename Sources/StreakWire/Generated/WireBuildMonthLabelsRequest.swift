@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.BuildMonthLabelsRequest` message.
-///
 /// Protobuf message `streak.v1.BuildMonthLabelsRequest`.
 public struct WireBuildMonthLabelsRequest: WireMessage {
     /// The start of each column, in order.

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.BuildMonthLabelsResponse` message.
-///
 /// Protobuf message `streak.v1.BuildMonthLabelsResponse`.
 public struct WireBuildMonthLabelsResponse: WireMessage {
     /// The `labels` field.

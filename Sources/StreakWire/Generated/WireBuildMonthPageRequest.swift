@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.BuildMonthPageRequest` message.
-///
 /// Protobuf message `streak.v1.BuildMonthPageRequest`.
 public struct WireBuildMonthPageRequest: WireMessage {
     /// Required.
@@ -27,14 +25,14 @@ public struct WireBuildMonthPageRequest: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    year: Int32 = 0,
-    month: Int32 = 0,
-    selected: CivilDate? = nil,
-    asOf: CivilDate? = nil,
-    weekStart: WireWeekStart? = nil,
-    locale: String = "",
-    highlighted: [CivilDate] = []
-) {
+        year: Int32 = 0,
+        month: Int32 = 0,
+        selected: CivilDate? = nil,
+        asOf: CivilDate? = nil,
+        weekStart: WireWeekStart? = nil,
+        locale: String = "",
+        highlighted: [CivilDate] = []
+    ) {
         self.year = year
         self.month = month
         self.selected = selected

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.BuildMonthPageResponse` message.
-///
 /// Protobuf message `streak.v1.BuildMonthPageResponse`.
 public struct WireBuildMonthPageResponse: WireMessage {
     /// The `page` field.

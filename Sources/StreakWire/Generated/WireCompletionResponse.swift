@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.CompletionResponse` message.
-///
 /// Protobuf message `streak.v1.CompletionResponse`.
 public struct WireCompletionResponse: WireMessage {
     /// The `day` field.

@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.CreateHabitRequest` message.
-///
 /// Protobuf message `streak.v1.CreateHabitRequest`.
 public struct WireCreateHabitRequest: WireMessage {
     /// The `name` field.

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.CreateHabitResponse` message.
-///
 /// Protobuf message `streak.v1.CreateHabitResponse`.
 public struct WireCreateHabitResponse: WireMessage {
     /// The `habit` field.

@@ -29,15 +29,15 @@ public struct WireDayDetail: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    date: CivilDate? = nil,
-    completedHabits: [WireHabit] = [],
-    completed: Int32 = 0,
-    active: Int32 = 0,
-    percent: Int32 = 0,
-    level: Int32 = 0,
-    contributing: Bool = false,
-    accessibilityLabel: String = ""
-) {
+        date: CivilDate? = nil,
+        completedHabits: [WireHabit] = [],
+        completed: Int32 = 0,
+        active: Int32 = 0,
+        percent: Int32 = 0,
+        level: Int32 = 0,
+        contributing: Bool = false,
+        accessibilityLabel: String = ""
+    ) {
         self.date = date
         self.completedHabits = completedHabits
         self.completed = completed
@@ -124,7 +124,8 @@ extension WireDayDetail: CBridgedMessage {
     init(lifting c: UnsafePointer<Streak__V1__DayDetail>) throws(WireError) {
         self.init()
         date = try WireLift.date(c.pointee.date, field: "date")
-        completedHabits = try WireLift.messages(c.pointee.n_completed_habits, c.pointee.completed_habits, as: WireHabit.self)
+        completedHabits = try WireLift.messages(
+            c.pointee.n_completed_habits, c.pointee.completed_habits, as: WireHabit.self)
         completed = c.pointee.completed
         active = c.pointee.active
         percent = c.pointee.percent

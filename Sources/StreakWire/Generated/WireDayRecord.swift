@@ -27,14 +27,14 @@ public struct WireDayRecord: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    date: CivilDate? = nil,
-    completedHabitIds: [Int64] = [],
-    completed: Int32 = 0,
-    active: Int32 = 0,
-    percent: Int32 = 0,
-    level: Int32 = 0,
-    contributing: Bool = false
-) {
+        date: CivilDate? = nil,
+        completedHabitIds: [Int64] = [],
+        completed: Int32 = 0,
+        active: Int32 = 0,
+        percent: Int32 = 0,
+        level: Int32 = 0,
+        contributing: Bool = false
+    ) {
         self.date = date
         self.completedHabitIds = completedHabitIds
         self.completed = completed

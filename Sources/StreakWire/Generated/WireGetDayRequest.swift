@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.GetDayRequest` message.
-///
 /// Protobuf message `streak.v1.GetDayRequest`.
 public struct WireGetDayRequest: WireMessage {
     /// Required.

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.GetDayResponse` message.
-///
 /// Protobuf message `streak.v1.GetDayResponse`.
 public struct WireGetDayResponse: WireMessage {
     /// The `day` field.

@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.GetHeatmapRequest` message.
-///
 /// Protobuf message `streak.v1.GetHeatmapRequest`.
 public struct WireGetHeatmapRequest: WireMessage {
     /// Absent: the 1st of the month 11 months before as_of's.
@@ -25,13 +23,13 @@ public struct WireGetHeatmapRequest: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    from: CivilDate? = nil,
-    to: CivilDate? = nil,
-    asOf: CivilDate? = nil,
-    weekStart: WireWeekStart? = nil,
-    locale: String = "",
-    accessibilityLabels: Bool = false
-) {
+        from: CivilDate? = nil,
+        to: CivilDate? = nil,
+        asOf: CivilDate? = nil,
+        weekStart: WireWeekStart? = nil,
+        locale: String = "",
+        accessibilityLabels: Bool = false
+    ) {
         self.from = from
         self.to = to
         self.asOf = asOf

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.GetHeatmapResponse` message.
-///
 /// Protobuf message `streak.v1.GetHeatmapResponse`.
 public struct WireGetHeatmapResponse: WireMessage {
     /// The `heatmap` field.

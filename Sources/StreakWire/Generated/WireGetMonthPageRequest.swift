@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.GetMonthPageRequest` message.
-///
 /// Protobuf message `streak.v1.GetMonthPageRequest`.
 public struct WireGetMonthPageRequest: WireMessage {
     /// 0 with month 0: as_of's month.
@@ -25,13 +23,13 @@ public struct WireGetMonthPageRequest: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    year: Int32 = 0,
-    month: Int32 = 0,
-    selected: CivilDate? = nil,
-    asOf: CivilDate? = nil,
-    weekStart: WireWeekStart? = nil,
-    locale: String = ""
-) {
+        year: Int32 = 0,
+        month: Int32 = 0,
+        selected: CivilDate? = nil,
+        asOf: CivilDate? = nil,
+        weekStart: WireWeekStart? = nil,
+        locale: String = ""
+    ) {
         self.year = year
         self.month = month
         self.selected = selected

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.GetMonthPageResponse` message.
-///
 /// Protobuf message `streak.v1.GetMonthPageResponse`.
 public struct WireGetMonthPageResponse: WireMessage {
     /// The `page` field.

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.GetServerInfoRequest` message.
-///
 /// Protobuf message `streak.v1.GetServerInfoRequest`.
 public struct WireGetServerInfoRequest: WireMessage {
 

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.GetServerInfoResponse` message.
-///
 /// Protobuf message `streak.v1.GetServerInfoResponse`.
 public struct WireGetServerInfoResponse: WireMessage {
     /// The `version` field.
@@ -28,15 +26,15 @@ public struct WireGetServerInfoResponse: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    version: String = "",
-    uptimeSeconds: Int64 = 0,
-    storage: String = "",
-    requestsTotal: UInt64 = 0,
-    errorsTotal: UInt64 = 0,
-    connectionsCurrent: UInt64 = 0,
-    connectionsTotal: UInt64 = 0,
-    protocolVersion: UInt32 = 0
-) {
+        version: String = "",
+        uptimeSeconds: Int64 = 0,
+        storage: String = "",
+        requestsTotal: UInt64 = 0,
+        errorsTotal: UInt64 = 0,
+        connectionsCurrent: UInt64 = 0,
+        connectionsTotal: UInt64 = 0,
+        protocolVersion: UInt32 = 0
+    ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
         self.storage = storage

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.GetSettingsRequest` message.
-///
 /// Protobuf message `streak.v1.GetSettingsRequest`.
 public struct WireGetSettingsRequest: WireMessage {
 

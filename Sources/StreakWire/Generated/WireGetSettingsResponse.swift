@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.GetSettingsResponse` message.
-///
 /// Protobuf message `streak.v1.GetSettingsResponse`.
 public struct WireGetSettingsResponse: WireMessage {
     /// The `settings` field.

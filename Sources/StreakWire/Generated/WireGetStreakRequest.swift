@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.GetStreakRequest` message.
-///
 /// Protobuf message `streak.v1.GetStreakRequest`.
 public struct WireGetStreakRequest: WireMessage {
     /// The `as_of` field.

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.GetStreakResponse` message.
-///
 /// Protobuf message `streak.v1.GetStreakResponse`.
 public struct WireGetStreakResponse: WireMessage {
     /// The `streak` field.

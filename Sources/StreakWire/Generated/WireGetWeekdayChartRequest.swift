@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.GetWeekdayChartRequest` message.
-///
 /// Protobuf message `streak.v1.GetWeekdayChartRequest`.
 public struct WireGetWeekdayChartRequest: WireMessage {
     /// Absent: all history.
@@ -23,12 +21,12 @@ public struct WireGetWeekdayChartRequest: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    from: CivilDate? = nil,
-    to: CivilDate? = nil,
-    asOf: CivilDate? = nil,
-    locale: String = "",
-    includeTotal: Bool = false
-) {
+        from: CivilDate? = nil,
+        to: CivilDate? = nil,
+        asOf: CivilDate? = nil,
+        locale: String = "",
+        includeTotal: Bool = false
+    ) {
         self.from = from
         self.to = to
         self.asOf = asOf

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.GetWeekdayChartResponse` message.
-///
 /// Protobuf message `streak.v1.GetWeekdayChartResponse`.
 public struct WireGetWeekdayChartResponse: WireMessage {
     /// The `chart` field.

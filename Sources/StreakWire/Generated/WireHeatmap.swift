@@ -25,13 +25,13 @@ public struct WireHeatmap: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    from: CivilDate? = nil,
-    to: CivilDate? = nil,
-    weekStart: Weekday? = nil,
-    weeks: [WireHeatmapWeek] = [],
-    monthLabels: [WireMonthLabel] = [],
-    legend: [WireLegendEntry] = []
-) {
+        from: CivilDate? = nil,
+        to: CivilDate? = nil,
+        weekStart: Weekday? = nil,
+        weeks: [WireHeatmapWeek] = [],
+        monthLabels: [WireMonthLabel] = [],
+        legend: [WireLegendEntry] = []
+    ) {
         self.from = from
         self.to = to
         self.weekStart = weekStart

@@ -27,14 +27,14 @@ public struct WireHeatmapCell: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    present: Bool = false,
-    date: CivilDate? = nil,
-    completed: Int32 = 0,
-    active: Int32 = 0,
-    level: Int32 = 0,
-    percent: Int32 = 0,
-    accessibilityLabel: String = ""
-) {
+        present: Bool = false,
+        date: CivilDate? = nil,
+        completed: Int32 = 0,
+        active: Int32 = 0,
+        level: Int32 = 0,
+        percent: Int32 = 0,
+        accessibilityLabel: String = ""
+    ) {
         self.present = present
         self.date = date
         self.completed = completed

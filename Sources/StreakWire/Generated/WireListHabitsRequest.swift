@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.ListHabitsRequest` message.
-///
 /// Protobuf message `streak.v1.ListHabitsRequest`.
 public struct WireListHabitsRequest: WireMessage {
     /// The `include_archived` field.

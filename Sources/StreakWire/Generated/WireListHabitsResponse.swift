@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.ListHabitsResponse` message.
-///
 /// Protobuf message `streak.v1.ListHabitsResponse`.
 public struct WireListHabitsResponse: WireMessage {
     /// The `habits` field.

@@ -27,14 +27,14 @@ public struct WireMonthDay: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    date: CivilDate? = nil,
-    day: Int32 = 0,
-    inMonth: Bool = false,
-    today: Bool = false,
-    selected: Bool = false,
-    highlighted: Bool = false,
-    level: Int32 = 0
-) {
+        date: CivilDate? = nil,
+        day: Int32 = 0,
+        inMonth: Bool = false,
+        today: Bool = false,
+        selected: Bool = false,
+        highlighted: Bool = false,
+        level: Int32 = 0
+    ) {
         self.date = date
         self.day = day
         self.inMonth = inMonth

@@ -33,17 +33,17 @@ public struct WireMonthPage: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    year: Int32 = 0,
-    month: Int32 = 0,
-    title: String = "",
-    weekdaySymbols: [String] = [],
-    days: [WireMonthDay] = [],
-    previousYear: Int32 = 0,
-    previousMonth: Int32 = 0,
-    nextYear: Int32 = 0,
-    nextMonth: Int32 = 0,
-    weekStart: Weekday? = nil
-) {
+        year: Int32 = 0,
+        month: Int32 = 0,
+        title: String = "",
+        weekdaySymbols: [String] = [],
+        days: [WireMonthDay] = [],
+        previousYear: Int32 = 0,
+        previousMonth: Int32 = 0,
+        nextYear: Int32 = 0,
+        nextMonth: Int32 = 0,
+        weekStart: Weekday? = nil
+    ) {
         self.year = year
         self.month = month
         self.title = title
@@ -142,7 +142,8 @@ extension WireMonthPage: CBridgedMessage {
         year = c.pointee.year
         month = c.pointee.month
         title = try WireLift.string(c.pointee.title, field: "title")
-        weekdaySymbols = try WireLift.strings(c.pointee.n_weekday_symbols, c.pointee.weekday_symbols, field: "weekday_symbols")
+        weekdaySymbols = try WireLift.strings(
+            c.pointee.n_weekday_symbols, c.pointee.weekday_symbols, field: "weekday_symbols")
         days = try WireLift.messages(c.pointee.n_days, c.pointee.days, as: WireMonthDay.self)
         previousYear = c.pointee.previous_year
         previousMonth = c.pointee.previous_month

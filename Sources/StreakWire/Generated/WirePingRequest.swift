@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.PingRequest` message.
-///
 /// Protobuf message `streak.v1.PingRequest`.
 public struct WirePingRequest: WireMessage {
     /// Echoed back.

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.PingResponse` message.
-///
 /// Protobuf message `streak.v1.PingResponse`.
 public struct WirePingResponse: WireMessage {
     /// The `payload` field.

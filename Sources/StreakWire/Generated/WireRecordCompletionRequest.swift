@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.RecordCompletionRequest` message.
-///
 /// Protobuf message `streak.v1.RecordCompletionRequest`.
 public struct WireRecordCompletionRequest: WireMessage {
     /// The `habit_id` field.

@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.RemoveCompletionRequest` message.
-///
 /// Protobuf message `streak.v1.RemoveCompletionRequest`.
 public struct WireRemoveCompletionRequest: WireMessage {
     /// The `habit_id` field.

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.RenameHabitRequest` message.
-///
 /// Protobuf message `streak.v1.RenameHabitRequest`.
 public struct WireRenameHabitRequest: WireMessage {
     /// The `habit_id` field.

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.RenameHabitResponse` message.
-///
 /// Protobuf message `streak.v1.RenameHabitResponse`.
 public struct WireRenameHabitResponse: WireMessage {
     /// The `habit` field.

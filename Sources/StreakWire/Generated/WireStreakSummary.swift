@@ -27,14 +27,14 @@ public struct WireStreakSummary: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    asOf: CivilDate? = nil,
-    current: Int32 = 0,
-    currentStart: CivilDate? = nil,
-    longest: Int32 = 0,
-    longestStart: CivilDate? = nil,
-    longestEnd: CivilDate? = nil,
-    todayPending: Bool = false
-) {
+        asOf: CivilDate? = nil,
+        current: Int32 = 0,
+        currentStart: CivilDate? = nil,
+        longest: Int32 = 0,
+        longestStart: CivilDate? = nil,
+        longestEnd: CivilDate? = nil,
+        todayPending: Bool = false
+    ) {
         self.asOf = asOf
         self.current = current
         self.currentStart = currentStart

@@ -23,12 +23,12 @@ public struct WireUpdateSettingsRequest: WireMessage {
 
     /// Creates a message from its fields; those not given keep their defaults.
     public init(
-    timeZone: String = "",
-    locale: String = "",
-    weekStart: Weekday? = nil,
-    minPercent: Int32 = 0,
-    clearMinPercent: Bool = false
-) {
+        timeZone: String = "",
+        locale: String = "",
+        weekStart: Weekday? = nil,
+        minPercent: Int32 = 0,
+        clearMinPercent: Bool = false
+    ) {
         self.timeZone = timeZone
         self.locale = locale
         self.weekStart = weekStart

@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.UpdateSettingsResponse` message.
-///
 /// Protobuf message `streak.v1.UpdateSettingsResponse`.
 public struct WireUpdateSettingsResponse: WireMessage {
     /// The `settings` field.

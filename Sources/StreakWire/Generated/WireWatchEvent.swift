@@ -2,8 +2,6 @@
 
 internal import CStreakProto
 
-/// The `streak.v1.WatchEvent` message.
-///
 /// Protobuf message `streak.v1.WatchEvent`.
 public struct WireWatchEvent: WireMessage {
     /// The `day` field.

@@ -3,8 +3,6 @@
 internal import CStreakProto
 public import StreakCore
 
-/// The `streak.v1.WatchRequest` message.
-///
 /// Protobuf message `streak.v1.WatchRequest`.
 public struct WireWatchRequest: WireMessage {
     /// For the streaks pushed; absent: today at each event.

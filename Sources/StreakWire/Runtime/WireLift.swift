@@ -23,7 +23,10 @@ enum WireLift {
 
     /// A `Date` field; nil when absent.
     /// - Throws: `.invalidDate` when present but not a real day.
-    static func date(_ pointer: UnsafeMutablePointer<Streak__V1__Date>?, field: String) throws(WireError) -> CivilDate? {
+    static func date(
+        _ pointer: UnsafeMutablePointer<Streak__V1__Date>?,
+        field: String
+    ) throws(WireError) -> CivilDate? {
         guard let pointer else { return nil }
         let (year, month, day) = (pointer.pointee.year, pointer.pointee.month, pointer.pointee.day)
         do {

@@ -1,0 +1,162 @@
+import Dispatch
+import Foundation
+import Logging
+import StreakFraming
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failure to start listening.
+public struct TransportError: Error, CustomStringConvertible, Sendable {
+    /// What failed, with the system's reason.
+    public var description: String
+}
+
+/// The Dispatch-driven TCP transport: accepts connections and feeds their requests to a handler.
+public final class ServerTransport: @unchecked Sendable {
+    private let configuration: TransportConfiguration
+    private let handler: any RequestHandler
+    private let logger: Logger
+    private let acceptQueue = DispatchQueue(label: "streakd.accept")
+    private let connectionTarget = DispatchQueue(label: "streakd.connections", attributes: .concurrent)
+    private let lock = NSLock()
+    private var connections: [ObjectIdentifier: Connection] = [:]
+    private var listener: Int32 = -1
+    private var acceptSource: (any DispatchSourceRead)?
+    private var sweeper: (any DispatchSourceTimer)?
+    private var acceptPaused = false
+    private var shuttingDown = false
+    private var drained: [@Sendable () -> Void] = []
+    private var finished = false
+
+    /// Creates a transport; nothing happens until `start()`.
+    public init(configuration: TransportConfiguration, handler: any RequestHandler, logger: Logger) {
+        self.configuration = configuration
+        self.handler = handler
+        self.logger = logger
+    }
+
+    /// Open connections.
+    public var connectionCount: Int { lock.withLock { connections.count } }
+
+    /// Binds, listens and starts accepting. - Returns: the bound port (the real one for port 0).
+    /// - Throws: `TransportError` when the address cannot be bound.
+    public func start() throws -> Int {
+        signal(SIGPIPE, SIG_IGN)
+        let (descriptor, port) = try Socket.listen(host: configuration.host, port: configuration.port)
+        listener = descriptor
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: acceptQueue)
+        source.setEventHandler { [unowned self] in acceptAll() }
+        source.setCancelHandler { Glibc.close(descriptor) }
+        acceptSource = source
+        source.activate()
+        let timer = DispatchSource.makeTimerSource(queue: acceptQueue)
+        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(250))
+        timer.setEventHandler { [unowned self] in sweep() }
+        sweeper = timer
+        timer.activate()
+        return port
+    }
+
+    /// Stops accepting, sends GOAWAY to every connection, lets in-flight requests finish within
+    /// the grace period, closes everything and calls `completion`.
+    public func shutdown(completion: @escaping @Sendable () -> Void) {
+        acceptQueue.async { [self] in
+            if finished {
+                completion()
+                return
+            }
+            lock.withLock { drained.append(completion) }
+            guard !shuttingDown else { return }
+            shuttingDown = true
+            acceptSource?.cancel()
+            if acceptPaused { acceptSource?.resume() }
+            sweeper?.cancel()
+            let open = lock.withLock { Array(connections.values) }
+            if open.isEmpty {
+                finishShutdown()
+                return
+            }
+            for connection in open { connection.drain() }
+            acceptQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(configuration.shutdownGracePeriod.nanoseconds))) { [self] in
+                let stragglers = lock.withLock { Array(connections.values) }
+                if !stragglers.isEmpty {
+                    logger.warning("closing connections still busy after the grace period", metadata: ["count": "\(stragglers.count)"])
+                }
+                for connection in stragglers { connection.closeSoon() }
+            }
+        }
+    }
+
+    /// On the accept queue: every connection is closed.
+    private func finishShutdown() {
+        guard !finished else { return }
+        finished = true
+        let completions = lock.withLock { () -> [@Sendable () -> Void] in
+            defer { drained = [] }
+            return drained
+        }
+        for completion in completions { completion() }
+    }
+
+    private func acceptAll() {
+        while true {
+            let descriptor = accept(listener, nil, nil)
+            if descriptor < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    logger.warning("accept failed: out of descriptors or memory; pausing accepts for 100 ms")
+                    pauseAccepting()
+                default: break
+                }
+                return
+            }
+            Socket.configureAccepted(descriptor)
+            let overLimit = lock.withLock { connections.count >= configuration.maxConnections || shuttingDown }
+            if overLimit {
+                Socket.refuse(descriptor, status: Status(.resourceExhausted, "too many connections (limit \(configuration.maxConnections))"))
+                continue
+            }
+            let queue = DispatchQueue(label: "streakd.connection", target: connectionTarget)
+            let connection = Connection(
+                descriptor: descriptor, queue: queue, configuration: configuration, handler: handler, logger: logger
+            ) { [weak self] closed in self?.connectionClosed(closed) }
+            lock.withLock { connections[ObjectIdentifier(connection)] = connection }
+            connection.start()
+        }
+    }
+
+    private func pauseAccepting() {
+        guard !acceptPaused, let acceptSource else { return }
+        acceptPaused = true
+        acceptSource.suspend()
+        acceptQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
+            guard acceptPaused, !shuttingDown else { return }
+            acceptPaused = false
+            self.acceptSource?.resume()
+        }
+    }
+
+    private func connectionClosed(_ connection: Connection) {
+        let finished = lock.withLock { () -> Bool in
+            connections[ObjectIdentifier(connection)] = nil
+            return shuttingDown && connections.isEmpty
+        }
+        if finished { acceptQueue.async { [self] in finishShutdown() } }
+    }
+
+    private func sweep() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let handshake = configuration.handshakeTimeout.nanoseconds
+        let idle = configuration.idleTimeout.nanoseconds
+        let open = lock.withLock { Array(connections.values) }
+        for connection in open {
+            let quiet = now &- connection.lastActivity.load(ordering: .relaxed)
+            let handshakeExpired = !connection.handshakeDone.load(ordering: .relaxed) && now &- connection.acceptedAt > handshake
+            if quiet > idle || handshakeExpired {
+                connection.closeIfExpired(now: now)
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Dispatch
+import StreakFraming
+
+/// The listening address and the limits of the server transport, each with a safe default.
+public struct TransportConfiguration: Sendable {
+    /// The address to bind; loopback by default.
+    public var host = "127.0.0.1"
+    /// The port to bind; 0 binds an ephemeral port.
+    public var port = 7411
+    /// The largest frame accepted, checked from the length alone.
+    public var maxFrameSize = FrameDecoder.defaultMaxFrameSize
+    /// Requests in flight (streams included) per connection; more get RESOURCE_EXHAUSTED.
+    public var maxInFlightPerConnection = 128
+    /// Open connections; more get GOAWAY RESOURCE_EXHAUSTED and are closed.
+    public var maxConnections = 4096
+    /// Time allowed for the client's preface.
+    public var handshakeTimeout: Duration = .seconds(10)
+    /// A connection with nothing in flight and no traffic for this long is closed.
+    public var idleTimeout: Duration = .seconds(300)
+    /// Unsent output above which a connection's reads stop until it drains to half.
+    public var maxPendingOutputBytes = 4 * 1024 * 1024
+    /// How long shutdown waits for in-flight requests before closing anyway.
+    public var shutdownGracePeriod: Duration = .seconds(10)
+
+    /// The defaults.
+    public init() {}
+}
+
+extension Duration {
+    /// The duration in nanoseconds, clamped to zero.
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import StreakCore
+import Testing
+
+@Suite("Locales, weekday chart and month pages")
+struct LocaleTests {
+    /// What Foundation itself says about a locale, to compare the core's order and names against.
+    static func foundation(_ identifier: String) -> (first: Int, names: [String]) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = Locale(identifier: identifier)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: identifier)
+        return (calendar.firstWeekday, formatter.shortStandaloneWeekdaySymbols)
+    }
+
+    @Test(
+        "weekday order and names as Foundation gives them",
+        arguments: [
+            ("en_US", Weekday.sunday), ("en_GB", .monday), ("de_DE", .monday), ("ar_EG", .saturday),
+        ]
+    )
+    func weekdayOrder(identifier: String, first: Weekday) throws {
+        let profile = try LocaleProfile.named(identifier)
+        let reference = Self.foundation(identifier)
+        #expect(profile.firstWeekday == first)
+        #expect(profile.firstWeekday.rawValue == reference.first)
+        let chart = try WeekdayChartBuilder.build(
+            index(habits: [], completions: []),
+            asOf: day("2024-03-10"),
+            locale: profile
+        )
+        #expect(chart.weekdays.map(\.weekday) == Weekday.ordered(startingAt: first))
+        #expect(chart.weekdays.map(\.shortName) == chart.weekdays.map { reference.names[$0.weekday.rawValue - 1] })
+    }
+
+    @Test("an unknown locale is an error")
+    func unknownLocale() {
+        #expect(throws: CoreError.self) { try LocaleProfile.named("xx_NOPE") }
+    }
+
+    @Test("the weekday chart counts per habit and in total, zeros included, in locale order")
+    func chart() throws {
+        // 2024-03-04 is a Monday, 2024-03-09 a Saturday, 2024-03-10 a Sunday.
+        let data = index(
+            habits: [(1, "2024-01-01"), (2, "2024-01-01")],
+            completions: ["1@2024-03-04", "1@2024-03-11", "2@2024-03-09", "1@2024-03-10"]
+        )
+        let chart = try WeekdayChartBuilder.build(
+            data,
+            asOf: day("2024-03-31"),
+            locale: try LocaleProfile.named("ar_EG"),
+            includeTotal: true
+        )
+        // ar_EG: Sat Sun Mon Tue Wed Thu Fri
+        #expect(chart.series.map(\.counts) == [[0, 1, 2, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0], [1, 1, 2, 0, 0, 0, 0]])
+        #expect(chart.series.map(\.habitID) == [1, 2, nil])
+        #expect(chart.from == day("2024-03-04"))
+        let march = try WeekdayChartBuilder.build(
+            data,
+            asOf: day("2024-03-31"),
+            from: day("2024-03-05"),
+            to: day("2024-03-10"),
+            locale: try LocaleProfile.named("en_US")
+        )
+        #expect(march.series.map(\.counts) == [[1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 1]])
+    }
+
+    @Test(
+        "month pages: 42 days, leading days by week start, year wrap",
+        arguments: [
+            // month, locale, leading days, first day shown, previous, next
+            (2024, 2, "en_US", 4, "2024-01-28", "2024-01", "2024-03"),
+            (2024, 4, "en_GB", 0, "2024-04-01", "2024-03", "2024-05"),
+            (2024, 12, "de_DE", 6, "2024-11-25", "2024-11", "2025-01"),
+            (2025, 1, "en_US", 3, "2024-12-29", "2024-12", "2025-02"),
+            (2024, 9, "ar_EG", 1, "2024-08-31", "2024-08", "2024-10"),
+        ]
+    )
+    func monthPage(
+        year: Int,
+        month: Int,
+        locale: String,
+        leading: Int,
+        firstShown: String,
+        previous: String,
+        next: String
+    ) throws {
+        let profile = try LocaleProfile.named(locale)
+        let options = MonthPageOptions(
+            weekStart: profile.firstWeekday,
+            locale: profile,
+            today: day("2024-02-14"),
+            selected: day("2024-02-29"),
+            highlighted: [day("2024-02-01")]
+        )
+        let page = MonthPageBuilder.build(try YearMonth(year: year, month: month), options: options)
+        #expect(page.days.count == 42)
+        #expect(page.days.prefix(leading).allSatisfy { !$0.inMonth })
+        #expect(page.days[leading].inMonth && page.days[leading].day == 1)
+        #expect(page.days[0].date == day(firstShown))
+        #expect(page.days.filter(\.inMonth).count == CivilDate.daysInMonth(year: year, month: month))
+        #expect(page.previous?.description == previous)
+        #expect(page.next?.description == next)
+        #expect(page.weekdaySymbols.count == 7)
+        if year == 2024 && month == 2 {
+            #expect(page.days.filter(\.isToday).map(\.day) == [14])
+            #expect(page.days.filter(\.isSelected).map(\.day) == [29])
+            #expect(page.days.filter(\.isHighlighted).map(\.day) == [1])
+            #expect(page.title == "February 2024")
+        }
+    }
+
+    @Test("months outside 0001-01...9999-12 are refused", arguments: [(2024, 13), (2024, 0), (0, 5), (10000, 1)])
+    func badMonth(year: Int, month: Int) {
+        #expect(throws: CoreError.self) { try YearMonth(year: year, month: month) }
+    }
+}

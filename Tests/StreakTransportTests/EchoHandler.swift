@@ -1,0 +1,31 @@
+import Dispatch
+import StreakFraming
+import StreakServer
+
+/// Echoes `/echo` inline, answers `/later` from another thread after a short delay, never
+/// answers `/slow`, streams three messages for `/stream`, and sends `/big` a 1 MiB answer.
+struct EchoHandler: RequestHandler {
+    func handle(_ request: IncomingRequest, responder: Responder) {
+        switch request.method {
+        case "/echo":
+            responder.respond(to: request.id, status: .ok, message: request.message)
+        case "/later":
+            let delay = Int(request.message.first ?? 10)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) {
+                responder.respond(to: request.id, status: .ok, message: request.message)
+            }
+        case "/slow":
+            break
+        case "/stream":
+            for index in 0..<3 { responder.sendStreamMessage(to: request.id, message: [UInt8(index)]) }
+            responder.endStream(request.id, status: .ok)
+        case "/watch":
+            responder.onStreamTermination(request.id) {}
+            responder.sendStreamMessage(to: request.id, message: [1])
+        case "/big":
+            responder.respond(to: request.id, status: .ok, message: [UInt8](repeating: 7, count: 1 << 20))
+        default:
+            responder.respond(to: request.id, status: Status(.unimplemented, "no method \(request.method)"), message: [])
+        }
+    }
+}

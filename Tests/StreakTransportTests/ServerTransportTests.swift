@@ -1,0 +1,189 @@
+import Foundation
+import Logging
+import StreakFraming
+@testable import StreakServer
+import Testing
+
+/// A transport on an ephemeral loopback port, shut down at the end of each test.
+final class RunningTransport: @unchecked Sendable {
+    let transport: ServerTransport
+    let port: Int
+
+    init(_ configure: (inout TransportConfiguration) -> Void = { _ in }) throws {
+        var configuration = TransportConfiguration()
+        configuration.port = 0
+        configure(&configuration)
+        transport = ServerTransport(configuration: configuration, handler: EchoHandler(), logger: Logger(label: "test"))
+        port = try transport.start()
+    }
+
+    func client(sendPreface: Bool = true) throws -> TestClient { try TestClient(port: port, sendPreface: sendPreface) }
+
+    /// Shuts down and waits (bounded) for completion.
+    func shutdown() -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        transport.shutdown { done.signal() }
+        return done.wait(timeout: .now() + 15) == .success
+    }
+
+    deinit { _ = shutdown() }
+}
+
+@Suite("Server transport over loopback")
+struct ServerTransportTests {
+    @Test("the preface is answered, pings get pongs, requests get answers")
+    func basics() throws {
+        let server = try RunningTransport()
+        let client = try server.client()
+        try client.send(.ping(99))
+        try client.request(1, "/echo", [1, 2, 3])
+        #expect(try client.next() == .pong(99))
+        #expect(try client.next() == .response(id: 1, status: .ok, message: [1, 2, 3]))
+        try client.request(2, "/nope")
+        guard case .response(2, let status, _) = try client.next() else { Issue.record("no answer"); return }
+        #expect(status.code == .unimplemented)
+    }
+
+    @Test("many requests in flight on one connection, answered out of order")
+    func outOfOrder() throws {
+        let server = try RunningTransport()
+        let client = try server.client()
+        var expected: Set<UInt32> = []
+        for id in UInt32(1)...60 {
+            try client.request(id, "/later", [UInt8(60 - id)])
+            expected.insert(id)
+        }
+        var order: [UInt32] = []
+        while order.count < 60 {
+            guard case .response(let id, let status, let message) = try client.next() else { continue }
+            #expect(status == .ok && message == [UInt8(60 - id)])
+            order.append(id)
+        }
+        #expect(Set(order) == expected)
+        #expect(order != order.sorted())
+    }
+
+    @Test("a wrong preface gets GOAWAY INVALID_ARGUMENT and the connection closes", arguments: [
+        "GET / HTTP/1.1\r\nHost: x\r\n\r\n", "STREAKD\u{07}", "\u{0}\u{0}\u{0}\u{5}",
+    ])
+    func wrongPreface(text: String) throws {
+        let server = try RunningTransport()
+        let client = try server.client(sendPreface: false)
+        try client.write(Array(text.utf8))
+        let frames = try client.remainingFrames()
+        guard case .goAway(_, let status) = frames.last else { Issue.record("no GOAWAY: \(frames)"); return }
+        #expect(status.code == .invalidArgument)
+        #expect(status.message.contains("preface"))
+    }
+
+    @Test("an oversize frame or garbage closes that connection only", arguments: [true, false])
+    func isolation(oversize: Bool) throws {
+        let server = try RunningTransport { $0.maxFrameSize = 1024 }
+        let good = try server.client()
+        let bad = try server.client()
+        try good.request(1, "/echo", [1])
+        #expect(try good.next() == .response(id: 1, status: .ok, message: [1]))
+        try bad.write(oversize ? [0x00, 0x10, 0x00, 0x00, 0x01] : [0x00, 0x00, 0x00, 0x09, 0x63, 1, 2, 3, 4, 5, 6, 7, 8])
+        let frames = try bad.remainingFrames()
+        guard case .goAway(_, let status) = frames.last else { Issue.record("no GOAWAY: \(frames)"); return }
+        #expect(status.code == (oversize ? .resourceExhausted : .invalidArgument))
+        try good.request(2, "/echo", [2])
+        #expect(try good.next() == .response(id: 2, status: .ok, message: [2]))
+    }
+
+    @Test("deadlines, cancellation and bad deadline metadata are answered by the transport")
+    func deadlinesAndCancel() throws {
+        let server = try RunningTransport()
+        let client = try server.client()
+        try client.request(1, "/slow", metadata: [MetadataEntry(key: "deadline-ms", value: "50")])
+        guard case .response(1, let expired, _) = try client.next() else { Issue.record("no answer"); return }
+        #expect(expired.code == .deadlineExceeded)
+        try client.request(2, "/slow")
+        try client.send(.cancel(id: 2))
+        guard case .response(2, let cancelled, _) = try client.next() else { Issue.record("no answer"); return }
+        #expect(cancelled.code == .cancelled)
+        try client.request(3, "/echo", metadata: [MetadataEntry(key: "deadline-ms", value: "soon")])
+        guard case .response(3, let bad, _) = try client.next() else { Issue.record("no answer"); return }
+        #expect(bad.code == .invalidArgument)
+        try client.request(4, "/watch")
+        #expect(try client.next() == .streamMessage(id: 4, message: [1]))
+        try client.send(.cancel(id: 4))
+        guard case .endStream(4, let ended) = try client.next() else { Issue.record("no END_STREAM"); return }
+        #expect(ended.code == .cancelled)
+    }
+
+    @Test("a stream delivers its messages then its status")
+    func stream() throws {
+        let server = try RunningTransport()
+        let client = try server.client()
+        try client.request(5, "/stream")
+        #expect(try client.next() == .streamMessage(id: 5, message: [0]))
+        #expect(try client.next() == .streamMessage(id: 5, message: [1]))
+        #expect(try client.next() == .streamMessage(id: 5, message: [2]))
+        #expect(try client.next() == .endStream(id: 5, status: .ok))
+    }
+
+    @Test("requests over the in-flight limit get RESOURCE_EXHAUSTED; a duplicate id INVALID_ARGUMENT")
+    func inFlightLimit() throws {
+        let server = try RunningTransport { $0.maxInFlightPerConnection = 2 }
+        let client = try server.client()
+        try client.request(1, "/slow")
+        try client.request(1, "/slow")
+        try client.request(2, "/slow")
+        try client.request(3, "/slow")
+        guard case .response(1, let duplicate, _) = try client.next() else { Issue.record("no answer"); return }
+        #expect(duplicate.code == .invalidArgument)
+        guard case .response(3, let limited, _) = try client.next() else { Issue.record("no answer"); return }
+        #expect(limited.code == .resourceExhausted)
+    }
+
+    @Test("a client that does not read gets its answers once it does (backpressure)")
+    func backpressure() throws {
+        let server = try RunningTransport { $0.maxPendingOutputBytes = 256 * 1024 }
+        let client = try server.client()
+        for id in UInt32(1)...32 { try client.request(id, "/big") }
+        Thread.sleep(forTimeInterval: 0.3)
+        var answered = 0
+        while answered < 32 {
+            guard case .response(_, let status, let message) = try client.next() else { continue }
+            #expect(status == .ok && message.count == 1 << 20)
+            answered += 1
+        }
+    }
+
+    @Test("shutdown sends GOAWAY, answers what is in flight and completes")
+    func gracefulShutdown() throws {
+        let server = try RunningTransport()
+        let client = try server.client()
+        try client.request(7, "/later", [200])
+        try client.request(8, "/watch")
+        #expect(try client.next() == .streamMessage(id: 8, message: [1]))
+        let done = DispatchSemaphore(value: 0)
+        server.transport.shutdown { done.signal() }
+        let frames = try client.remainingFrames()
+        #expect(frames.contains(.goAway(lastRequestID: 8, status: Status(.unavailable, "the server is shutting down"))))
+        #expect(frames.contains(.response(id: 7, status: .ok, message: [200])))
+        #expect(frames.contains { if case .endStream(8, let status) = $0 { status.code == .unavailable } else { false } })
+        #expect(done.wait(timeout: .now() + 10) == .success)
+    }
+
+    @Test("a thousand connections each get an answer")
+    func thousandConnections() throws {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        try #require(limit.rlim_cur >= 2200, "needs 2,200 descriptors")
+        let server = try RunningTransport()
+        var clients: [TestClient] = []
+        for index in 0..<1000 {
+            let client = try server.client()
+            try client.request(1, "/echo", [UInt8(index % 256)])
+            clients.append(client)
+        }
+        for (index, client) in clients.enumerated() {
+            #expect(try client.next() == .response(id: 1, status: .ok, message: [UInt8(index % 256)]))
+        }
+        #expect(server.transport.connectionCount == 1000)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import StreakFraming
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking test client with a receive timeout, so no test can hang.
+final class TestClient {
+    let descriptor: Int32
+    private var decoder = FrameDecoder(expectsPreface: true)
+
+    init(port: Int, sendPreface: Bool = true) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw TestError("connect failed: \(String(cString: strerror(errno)))") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if sendPreface { try write(Preface.bytes) }
+    }
+
+    deinit { close(descriptor) }
+
+    func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw TestError("send failed: \(String(cString: strerror(errno)))") }
+            offset += sent
+        }
+    }
+
+    func send(_ frame: Frame) throws { try write(FrameEncoder.encode(frame)) }
+
+    func request(_ id: UInt32, _ method: String, _ message: [UInt8] = [], metadata: [MetadataEntry] = []) throws {
+        try send(.request(id: id, method: method, metadata: metadata, message: message))
+    }
+
+    /// The next frame, or nil at end of stream.
+    func next() throws -> Frame? {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let frame = try decoder.next() { return frame }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return nil }
+            guard count > 0 else { throw TestError("recv failed or timed out: \(String(cString: strerror(errno)))") }
+            decoder.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// Frames until end of stream.
+    func remainingFrames() throws -> [Frame] {
+        var frames: [Frame] = []
+        while let frame = try next() { frames.append(frame) }
+        return frames
+    }
+}
+
+struct TestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -129,7 +129,7 @@ let targets: [Target] = [
   // The `streak` CLI against a real streakd, with golden files.
   .testTarget(
     name: "StreakClientTests",
-    dependencies: ["StreakClient", "StreakCore"],
+    dependencies: ["StreakClient", "StreakCore", "StreakWire", "StreakFraming", "StreakTestSupport"],
     resources: [.copy("Golden")],
     swiftSettings: swiftSettings
   ),

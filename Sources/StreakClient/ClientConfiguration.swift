@@ -1,0 +1,71 @@
+import Foundation
+
+/// How a client reaches streakd: the server address, the token and the default deadline.
+public struct ClientConfiguration: Sendable {
+    /// The server to call.
+    public var server: ServerAddress
+    /// The bearer token sent on every method but Ping; nil sends none.
+    public var token: String?
+    /// The deadline of calls that give none; nil means no deadline.
+    public var defaultDeadline: Duration?
+    /// How long connecting may take.
+    public var connectTimeout: Duration
+
+    /// Creates a configuration.
+    public init(
+        server: ServerAddress = .default,
+        token: String? = nil,
+        defaultDeadline: Duration? = .seconds(30),
+        connectTimeout: Duration = .seconds(10)
+    ) {
+        self.server = server
+        self.token = token
+        self.defaultDeadline = defaultDeadline
+        self.connectTimeout = connectTimeout
+    }
+
+    /// The configuration from explicit values, then the environment, then the defaults.
+    ///
+    /// Server: `server`, else `STREAK_SERVER`, else 127.0.0.1:7411. Token: `token`, else
+    /// `STREAK_TOKEN`, else the contents of `<default data dir>/token` (the file a local
+    /// streakd writes on its first start), else none.
+    /// - Throws: `StreakClientError` (INVALID_ARGUMENT) for a bad server address.
+    public static func resolve(
+        server: String? = nil,
+        token: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(StreakClientError) -> ClientConfiguration {
+        var configuration = ClientConfiguration()
+        if let text = server ?? environment["STREAK_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            configuration.server = try ServerAddress(parsing: text)
+        }
+        if let token, !token.isEmpty {
+            configuration.token = token
+        } else if let token = environment["STREAK_TOKEN"], !token.isEmpty {
+            configuration.token = token
+        } else {
+            let file = defaultDataDirectory(environment: environment).appendingPathComponent("token")
+            if let text = try? String(contentsOf: file, encoding: .utf8) {
+                let trimmed = text.trimmingSpaces()
+                configuration.token = trimmed.isEmpty ? nil : trimmed
+            }
+        }
+        return configuration
+    }
+
+    /// streakd's default data directory: `$STREAKD_DATA_DIR`, else `$XDG_DATA_HOME/streakd`,
+    /// else `$HOME/.local/share/streakd`.
+    public static func defaultDataDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        if let directory = environment["STREAKD_DATA_DIR"], !directory.isEmpty {
+            return URL(fileURLWithPath: directory, isDirectory: true)
+        }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("streakd", isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent(".local/share/streakd", isDirectory: true)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking TCP socket: connect with a timeout, write everything, read what arrives.
+final class ClientSocket: @unchecked Sendable {
+    let descriptor: Int32
+    private let writeLock = NSLock()
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        Glibc.close(descriptor)
+    }
+
+    /// Connects to `address`, trying each resolved address in turn.
+    static func connect(to address: ServerAddress, timeout: Duration) throws(StreakClientError) -> ClientSocket {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(address.host, String(address.port), &hints, &list)
+        guard status == 0, let first = list else {
+            let reason = String(cString: gai_strerror(status))
+            throw StreakClientError(.unavailable, "cannot resolve \(address.host): \(reason)", origin: .connect)
+        }
+        defer { freeaddrinfo(list) }
+        var lastError: Int32 = ECONNREFUSED
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let info = entry {
+            entry = info.pointee.ai_next
+            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            if fd < 0 {
+                lastError = errno
+                continue
+            }
+            let result = connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen, timeout: timeout)
+            if result == 0 {
+                var one: Int32 = 1
+                setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                return ClientSocket(descriptor: fd)
+            }
+            lastError = result
+            Glibc.close(fd)
+        }
+        let reason = lastError == ETIMEDOUT ? "timed out" : String(cString: strerror(lastError)).lowercased()
+        throw StreakClientError(.unavailable, "cannot reach streakd at \(address) (\(reason))", origin: .connect)
+    }
+
+    /// A non-blocking connect bounded by `timeout`; 0 on success, else an errno value.
+    private static func connect(
+        _ fd: Int32,
+        _ address: UnsafeMutablePointer<sockaddr>,
+        _ length: socklen_t,
+        timeout: Duration
+    ) -> Int32 {
+        let flags = fcntl(fd, F_GETFL, 0)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(fd, F_SETFL, flags) }
+        if Glibc.connect(fd, address, length) == 0 { return 0 }
+        guard errno == EINPROGRESS else { return errno }
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000
+                + timeout.components.attoseconds / 1_000_000_000_000_000
+        )
+        var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        var ready: Int32
+        repeat {
+            ready = poll(&descriptor, 1, max(1, milliseconds))
+        } while ready < 0 && errno == EINTR
+        if ready == 0 { return ETIMEDOUT }
+        if ready < 0 { return errno }
+        var error: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size)
+        return error
+    }
+
+    /// Writes all of `bytes`; false when the connection is broken or closed.
+    func write(_ bytes: [UInt8]) -> Bool {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    /// Reads into `buffer`; the byte count, 0 at end of stream, -1 on error.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            if count < 0 && errno == EINTR { continue }
+            return count
+        }
+    }
+
+    /// Shuts the socket down so a blocked reader wakes up; the descriptor closes on deinit.
+    func shutdown() {
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+}

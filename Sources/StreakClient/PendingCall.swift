@@ -1,0 +1,15 @@
+/// The raw outcome of a call: the response message bytes or an error.
+typealias CallResult = Result<[UInt8], StreakClientError>
+
+/// A unary call waiting for its RESPONSE. The result may arrive before the caller's
+/// continuation is attached (a cancellation racing the send), so it is kept until then.
+final class UnaryCall {
+    var continuation: CheckedContinuation<CallResult, Never>?
+    var result: CallResult?
+}
+
+/// A request in flight on a connection.
+enum PendingCall {
+    case unary(UnaryCall)
+    case stream(AsyncStream<CallResult>.Continuation)
+}

@@ -1,0 +1,52 @@
+public import StreakFraming
+
+/// An error from a call: the gRPC status code and a message that says what went wrong.
+///
+/// Errors the server sent keep its code and message. Errors found locally use the closest
+/// status: UNAVAILABLE when the server cannot be reached or the connection breaks,
+/// DEADLINE_EXCEEDED when the local deadline passes, CANCELLED when the task is cancelled,
+/// INTERNAL for a response that does not decode.
+public struct StreakClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Where the error was found.
+    public struct Origin: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        /// The server answered with this status.
+        public static let server = Origin(name: "server")
+        /// No connection could be made (refused, unknown host, timed out connecting).
+        public static let connect = Origin(name: "connect")
+        /// The connection broke, or the server went away before answering.
+        public static let connection = Origin(name: "connection")
+        /// Found by the client itself: a local deadline, a cancellation, an undecodable answer.
+        public static let local = Origin(name: "local")
+        /// The origin's name.
+        public var description: String { name }
+    }
+
+    /// The status code, with gRPC's numbering.
+    public var code: Status.Code
+    /// A human-readable explanation.
+    public var message: String
+    /// Where the error was found.
+    public var origin: Origin
+    /// True when the server promised (by GOAWAY) never to process the request, so it is safe to retry.
+    public var isSafeToRetry: Bool
+
+    /// Creates an error.
+    public init(_ code: Status.Code, _ message: String, origin: Origin = .local, isSafeToRetry: Bool = false) {
+        self.code = code
+        self.message = message
+        self.origin = origin
+        self.isSafeToRetry = isSafeToRetry
+    }
+
+    /// An error carrying a status the server sent.
+    public init(status: Status) {
+        self.init(status.code, status.message, origin: .server)
+    }
+
+    /// The status this error corresponds to.
+    public var status: Status { Status(code, message) }
+
+    /// `CODE: message`, e.g. `NOT_FOUND: habit 7 not found`.
+    public var description: String { message.isEmpty ? "\(code)" : "\(code): \(message)" }
+}

@@ -1,0 +1,280 @@
+import Dispatch
+import Foundation
+import StreakFraming
+public import StreakWire
+
+/// One TCP connection to streakd: the preface, then many requests in flight at once.
+///
+/// A reader thread decodes frames and completes the matching calls. Calls are matched by
+/// request id; ids are allocated per connection. After the server's GOAWAY the connection
+/// takes no new requests (`isAcceptingRequests` turns false) but still delivers the answers
+/// to requests up to the GOAWAY's last id; the others fail with UNAVAILABLE and
+/// `isSafeToRetry`, because the server promised not to process them.
+public final class StreakConnection: @unchecked Sendable {
+    /// The server this connection talks to.
+    public let address: ServerAddress
+    let socket: ClientSocket
+    private let token: String?
+    private let lock = NSLock()
+    private var nextID: UInt32 = 1
+    private var pending: [UInt32: PendingCall] = [:]
+    private var goAway: (lastID: UInt32, status: Status)?
+    private var closedError: StreakClientError?
+
+    private init(address: ServerAddress, socket: ClientSocket, token: String?) {
+        self.address = address
+        self.socket = socket
+        self.token = token
+    }
+
+    /// Connects, sends the preface and starts reading.
+    /// - Throws: `StreakClientError` with origin `.connect` when the server cannot be reached.
+    public static func connect(_ configuration: ClientConfiguration) async throws(StreakClientError) -> StreakConnection
+    {
+        let result: Result<ClientSocket, StreakClientError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                do throws(StreakClientError) {
+                    let socket = try ClientSocket.connect(
+                        to: configuration.server,
+                        timeout: configuration.connectTimeout
+                    )
+                    continuation.resume(returning: .success(socket))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        let socket = try result.get()
+        let connection = StreakConnection(address: configuration.server, socket: socket, token: configuration.token)
+        guard socket.write(Preface.bytes) else {
+            socket.shutdown()
+            throw StreakClientError(
+                .unavailable,
+                "connection to streakd at \(configuration.server) closed",
+                origin: .connect
+            )
+        }
+        let thread = Thread { [connection] in connection.readLoop() }
+        thread.name = "streak-client-reader"
+        thread.start()
+        return connection
+    }
+
+    /// False after a GOAWAY or once the connection closed: new requests need a new connection.
+    public var isAcceptingRequests: Bool {
+        lock.withLock { goAway == nil && closedError == nil }
+    }
+
+    /// The number of requests waiting for an answer.
+    public var inFlightCount: Int {
+        lock.withLock { pending.count }
+    }
+
+    /// Closes the connection; calls still waiting fail with UNAVAILABLE.
+    public func close() {
+        socket.shutdown()
+    }
+
+    /// Calls a unary method.
+    /// - Parameters:
+    ///   - method: the method; must not be server-streaming.
+    ///   - request: the request message.
+    ///   - deadline: sent as `deadline-ms`; the call also fails locally with DEADLINE_EXCEEDED once it passes.
+    /// - Returns: the decoded response.
+    /// - Throws: `StreakClientError`: the server's status, or a local one (see the type).
+    public func call<Request: WireMessage, Response: WireMessage>(
+        _ method: WireMethod,
+        _ request: Request,
+        deadline: Duration? = nil
+    ) async throws(StreakClientError) -> Response {
+        let call = UnaryCall()
+        let id = try register(.unary(call))
+        let bytes = requestFrame(id: id, method: method, request: request, deadline: deadline)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<CallResult, Never>) in
+                let early: CallResult? = lock.withLock {
+                    if let result = call.result { return result }
+                    call.continuation = continuation
+                    return nil
+                }
+                if let early {
+                    continuation.resume(returning: early)
+                    return
+                }
+                send(bytes, for: id, deadline: deadline)
+            }
+        } onCancel: {
+            cancel(id, StreakClientError(.cancelled, "cancelled by the caller"))
+        }
+        let message = try result.get()
+        do {
+            return try Response(serializedBytes: message)
+        } catch {
+            throw StreakClientError(.internal, "cannot decode the \(method.name) response: \(error.message)")
+        }
+    }
+
+    /// Starts a server-streaming call (Watch). Ending the iteration, or cancelling the task
+    /// that iterates, sends CANCEL.
+    /// - Throws: `StreakClientError` when the connection takes no new requests.
+    public func stream<Request: WireMessage, Response: WireMessage>(
+        _ method: WireMethod,
+        _ request: Request,
+        as type: Response.Type = Response.self,
+        deadline: Duration? = nil
+    ) throws(StreakClientError) -> StreakResponseStream<Response> {
+        let (stream, continuation) = AsyncStream<CallResult>.makeStream()
+        let id = try register(.stream(continuation))
+        continuation.onTermination = { [weak self] _ in
+            self?.cancel(id, StreakClientError(.cancelled, "stream ended by the caller"))
+        }
+        send(requestFrame(id: id, method: method, request: request, deadline: deadline), for: id, deadline: deadline)
+        return StreakResponseStream(results: stream)
+    }
+
+    // MARK: - Requests
+
+    private func register(_ call: PendingCall) throws(StreakClientError) -> UInt32 {
+        lock.lock()
+        defer { lock.unlock() }
+        if let closedError { throw closedError }
+        if goAway != nil {
+            throw StreakClientError(
+                .unavailable,
+                "streakd at \(address) is going away",
+                origin: .connection,
+                isSafeToRetry: true
+            )
+        }
+        var id = nextID
+        while id == 0 || pending[id] != nil { id &+= 1 }
+        nextID = id &+ 1
+        pending[id] = call
+        return id
+    }
+
+    private func requestFrame(id: UInt32, method: WireMethod, request: some WireMessage, deadline: Duration?) -> [UInt8]
+    {
+        var metadata: [MetadataEntry] = []
+        if method.requiresAuthentication, let token {
+            metadata.append(MetadataEntry(key: MetadataEntry.authorizationKey, value: "Bearer \(token)"))
+        }
+        if let deadline {
+            metadata.append(MetadataEntry(key: MetadataEntry.deadlineKey, value: String(deadline.wholeMilliseconds)))
+        }
+        let frame = Frame.request(
+            id: id,
+            method: method.rawValue,
+            metadata: metadata,
+            message: request.serializedBytes()
+        )
+        return FrameEncoder.encode(frame)
+    }
+
+    private func send(_ bytes: [UInt8], for id: UInt32, deadline: Duration?) {
+        guard socket.write(bytes) else {
+            finish(id, .failure(brokenError()))
+            return
+        }
+        if let deadline {
+            let nanoseconds = max(0, deadline.wholeMilliseconds) * 1_000_000
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
+                [weak self] in
+                self?.cancel(id, StreakClientError(.deadlineExceeded, "deadline of \(deadline) exceeded"))
+            }
+        }
+    }
+
+    /// Fails a pending call with `error` and, when the request went out, tells the server with CANCEL.
+    private func cancel(_ id: UInt32, _ error: StreakClientError) {
+        let wasSent: Bool = lock.withLock {
+            switch pending[id] {
+            case .unary(let call)?: call.continuation != nil
+            case .stream?: true
+            case nil: false
+            }
+        }
+        if finish(id, .failure(error)) && wasSent {
+            _ = socket.write(FrameEncoder.encode(.cancel(id: id)))
+        }
+    }
+
+    /// Completes a call; false when it was no longer pending.
+    @discardableResult
+    private func finish(_ id: UInt32, _ result: CallResult) -> Bool {
+        lock.lock()
+        guard let call = pending.removeValue(forKey: id) else {
+            lock.unlock()
+            return false
+        }
+        let shouldClose = goAway != nil && pending.isEmpty
+        switch call {
+        case .unary(let unary):
+            let continuation = unary.continuation
+            if continuation == nil { unary.result = result }
+            lock.unlock()
+            continuation?.resume(returning: result)
+        case .stream(let continuation):
+            lock.unlock()
+            if case .failure = result { continuation.yield(result) }
+            continuation.finish()
+        }
+        if shouldClose { socket.shutdown() }
+        return true
+    }
+
+    // MARK: - Called by the reader thread
+
+    func deliver(_ id: UInt32, _ result: CallResult) {
+        finish(id, result)
+    }
+
+    func deliverStreamMessage(_ id: UInt32, _ message: [UInt8]) {
+        let continuation: AsyncStream<CallResult>.Continuation? = lock.withLock {
+            if case .stream(let continuation)? = pending[id] { return continuation }
+            return nil
+        }
+        continuation?.yield(.success(message))
+    }
+
+    func receivedGoAway(lastID: UInt32, status: Status) {
+        let (unanswered, idle): ([UInt32], Bool) = lock.withLock {
+            goAway = (lastID, status)
+            let unanswered = pending.keys.filter { $0 > lastID }
+            return (unanswered, pending.count == unanswered.count)
+        }
+        let error = StreakClientError(
+            .unavailable,
+            "streakd at \(address) is going away (\(status)); the request was not processed",
+            origin: .connection,
+            isSafeToRetry: true
+        )
+        for id in unanswered { finish(id, .failure(error)) }
+        if idle { socket.shutdown() }
+    }
+
+    func connectionEnded(_ failure: StreakClientError?) {
+        let ids: [UInt32] = lock.withLock {
+            let reason =
+                goAway.map { "streakd at \(address) went away (\($0.status))" }
+                ?? "connection to streakd at \(address) closed"
+            closedError = failure ?? StreakClientError(.unavailable, reason, origin: .connection)
+            return Array(pending.keys)
+        }
+        let error = lock.withLock { closedError! }
+        for id in ids { finish(id, .failure(error)) }
+    }
+
+    private func brokenError() -> StreakClientError {
+        lock.withLock { closedError }
+            ?? StreakClientError(.unavailable, "connection to streakd at \(address) broke", origin: .connection)
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded up so that a short deadline is never 0.
+    var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import StreakClient
+import StreakCore
+import StreakWire
+
+/// `streak sample [--seed N]`: fills the current user with a plausible year of habits.
+struct SampleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sample",
+        abstract: "Fill your account with a year of sample habits and completions (seeded, reproducible).",
+        discussion: "Habits that already exist with a sample name are reused. Use --as-of for a fixed 'today'."
+    )
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The random seed: the same seed and --as-of give the same data.") var seed: UInt64 = 1
+    @Option(help: "How many sample habits, 1...5.") var habits: Int = 5
+
+    func run() async throws {
+        try await global.run { context in
+            guard (1...5).contains(habits) else { throw CLIFailure(.badInput, "--habits \(habits) is outside 1...5") }
+            let today = try await resolveToday(context)
+            let sample = SampleData(seed: seed, today: today, habitCount: habits)
+            let existing = try await context.client.listHabits(includeArchived: true)
+            var created: [WireHabit] = []
+            var completions: [WireCompletion] = []
+            for plan in sample.habits {
+                let habit: WireHabit
+                if let found = existing.first(where: { $0.name == plan.name }) {
+                    habit = found
+                } else {
+                    habit = try await context.client.createHabit(name: plan.name, createdOn: plan.createdOn)
+                }
+                created.append(habit)
+                completions += plan.completions.map { WireCompletion(habitId: habit.id, date: $0) }
+            }
+            var changed: Int32 = 0
+            var streak: WireStreakSummary?
+            for start in stride(from: 0, to: completions.count, by: 500) {
+                let chunk = Array(completions[start..<min(start + 500, completions.count)])
+                let response = try await context.client.batchCompletions(
+                    WireBatchCompletionsRequest(record: chunk, asOf: today)
+                )
+                changed += response.changed
+                streak = response.streak
+            }
+            context.emit(
+                json: .object([
+                    ("habits", .array(created.map(WireJSON.habit))), ("completions", .int(Int64(completions.count))),
+                    ("changed", .int(Int64(changed))), ("streak", WireJSON.streak(streak)),
+                ]),
+                text: """
+                    added \(completions.count) completions (\(changed) new) for \(created.count) habits up to \(today)
+                    now try: streak heatmap\(context.asOf == nil ? "" : " --as-of \(today)")
+
+                    """
+            )
+        }
+    }
+
+    /// `--as-of`, else the server's idea of today (the as-of of a streak query).
+    private func resolveToday(_ context: CommandContext) async throws -> CivilDate {
+        if let asOf = context.asOf { return asOf }
+        let streak = try await context.client.streak()
+        guard let asOf = streak.asOf else { throw CLIFailure(.server, "the server did not say which day is today") }
+        return asOf
+    }
+}

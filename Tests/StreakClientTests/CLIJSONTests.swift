@@ -1,0 +1,126 @@
+import Foundation
+import StreakTestSupport
+import Testing
+
+@Suite("streak --json against a real streakd", .serialized)
+struct CLIJSONTests {
+    private func json(_ output: CLIRunner.Output) throws -> [String: Any] {
+        #expect(output.status == 0, "\(output.stderr)")
+        return try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    }
+
+    @Test func shapesParseAndAgree() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        let sample = try json(try cli.run(["--json", "sample", "--seed", "11"]))
+        let habits = try #require(sample["habits"] as? [[String: Any]])
+        #expect(habits.count == 5)
+        #expect((sample["changed"] as? Int) == (sample["completions"] as? Int))
+
+        let list = try json(try cli.run(["habit", "list", "--json"]))
+        #expect(
+            (list["habits"] as? [[String: Any]])?.map { $0["name"] as? String } == habits.map { $0["name"] as? String }
+        )
+
+        let streak = try json(try cli.run(["--json", "streak"]))
+        let current = try #require(streak["current"] as? Int)
+        #expect(current >= 12)
+        #expect(streak["as_of"] as? String == "2025-06-15")
+        let text = try cli.run(["streak"]).stdout
+        #expect(text.hasPrefix("\(current) days"))
+
+        let heatmap = try json(try cli.run(["--json", "heatmap"]))
+        #expect(heatmap["from"] as? String == "2024-07-01")
+        #expect(heatmap["to"] as? String == "2025-06-15")
+        let weeks = try #require(heatmap["weeks"] as? [[String: Any]])
+        #expect(weeks.count >= 50)
+        #expect(weeks.allSatisfy { ($0["cells"] as? [Any])?.count == 7 })
+        let labels = try #require(heatmap["month_labels"] as? [[String: Any]])
+        #expect(labels.first?["label"] as? String == "Jul")
+
+        let day = try json(try cli.run(["--json", "day", "2025-06-15"]))
+        #expect((day["completed"] as? Int ?? 0) >= 1)
+        #expect(day["contributing"] as? Bool == true)
+
+        let page = try json(try cli.run(["--json", "calendar", "2025-02"]))
+        #expect((page["days"] as? [Any])?.count == 42)
+        #expect(page["next"] as? String == "2025-03")
+
+        let chart = try json(try cli.run(["--json", "weekdays"]))
+        let series = try #require(chart["series"] as? [[String: Any]])
+        #expect(series.count == 6)
+        #expect(series.allSatisfy { ($0["counts"] as? [Any])?.count == 7 })
+
+        let done = try json(try cli.run(["--json", "done", "Journal", "--date", "2025-06-15"]))
+        #expect(done["day"] is [String: Any])
+        #expect(done["streak"] is [String: Any])
+
+        let settings = try json(try cli.run(["--json", "settings", "--min-percent", "50"]))
+        #expect(settings["min_percent"] as? Int == 50)
+    }
+
+    @Test func errorsHaveMessagesAndExitCodes() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+
+        let badDate = try cli.run(["day", "2024-02-30"])
+        #expect(badDate.status == 65)
+        #expect(badDate.stderr.contains("2024-02-30 does not exist"))
+
+        let unknown = try cli.run(["done", "Juggling"])
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr.contains("no habit named 'Juggling'"))
+
+        let usage = try cli.run(["heatmap", "--bogus"])
+        #expect(usage.status == 64)
+
+        let badToken = try CLIRunner(server: cli.server, token: "stk_" + String(repeating: "0", count: 64)).run([
+            "streak"
+        ])
+        #expect(badToken.status == 77)
+
+        let noServer = try ServerProcess.start()
+        let closedPort = noServer.port
+        noServer.kill()
+        let refused = try CLIRunner(server: "127.0.0.1:\(closedPort)", token: "x").run(["streak"])
+        #expect(refused.status == 69)
+        #expect(refused.stderr.contains("cannot reach streakd at 127.0.0.1:\(closedPort)"))
+        #expect(refused.stderr.contains("scripts/run"))
+        #expect(refused.stdout.isEmpty)
+    }
+
+    @Test func watchPrintsOneJSONLinePerChange() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        #expect(try cli.run(["habit", "add", "Walk", "--date", "2025-01-01"]).status == 0)
+        let watch = Process()
+        watch.executableURL = CLIRunner.binaryURL
+        watch.arguments = [
+            "--server", cli.server, "--token", cli.token ?? "", "--as-of", cli.asOf, "--json", "watch", "--count", "1",
+        ]
+        let output = Pipe()
+        watch.standardOutput = output
+        watch.standardError = FileHandle.nullDevice
+        try watch.run()
+        defer { if watch.isRunning { watch.terminate() } }
+        // The server registers the watch asynchronously: record days until the watcher has its event (bounded).
+        for offset in 0..<100 where watch.isRunning {
+            let day = String(format: "2025-02-%02d", offset % 28 + 1)
+            _ = try cli.run(["done", "Walk", "--date", day])
+            usleep(30_000)
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 0)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 1)
+        let event = try #require(
+            JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any]
+        )
+        #expect((event["day"] as? [String: Any])?["completed"] as? Int == 1)
+        #expect((event["streak"] as? [String: Any])?["as_of"] as? String == "2025-06-15")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import StreakFraming
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A scripted streakd stand-in on 127.0.0.1:0 for what a real server will not do on demand:
+/// stay silent past a deadline, or send GOAWAY. Each accepted connection runs `script`
+/// (with the connection's index) on its own thread with the decoded frames.
+final class FakeServer: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    private var received: [Frame] = []
+    private var connections: [Int32] = []
+
+    /// What the script can do with one connection.
+    struct Peer {
+        let descriptor: Int32
+        func send(_ frame: Frame) {
+            let bytes = FrameEncoder.encode(frame)
+            _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+    }
+
+    init(script: @escaping @Sendable (_ index: Int, _ frame: Frame, _ peer: Peer) -> Void) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        guard bound == 0, listen(descriptor, 16) == 0 else { throw CancellationError() }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        listener = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let listener = descriptor
+        Thread { [self] in
+            var index = 0
+            while true {
+                let descriptor = accept(listener, nil, nil)
+                if descriptor < 0 { return }
+                lock.withLock { connections.append(descriptor) }
+                let connectionIndex = index
+                index += 1
+                Thread { [self] in serve(descriptor, index: connectionIndex, script: script) }.start()
+            }
+        }.start()
+    }
+
+    private func serve(_ descriptor: Int32, index: Int, script: (Int, Frame, Peer) -> Void) {
+        let peer = Peer(descriptor: descriptor)
+        _ = Preface.bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var decoder = FrameDecoder(expectsPreface: true)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return }
+            decoder.append(contentsOf: buffer[0..<count])
+            while let frame = try? decoder.next() {
+                lock.withLock { received.append(frame) }
+                script(index, frame, peer)
+            }
+        }
+    }
+
+    /// Every frame received so far, in order.
+    var frames: [Frame] { lock.withLock { received } }
+
+    /// How many connections were accepted.
+    var connectionCount: Int { lock.withLock { connections.count } }
+
+    /// Stops listening and closes every connection.
+    func stop() {
+        Glibc.shutdown(listener, Int32(SHUT_RDWR))
+        Glibc.close(listener)
+        for descriptor in lock.withLock({ connections }) {
+            Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+            Glibc.close(descriptor)
+        }
+    }
+}

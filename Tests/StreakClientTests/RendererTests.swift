@@ -1,0 +1,150 @@
+import StreakClient
+import StreakCore
+import StreakWire
+import Testing
+
+@Suite("Renderers (no server)")
+struct RendererTests {
+    @Test func heatmapPlainShowsLabelsWeekdaysLevelsAndLegend() {
+        let heatmap = Fixtures.heatmap(from: "2024-01-03", to: "2024-02-20") { Int32($0.day % 4) }
+        let text = HeatmapRenderer.render(heatmap, style: .plain)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "  Jan       Feb")
+        #expect(lines[1] == "M   · █ ▒ ░ ░ · █")
+        #expect(lines[2] == "    ░ · █ ▒ ▒ ░ ·")
+        #expect(lines[3].hasPrefix("W █ "))
+        #expect(lines[5].hasPrefix("F "))
+        #expect(lines[7].hasPrefix("  "))
+        #expect(lines[9] == "  Less · ░ ▒ █ More")
+        #expect(!text.contains("\u{1B}"))
+    }
+
+    @Test func heatmapColorUsesGreensAndNoPlainGlyphs() {
+        let heatmap = Fixtures.heatmap(from: "2024-01-01", to: "2024-01-31") { _ in 3 }
+        let text = HeatmapRenderer.render(heatmap, style: .color)
+        #expect(text.contains("\u{1B}[38;5;40m■\u{1B}[0m"))
+        #expect(!text.contains("█"))
+    }
+
+    @Test func overlappingMonthLabelsAreDropped() {
+        var heatmap = Fixtures.heatmap(from: "2024-01-01", to: "2024-03-31") { _ in 0 }
+        heatmap.monthLabels = [WireMonthLabel(label: "Jan", weekIndex: 0), WireMonthLabel(label: "Feb", weekIndex: 1)]
+        #expect(HeatmapRenderer.labelLine(heatmap) == "  Jan")
+    }
+
+    @Test(arguments: [
+        (Int32(42), "42 days"), (1, "1 day"), (0, "0 days"),
+    ])
+    func streakCounter(current: Int32, expected: String) {
+        let streak = WireStreakSummary(
+            asOf: Fixtures.date("2024-05-01"),
+            current: current,
+            currentStart: current > 0 ? Fixtures.date("2024-03-20") : nil,
+            longest: 67,
+            longestStart: Fixtures.date("2024-01-03"),
+            longestEnd: Fixtures.date("2024-03-09")
+        )
+        let lines = StreakRenderer.render(streak, style: .plain).split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix(expected) == true)
+        #expect(lines.last == "longest 67 days (2024-01-03 – 2024-03-09)")
+    }
+
+    @Test func weekdayChartKeepsLocaleOrderAndScalesBars() {
+        let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let counts = [0, 10, 5, 1, 0, 0, 2]
+        let series = WireWeekdaySeries(
+            habitId: 0,
+            name: "Total",
+            total: true,
+            counts: (0..<7).map {
+                WireWeekdayCount(weekday: Weekday(rawValue: $0 + 1), shortName: names[$0], count: Int32(counts[$0]))
+            }
+        )
+        let text = WeekdayChartRenderer.render(WireWeekdayChart(series: [series]), width: 10, style: .plain)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "Total", "  Sun 0", "  Mon ██████████ 10", "  Tue █████ 5", "  Wed █ 1", "  Thu 0", "  Fri 0",
+                "  Sat ██ 2",
+            ]
+        )
+    }
+
+    @Test func monthPageLooksLikeCalWithMarks() {
+        let text = MonthPageRenderer.render(Fixtures.february2024, style: .plain)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "       February 2024")
+        #expect(lines[1] == "Mo  Tu  We  Th  Fr  Sa  Su")
+        #expect(lines[2] == "             1   2   3   4")
+        #expect(lines[4] == "12* 13* 14+ 15  16  17  18")
+        #expect(lines[6] == "26  27  28  29")
+        #expect(!text.contains("\u{1B}"))
+    }
+
+    @Test func monthPageColorUsesReverseVideo() {
+        let text = MonthPageRenderer.render(Fixtures.february2024, style: .color)
+        #expect(text.contains("\u{1B}[7m12\u{1B}[0m"))
+        #expect(!text.contains("*"))
+    }
+
+    @Test(arguments: [
+        (TerminalStyle.ColorChoice.auto, true, [String: String](), true),
+        (.auto, false, [:], false),
+        (.auto, true, ["NO_COLOR": "1"], false),
+        (.auto, true, ["NO_COLOR": ""], true),
+        (.auto, true, ["TERM": "dumb"], false),
+        (.always, false, [:], true),
+        (.always, true, ["NO_COLOR": "yes"], false),
+        (.never, true, [:], false),
+    ])
+    func colorDecision(
+        choice: TerminalStyle.ColorChoice,
+        isTerminal: Bool,
+        environment: [String: String],
+        expected: Bool
+    ) {
+        #expect(TerminalStyle.resolve(choice, isTerminal: isTerminal, environment: environment).usesColor == expected)
+    }
+
+    @Test func habitTableAndEmptyHint() {
+        let habits = [
+            WireHabit(id: 1, name: "Read", createdOn: Fixtures.date("2024-01-01")),
+            WireHabit(
+                id: 12,
+                name: "Morning run",
+                createdOn: Fixtures.date("2024-02-01"),
+                archivedOn: Fixtures.date("2024-03-01")
+            ),
+        ]
+        #expect(
+            HabitListRenderer.render(habits, style: .plain) == """
+                ID  NAME         CREATED     ARCHIVED
+                 1  Read         2024-01-01
+                12  Morning run  2024-02-01  2024-03-01
+
+                """
+        )
+        #expect(HabitListRenderer.render([], style: .plain).contains("streak habit add"))
+    }
+
+    @Test func dayDetailAndDayRecord() {
+        let day = WireDayDetail(
+            date: Fixtures.date("2024-03-05"),
+            completedHabits: [WireHabit(id: 2, name: "Read")],
+            completed: 1,
+            active: 2,
+            percent: 50,
+            level: 2,
+            contributing: true
+        )
+        #expect(DayRenderer.render(day, style: .plain).hasPrefix("2024-03-05  1 of 2 habits (50%)\n"))
+        let record = WireDayRecord(date: Fixtures.date("2024-03-05"), completed: 1, active: 2, percent: 50, level: 2)
+        let line = DayRecordRenderer.render(
+            day: record,
+            streak: WireStreakSummary(current: 3),
+            changed: false,
+            style: .plain
+        )
+        #expect(line == "2024-03-05  ▒ 1 of 2 habits (50%)  streak 3 days  (unchanged)\n")
+    }
+}

@@ -9,157 +9,157 @@
 import PackageDescription
 
 let products: [Product] = [
-  .library(name: "StreakCore", targets: ["StreakCore"]),
-  .library(name: "StreakFraming", targets: ["StreakFraming"]),
-  .library(name: "StreakWire", targets: ["StreakWire"]),
-  .library(name: "StreakClient", targets: ["StreakClient"]),
-  .executable(name: "streakd", targets: ["streakd"]),
-  .executable(name: "streak", targets: ["streak"]),
-  .executable(name: "streak-load", targets: ["streak-load"]),
+    .library(name: "StreakCore", targets: ["StreakCore"]),
+    .library(name: "StreakFraming", targets: ["StreakFraming"]),
+    .library(name: "StreakWire", targets: ["StreakWire"]),
+    .library(name: "StreakClient", targets: ["StreakClient"]),
+    .executable(name: "streakd", targets: ["streakd"]),
+    .executable(name: "streak", targets: ["streak"]),
+    .executable(name: "streak-load", targets: ["streak-load"]),
 ]
 
 let dependencies: [Package.Dependency] = [
-  .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-  .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-  .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
 ]
 
 let swiftSettings: [SwiftSetting] = [
-  .swiftLanguageMode(.v6),
-  .enableUpcomingFeature("ExistentialAny"),
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
 ]
 
 let argumentParser: Target.Dependency = .product(
-  name: "ArgumentParser",
-  package: "swift-argument-parser"
+    name: "ArgumentParser",
+    package: "swift-argument-parser"
 )
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 
 let targets: [Target] = [
-  // The pure domain core: calendar maths, heatmaps, labels, streaks. Foundation only.
-  .target(name: "StreakCore", swiftSettings: swiftSettings),
-  .testTarget(name: "StreakCoreTests", dependencies: ["StreakCore"], swiftSettings: swiftSettings),
+    // The pure domain core: calendar maths, heatmaps, labels, streaks. Foundation only.
+    .target(name: "StreakCore", swiftSettings: swiftSettings),
+    .testTarget(name: "StreakCoreTests", dependencies: ["StreakCore"], swiftSettings: swiftSettings),
 
-  // Length-prefixed framing: preface, frame encoder and decoder. No sockets, no protobuf.
-  .target(name: "StreakFraming", swiftSettings: swiftSettings),
-  .testTarget(
-    name: "StreakFramingTests",
-    dependencies: ["StreakFraming"],
-    swiftSettings: swiftSettings
-  ),
+    // Length-prefixed framing: preface, frame encoder and decoder. No sockets, no protobuf.
+    .target(name: "StreakFraming", swiftSettings: swiftSettings),
+    .testTarget(
+        name: "StreakFramingTests",
+        dependencies: ["StreakFraming"],
+        swiftSettings: swiftSettings
+    ),
 
-  // The system's libprotobuf-c runtime.
-  .systemLibrary(
-    name: "CProtobufC",
-    pkgConfig: "libprotobuf-c",
-    providers: [.apt(["libprotobuf-c-dev"])]
-  ),
-  // protoc-c output for proto/ (generated, committed) and a small C shim.
-  .target(name: "CStreakProto", dependencies: ["CProtobufC"]),
+    // The system's libprotobuf-c runtime.
+    .systemLibrary(
+        name: "CProtobufC",
+        pkgConfig: "libprotobuf-c",
+        providers: [.apt(["libprotobuf-c-dev"])]
+    ),
+    // protoc-c output for proto/ (generated, committed) and a small C shim.
+    .target(name: "CStreakProto", dependencies: ["CProtobufC"]),
 
-  // Swift message types and their protobuf encoding through CStreakProto.
-  .target(
-    name: "StreakWire",
-    dependencies: ["StreakCore", "CStreakProto"],
-    swiftSettings: swiftSettings
-  ),
-  .testTarget(
-    name: "StreakWireTests",
-    dependencies: ["StreakWire", "StreakCore"],
-    swiftSettings: swiftSettings
-  ),
+    // Swift message types and their protobuf encoding through CStreakProto.
+    .target(
+        name: "StreakWire",
+        dependencies: ["StreakCore", "CStreakProto"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
+        name: "StreakWireTests",
+        dependencies: ["StreakWire", "StreakCore"],
+        swiftSettings: swiftSettings
+    ),
 
-  // The system's SQLite.
-  .systemLibrary(
-    name: "CSQLite",
-    pkgConfig: "sqlite3",
-    providers: [.apt(["libsqlite3-dev"])]
-  ),
-  // The system's libcrypto (SHA-256 of tokens, constant-time comparison).
-  .systemLibrary(
-    name: "CCrypto",
-    pkgConfig: "libcrypto",
-    providers: [.apt(["libssl-dev"])]
-  ),
+    // The system's SQLite.
+    .systemLibrary(
+        name: "CSQLite",
+        pkgConfig: "sqlite3",
+        providers: [.apt(["libsqlite3-dev"])]
+    ),
+    // The system's libcrypto (SHA-256 of tokens, constant-time comparison).
+    .systemLibrary(
+        name: "CCrypto",
+        pkgConfig: "libcrypto",
+        providers: [.apt(["libssl-dev"])]
+    ),
 
-  // Storage behind a protocol; SQLite (WAL, group commit) is the embedded default.
-  .target(
-    name: "StreakStorage",
-    dependencies: ["StreakCore", "CSQLite", "CCrypto"],
-    swiftSettings: swiftSettings
-  ),
-  .testTarget(
-    name: "StreakStorageTests",
-    dependencies: ["StreakStorage", "StreakCore"],
-    swiftSettings: swiftSettings
-  ),
+    // Storage behind a protocol; SQLite (WAL, group commit) is the embedded default.
+    .target(
+        name: "StreakStorage",
+        dependencies: ["StreakCore", "CSQLite", "CCrypto"],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
+        name: "StreakStorageTests",
+        dependencies: ["StreakStorage", "StreakCore"],
+        swiftSettings: swiftSettings
+    ),
 
-  // The Dispatch-driven server and the service's handlers.
-  .target(
-    name: "StreakServer",
-    dependencies: ["StreakCore", "StreakFraming", "StreakWire", "StreakStorage", logging],
-    swiftSettings: swiftSettings
-  ),
-  // The transport in-process with an echo handler, over real loopback sockets.
-  .testTarget(
-    name: "StreakTransportTests",
-    dependencies: ["StreakServer", "StreakFraming", logging],
-    swiftSettings: swiftSettings
-  ),
-  // Integration tests: the real streakd binary on loopback.
-  .testTarget(
-    name: "StreakServerTests",
-    dependencies: ["StreakClient", "StreakWire", "StreakFraming", "StreakCore", "StreakTestSupport"],
-    swiftSettings: swiftSettings
-  ),
-  // Test support: starts the built streakd, and a small synchronous raw connection.
-  .target(
-    name: "StreakTestSupport",
-    dependencies: ["StreakFraming", "StreakWire", "StreakCore"],
-    path: "Tests/StreakTestSupport",
-    swiftSettings: swiftSettings
-  ),
+    // The Dispatch-driven server and the service's handlers.
+    .target(
+        name: "StreakServer",
+        dependencies: ["StreakCore", "StreakFraming", "StreakWire", "StreakStorage", logging],
+        swiftSettings: swiftSettings
+    ),
+    // The transport in-process with an echo handler, over real loopback sockets.
+    .testTarget(
+        name: "StreakTransportTests",
+        dependencies: ["StreakServer", "StreakFraming", logging],
+        swiftSettings: swiftSettings
+    ),
+    // Integration tests: the real streakd binary on loopback.
+    .testTarget(
+        name: "StreakServerTests",
+        dependencies: ["StreakClient", "StreakWire", "StreakFraming", "StreakCore", "StreakTestSupport"],
+        swiftSettings: swiftSettings
+    ),
+    // Test support: starts the built streakd, and a small synchronous raw connection.
+    .target(
+        name: "StreakTestSupport",
+        dependencies: ["StreakFraming", "StreakWire", "StreakCore"],
+        path: "Tests/StreakTestSupport",
+        swiftSettings: swiftSettings
+    ),
 
-  // The Swift client library.
-  .target(
-    name: "StreakClient",
-    dependencies: ["StreakCore", "StreakFraming", "StreakWire"],
-    swiftSettings: swiftSettings
-  ),
-  // The `streak` CLI against a real streakd, with golden files.
-  .testTarget(
-    name: "StreakClientTests",
-    dependencies: ["StreakClient", "StreakCore", "StreakWire", "StreakFraming", "StreakTestSupport"],
-    resources: [.copy("Golden")],
-    swiftSettings: swiftSettings
-  ),
+    // The Swift client library.
+    .target(
+        name: "StreakClient",
+        dependencies: ["StreakCore", "StreakFraming", "StreakWire"],
+        swiftSettings: swiftSettings
+    ),
+    // The `streak` CLI against a real streakd, with golden files.
+    .testTarget(
+        name: "StreakClientTests",
+        dependencies: ["StreakClient", "StreakCore", "StreakWire", "StreakFraming", "StreakTestSupport"],
+        resources: [.copy("Golden")],
+        swiftSettings: swiftSettings
+    ),
 
-  // The server executable.
-  .executableTarget(
-    name: "streakd",
-    dependencies: ["StreakServer", "StreakStorage", argumentParser, logging],
-    swiftSettings: swiftSettings
-  ),
-  // The command-line client.
-  .executableTarget(
-    name: "streak",
-    dependencies: ["StreakClient", "StreakCore", "StreakWire", argumentParser],
-    swiftSettings: swiftSettings
-  ),
-  // The load generator behind scripts/bench.
-  .executableTarget(
-    name: "streak-load",
-    dependencies: [
-      "StreakClient", "StreakFraming", "StreakWire", "StreakCore", argumentParser,
-      .product(name: "Histogram", package: "hdrhistogram-swift"),
-    ],
-    swiftSettings: swiftSettings
-  ),
+    // The server executable.
+    .executableTarget(
+        name: "streakd",
+        dependencies: ["StreakServer", "StreakStorage", argumentParser, logging],
+        swiftSettings: swiftSettings
+    ),
+    // The command-line client.
+    .executableTarget(
+        name: "streak",
+        dependencies: ["StreakClient", "StreakCore", "StreakWire", argumentParser],
+        swiftSettings: swiftSettings
+    ),
+    // The load generator behind scripts/bench.
+    .executableTarget(
+        name: "streak-load",
+        dependencies: [
+            "StreakClient", "StreakFraming", "StreakWire", "StreakCore", argumentParser,
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
+        ],
+        swiftSettings: swiftSettings
+    ),
 ]
 
 let package = Package(
-  name: "streakd",
-  products: products,
-  dependencies: dependencies,
-  targets: targets
+    name: "streakd",
+    products: products,
+    dependencies: dependencies,
+    targets: targets
 )

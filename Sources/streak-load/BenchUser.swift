@@ -22,7 +22,11 @@ struct BenchUser: Sendable {
             var request = WireCreateHabitRequest()
             request.name = "bench habit \(index + 1)"
             request.createdOn = createdOn
-            let template = RequestTemplate(method: WireMethod.createHabit.rawValue, token: token, message: request.serializedBytes())
+            let template = RequestTemplate(
+                method: WireMethod.createHabit.rawValue,
+                token: token,
+                message: request.serializedBytes()
+            )
             _ = try connection.call(template, id: UInt32(index + 10))
         }
         ids = try habitIDs(token: token, connection: connection)
@@ -46,7 +50,9 @@ struct BenchUser: Sendable {
 
     /// A year of completions before `asOf`, each habit with its own seeded rate, in batches.
     private static func recordYear(token: String, habitIDs: [Int64], connection: LoadConnection) throws(LoadError) {
-        var generator = SplitMix64(seed: token.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 })
+        var generator = SplitMix64(
+            seed: token.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        )
         var completions: [WireCompletion] = []
         for (index, habitID) in habitIDs.enumerated() {
             let rate = 0.45 + 0.1 * Double(index)

@@ -1,7 +1,8 @@
+import StreakFraming
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import StreakFraming
 
 /// A failure of the load generator: a message for the person running the benchmark.
 struct LoadError: Error, CustomStringConvertible {

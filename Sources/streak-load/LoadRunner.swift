@@ -21,7 +21,8 @@ struct ScenarioResult: Sendable {
             String(format: "%.3f", Double(latencyMicroseconds.valueAtPercentile(percentile)) / 1000)
         }
         let rps = seconds > 0 ? Double(requests) / seconds : 0
-        let cpu = serverCPUMicroseconds.map { requests > 0 ? String(format: "%.1f", $0 / Double(requests)) : "-" } ?? "-"
+        let cpu =
+            serverCPUMicroseconds.map { requests > 0 ? String(format: "%.1f", $0 / Double(requests)) : "-" } ?? "-"
         let rss = serverPeakRSSMiB.map { String(format: "%.1f", $0) } ?? "-"
         return "RESULT name=\(name) connections=\(connections) depth=\(depth) requests=\(requests) "
             + "rps=\(Int(rps)) p50=\(ms(50)) p99=\(ms(99)) p999=\(ms(99.9)) errors=\(errors) cpu_us=\(cpu) rss_mib=\(rss)"
@@ -63,7 +64,12 @@ struct LoadRunner {
         MonotonicClock.sleep(until: end)
         let cpuAfter = stats?.cpuMicroseconds()
         finished.wait()
-        var result = collector.result(name: scenario.rawValue, connections: connections, depth: depth, seconds: duration)
+        var result = collector.result(
+            name: scenario.rawValue,
+            connections: connections,
+            depth: depth,
+            seconds: duration
+        )
         if let cpuBefore, let cpuAfter { result.serverCPUMicroseconds = cpuAfter - cpuBefore }
         result.serverPeakRSSMiB = stats?.memoryMiB("VmHWM")
         return result
@@ -147,8 +153,13 @@ private final class ResultCollector: @unchecked Sendable {
     func result(name: String, connections: Int, depth: Int, seconds: Double) -> ScenarioResult {
         lock.withLock {
             ScenarioResult(
-                name: name, connections: connections, depth: depth, requests: combined.requests,
-                errors: combined.errors, seconds: seconds, latencyMicroseconds: combined.latency,
+                name: name,
+                connections: connections,
+                depth: depth,
+                requests: combined.requests,
+                errors: combined.errors,
+                seconds: seconds,
+                latencyMicroseconds: combined.latency,
                 firstError: combined.firstError
             )
         }

@@ -30,26 +30,46 @@ struct RequestMix: Sendable {
         let asOf = BenchUser.asOf
         var heatmapRequest = WireGetHeatmapRequest()
         heatmapRequest.asOf = asOf
-        heatmap = RequestTemplate(method: WireMethod.getHeatmap.rawValue, token: user.token, message: heatmapRequest.serializedBytes())
+        heatmap = RequestTemplate(
+            method: WireMethod.getHeatmap.rawValue,
+            token: user.token,
+            message: heatmapRequest.serializedBytes()
+        )
         var streakRequest = WireGetStreakRequest()
         streakRequest.asOf = asOf
-        streak = RequestTemplate(method: WireMethod.getStreak.rawValue, token: user.token, message: streakRequest.serializedBytes())
+        streak = RequestTemplate(
+            method: WireMethod.getStreak.rawValue,
+            token: user.token,
+            message: streakRequest.serializedBytes()
+        )
         var labelsRequest = WireBuildMonthLabelsRequest()
         let lastMonday = try! asOf.adding(days: -asOf.weekday.offset(from: .monday))
         labelsRequest.weekStarts = (0..<53).reversed().map { try! lastMonday.adding(days: -7 * $0) }
-        labels = RequestTemplate(method: WireMethod.buildMonthLabels.rawValue, token: user.token, message: labelsRequest.serializedBytes())
+        labels = RequestTemplate(
+            method: WireMethod.buildMonthLabels.rawValue,
+            token: user.token,
+            message: labelsRequest.serializedBytes()
+        )
         let habitID = user.habitIDs[key % user.habitIDs.count]
         let date = try! asOf.adding(days: -(1 + key / user.habitIDs.count))
         var recordRequest = WireRecordCompletionRequest()
         recordRequest.habitId = habitID
         recordRequest.date = date
         recordRequest.asOf = asOf
-        record = RequestTemplate(method: WireMethod.recordCompletion.rawValue, token: user.token, message: recordRequest.serializedBytes())
+        record = RequestTemplate(
+            method: WireMethod.recordCompletion.rawValue,
+            token: user.token,
+            message: recordRequest.serializedBytes()
+        )
         var removeRequest = WireRemoveCompletionRequest()
         removeRequest.habitId = habitID
         removeRequest.date = date
         removeRequest.asOf = asOf
-        remove = RequestTemplate(method: WireMethod.removeCompletion.rawValue, token: user.token, message: removeRequest.serializedBytes())
+        remove = RequestTemplate(
+            method: WireMethod.removeCompletion.rawValue,
+            token: user.token,
+            message: removeRequest.serializedBytes()
+        )
     }
 
     /// The next request to send.

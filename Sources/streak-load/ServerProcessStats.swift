@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Reads a server process's CPU time and memory from /proc (Linux).
 struct ServerProcessStats: Sendable {

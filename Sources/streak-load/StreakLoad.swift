@@ -59,8 +59,10 @@ extension StreakLoad {
             let started = Date()
             let users = try target.users(create: true)
             let habits = users.reduce(0) { $0 + $1.habitIDs.count }
-            print("data set: \(users.count) users, \(habits) habits, as of \(BenchUser.asOf)"
-                + String(format: " (%.1f s)", Date().timeIntervalSince(started)))
+            print(
+                "data set: \(users.count) users, \(habits) habits, as of \(BenchUser.asOf)"
+                    + String(format: " (%.1f s)", Date().timeIntervalSince(started))
+            )
         }
     }
 
@@ -97,8 +99,13 @@ extension StreakLoad {
         func run() throws {
             FileLimits.raise()
             let runner = LoadRunner(
-                endpoint: try target.endpoint(), users: try target.users(create: false),
-                connections: connections, depth: depth, warmup: warmup, duration: duration, stats: target.stats
+                endpoint: try target.endpoint(),
+                users: try target.users(create: false),
+                connections: connections,
+                depth: depth,
+                warmup: warmup,
+                duration: duration,
+                stats: target.stats
             )
             let result = try runner.run(ScenarioName(rawValue: scenario)!)
             print(result.resultLine)

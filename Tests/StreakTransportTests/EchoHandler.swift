@@ -4,7 +4,10 @@ import StreakServer
 
 /// Echoes `/echo` inline, answers `/later` from another thread after a short delay, never
 /// answers `/slow`, streams three messages for `/stream`, and sends `/big` a 1 MiB answer.
+/// `/watch` opens a stream that stays open; `onStreamTermination` hears when it ends.
 struct EchoHandler: RequestHandler {
+    var onStreamTermination: @Sendable (_ message: [UInt8]) -> Void = { _ in }
+
     func handle(_ request: IncomingRequest, responder: Responder) {
         switch request.method {
         case "/echo":
@@ -20,7 +23,8 @@ struct EchoHandler: RequestHandler {
             for index in 0..<3 { responder.sendStreamMessage(to: request.id, message: [UInt8(index)]) }
             responder.endStream(request.id, status: .ok)
         case "/watch":
-            responder.onStreamTermination(request.id) {}
+            let message = request.message
+            responder.onStreamTermination(request.id) { [onStreamTermination] in onStreamTermination(message) }
             responder.sendStreamMessage(to: request.id, message: [1])
         case "/big":
             responder.respond(to: request.id, status: .ok, message: [UInt8](repeating: 7, count: 1 << 20))

@@ -10,11 +10,12 @@ final class RunningTransport: @unchecked Sendable {
     let transport: ServerTransport
     let port: Int
 
-    init(_ configure: (inout TransportConfiguration) -> Void = { _ in }) throws {
+    init(handler: EchoHandler = EchoHandler(), _ configure: (inout TransportConfiguration) -> Void = { _ in }) throws {
         var configuration = TransportConfiguration()
         configuration.port = 0
+        configuration.shutdownGracePeriod = .seconds(2)  // requests to /slow are never answered
         configure(&configuration)
-        transport = ServerTransport(configuration: configuration, handler: EchoHandler(), logger: Logger(label: "test"))
+        transport = ServerTransport(configuration: configuration, handler: handler, logger: Logger(label: "test"))
         port = try transport.start()
     }
 
@@ -25,6 +26,16 @@ final class RunningTransport: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         transport.shutdown { done.signal() }
         return done.wait(timeout: .now() + 15) == .success
+    }
+
+    /// Waits (bounded) until the transport has `count` open connections.
+    func waitForConnectionCount(_ count: Int, seconds: Double = 5) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if transport.connectionCount == count { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return transport.connectionCount == count
     }
 
     deinit { _ = shutdown() }

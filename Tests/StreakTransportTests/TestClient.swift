@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// A blocking test client with a receive timeout, so no test can hang.
-final class TestClient {
+/// Unchecked: a test may write from one thread while it reads on another; nothing else is shared.
+final class TestClient: @unchecked Sendable {
     let descriptor: Int32
     private var decoder = FrameDecoder(expectsPreface: true)
 
@@ -27,7 +28,26 @@ final class TestClient {
         if sendPreface { try write(Preface.bytes) }
     }
 
-    deinit { close(descriptor) }
+    private var closed = false
+
+    deinit { if !closed { close(descriptor) } }
+
+    /// Closes with an RST instead of a FIN (SO_LINGER 0), the way a crashed peer looks.
+    func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(descriptor)
+        closed = true
+    }
+
+    /// Closes normally (FIN), without reading what the server sent.
+    func abandon() {
+        close(descriptor)
+        closed = true
+    }
+
+    /// Stops sending (half-close); the server's answers can still be read.
+    func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
 
     func write(_ bytes: [UInt8]) throws {
         var offset = 0

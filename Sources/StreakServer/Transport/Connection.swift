@@ -17,7 +17,7 @@ import Glibc
 final class Connection: @unchecked Sendable {
     let queue: DispatchQueue
     private(set) var responder: Responder!
-    /// Monotonic nanoseconds of the last traffic, read by the transport's sweeper.
+    /// Monotonic nanoseconds of the last bytes read or written, read by the transport's sweeper.
     let lastActivity = Atomic<UInt64>(0)
     /// When the connection was accepted, monotonic nanoseconds.
     let acceptedAt: UInt64
@@ -91,6 +91,7 @@ final class Connection: @unchecked Sendable {
         defer { ReadBufferPool.shared.give(buffer) }
         var received = false
         var ended = false
+        var broken = false
         while true {
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count > 0 {
@@ -103,13 +104,19 @@ final class Connection: @unchecked Sendable {
             } else if errno == EINTR {
                 continue
             } else {
-                if errno != EAGAIN && errno != EWOULDBLOCK { ended = true }
+                if errno != EAGAIN && errno != EWOULDBLOCK { broken = true }
                 break
             }
         }
         if received {
             lastActivity.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
             handleBurst()
+        }
+        if broken {
+            // Reset by the peer: nothing can be delivered any more.
+            logger.debug("a connection was reset by the client")
+            close()
+            return
         }
         if ended && !machine.isClosed {
             do {
@@ -276,6 +283,7 @@ final class Connection: @unchecked Sendable {
             }
             if written > 0 {
                 unsentOffset += written
+                lastActivity.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
             } else if written < 0 && errno == EINTR {
                 continue
             } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -295,8 +303,13 @@ final class Connection: @unchecked Sendable {
                 return
             }
             let inFlight = responder.inFlightCount
-            if machine.mayCloseAfterDraining(inFlight: inFlight, unsentBytes: 0) || (peerEnded && inFlight == 0) {
+            if peerEnded && inFlight == 0 {
                 close()
+                return
+            }
+            if machine.mayCloseAfterDraining(inFlight: inFlight, unsentBytes: 0) {
+                // Not close(): a client still sending would turn it into a reset that drops answers.
+                startLingering()
                 return
             }
         } else {
@@ -354,18 +367,28 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Closes if the handshake or idle timeout passed; called by the sweeper.
-    func closeIfExpired(now: UInt64) {
+    ///
+    /// The clock is read again on the connection's queue: activity recorded after the sweeper
+    /// read its clock must not look like a connection idle for 584 years.
+    func closeIfExpired() {
         queue.async { [self] in
             guard !machine.isClosed else { return }
+            let now = DispatchTime.now().uptimeNanoseconds
             if !handshakeDone.load(ordering: .relaxed) {
-                if now &- acceptedAt > configuration.handshakeTimeout.nanoseconds {
+                if elapsedNanoseconds(from: acceptedAt, to: now) > configuration.handshakeTimeout.nanoseconds {
                     fail(Status(.invalidArgument, "no preface within the handshake timeout"))
                     flush()
                 }
                 return
             }
-            let idle = now &- lastActivity.load(ordering: .relaxed)
-            if idle > configuration.idleTimeout.nanoseconds && responder.inFlightCount == 0 {
+            let idle = elapsedNanoseconds(from: lastActivity.load(ordering: .relaxed), to: now)
+            guard idle > configuration.idleTimeout.nanoseconds else { return }
+            if peerEnded {
+                // The client stopped sending and nothing moved since: do not wait on its requests forever.
+                close()
+                return
+            }
+            if responder.inFlightCount == 0 {
                 if let last = machine.beginDraining() {
                     responder.send(.goAway(lastRequestID: last, status: Status(.unavailable, "idle timeout")))
                     flush()
@@ -412,4 +435,10 @@ extension Frame {
         case .goAway: "GOAWAY"
         }
     }
+}
+
+/// Nanoseconds from `start` to `end`, or 0 when `start` is later (a timestamp written by another
+/// thread after `end` was read). Never wraps around.
+func elapsedNanoseconds(from start: UInt64, to end: UInt64) -> UInt64 {
+    end > start ? end - start : 0
 }

@@ -164,11 +164,12 @@ public final class ServerTransport: @unchecked Sendable {
         let idle = configuration.idleTimeout.nanoseconds
         let open = lock.withLock { Array(connections.values) }
         for connection in open {
-            let quiet = now &- connection.lastActivity.load(ordering: .relaxed)
+            let quiet = elapsedNanoseconds(from: connection.lastActivity.load(ordering: .relaxed), to: now)
             let handshakeExpired =
-                !connection.handshakeDone.load(ordering: .relaxed) && now &- connection.acceptedAt > handshake
+                !connection.handshakeDone.load(ordering: .relaxed)
+                && elapsedNanoseconds(from: connection.acceptedAt, to: now) > handshake
             if quiet > idle || handshakeExpired {
-                connection.closeIfExpired(now: now)
+                connection.closeIfExpired()
             }
         }
     }

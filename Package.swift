@@ -3,8 +3,7 @@
 //
 // Dependencies are few on purpose (see README, "Dependencies"): argument parsing,
 // logging and a latency histogram. Networking is Dispatch, serialization is the
-// system's protobuf-c, storage is the system's SQLite, hashing is the system's
-// libcrypto; none of them costs build time in CI.
+// system's protobuf-c, storage is the system's SQLite; none of them costs build time in CI.
 
 import PackageDescription
 
@@ -75,17 +74,11 @@ let targets: [Target] = [
         pkgConfig: "sqlite3",
         providers: [.apt(["libsqlite3-dev"])]
     ),
-    // The system's libcrypto (SHA-256 of tokens, constant-time comparison).
-    .systemLibrary(
-        name: "CCrypto",
-        pkgConfig: "libcrypto",
-        providers: [.apt(["libssl-dev"])]
-    ),
 
     // Storage behind a protocol; SQLite (WAL, group commit) is the embedded default.
     .target(
         name: "StreakStorage",
-        dependencies: ["StreakCore", "CSQLite", "CCrypto"],
+        dependencies: ["StreakCore", "CSQLite"],
         swiftSettings: swiftSettings
     ),
     .testTarget(

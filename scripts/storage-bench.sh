@@ -8,8 +8,8 @@ swift build -c release --target StreakStorage >/dev/null
 bin=$(swift build -c release --show-bin-path)
 out=$(mktemp -d)
 swiftc -O -module-name StorageBench -o "$out/storage-bench" \
-    -I "$bin/Modules" -I Sources/CSQLite -I Sources/CCrypto \
+    -I "$bin/Modules" -I Sources/CSQLite \
     scripts/storage-bench.swift "$bin"/StreakStorage.build/*.o "$bin"/StreakCore.build/*.o \
-    -lsqlite3 -lcrypto 2>&1 | grep -v "^$" || true
+    -lsqlite3 2>&1 | grep -v "^$" || true
 "$out/storage-bench" "$@"
 rm -rf "$out"

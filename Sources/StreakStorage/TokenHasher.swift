@@ -1,5 +1,3 @@
-internal import CCrypto
-
 /// Bearer tokens: generated from the system's secure generator, stored only as SHA-256.
 enum TokenHasher {
     /// The prefix of every token, so a leaked one is recognisable.
@@ -22,21 +20,14 @@ enum TokenHasher {
     }
 
     /// SHA-256 of the token's UTF-8 bytes.
-    static func hash(_ token: String) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        let bytes = Array(token.utf8)
-        _ = bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { SHA256(input.baseAddress, input.count, $0.baseAddress) }
-        }
-        return digest
-    }
+    static func hash(_ token: String) -> [UInt8] { SHA256.hash(token.utf8) }
 
     /// Compares two digests in time that does not depend on where they differ.
     static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        return lhs.withUnsafeBytes { a in
-            rhs.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
-        }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
     }
 }
 

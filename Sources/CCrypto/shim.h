@@ -1,3 +1,0 @@
-#pragma once
-#include <openssl/crypto.h>
-#include <openssl/sha.h>

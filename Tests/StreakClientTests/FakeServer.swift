@@ -14,6 +14,8 @@ final class FakeServer: @unchecked Sendable {
     private let lock = NSLock()
     private var received: [Frame] = []
     private var connections: [Int32] = []
+    private var accepted = 0
+    private var listenerOpen = true
 
     /// What the script can do with one connection.
     struct Peer {
@@ -45,8 +47,17 @@ final class FakeServer: @unchecked Sendable {
             var index = 0
             while true {
                 let descriptor = accept(listener, nil, nil)
-                if descriptor < 0 { return }
-                lock.withLock { connections.append(descriptor) }
+                if descriptor < 0 {
+                    lock.withLock {  // closed only here, under the lock: see stop()
+                        listenerOpen = false
+                        Glibc.close(listener)
+                    }
+                    return
+                }
+                lock.withLock {
+                    connections.append(descriptor)
+                    accepted += 1
+                }
                 let connectionIndex = index
                 index += 1
                 Thread { [self] in serve(descriptor, index: connectionIndex, script: script) }.start()
@@ -61,7 +72,13 @@ final class FakeServer: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return }
+            if count <= 0 {
+                lock.withLock {  // closed only here, under the lock: see stop()
+                    connections.removeAll { $0 == descriptor }
+                    Glibc.close(descriptor)
+                }
+                return
+            }
             decoder.append(contentsOf: buffer[0..<count])
             while let frame = try? decoder.next() {
                 lock.withLock { received.append(frame) }
@@ -74,15 +91,18 @@ final class FakeServer: @unchecked Sendable {
     var frames: [Frame] { lock.withLock { received } }
 
     /// How many connections were accepted.
-    var connectionCount: Int { lock.withLock { connections.count } }
+    var connectionCount: Int { lock.withLock { accepted } }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening and ends every connection.
+    ///
+    /// Only shuts the sockets down: the thread blocked on each one wakes up and closes it. Closing
+    /// here instead would let that thread's next `recv` or `accept` land on a descriptor number
+    /// another test had just been given, and steal its bytes (tests run in parallel).
+    /// The lock makes sure no descriptor is shut down after its owner closed it.
     func stop() {
-        Glibc.shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
-        for descriptor in lock.withLock({ connections }) {
-            Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
-            Glibc.close(descriptor)
+        lock.withLock {
+            if listenerOpen { Glibc.shutdown(listener, Int32(SHUT_RDWR)) }
+            for descriptor in connections { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
         }
     }
 }

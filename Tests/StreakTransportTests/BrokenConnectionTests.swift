@@ -13,15 +13,6 @@ final class TerminationRecorder: Sendable {
     var count: Int { ended.withLock { $0.count } }
     func contains(_ message: [UInt8]) -> Bool { ended.withLock { $0.contains(message) } }
 
-    /// Waits (bounded) until `condition` holds.
-    func wait(seconds: Double = 5, until condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return condition()
-    }
 }
 
 /// Clients that vanish: the server cleans up after them and everyone else carries on.
@@ -41,7 +32,7 @@ struct BrokenConnectionTests {
         #expect(try victim.next() == .streamMessage(id: 2, message: [1]))
         victim.reset()
 
-        #expect(recorder.wait { recorder.contains([42]) })
+        #expect(waitUntil { recorder.contains([42]) })
         #expect(server.waitForConnectionCount(1))
         try other.request(2, "/later", [20])
         #expect(try other.next() == .response(id: 2, status: .ok, message: [20]))
@@ -92,7 +83,7 @@ struct BrokenConnectionTests {
         #expect(
             frames.contains { if case .endStream(3, let status) = $0 { status.code == .cancelled } else { false } }
         )
-        #expect(recorder.wait { recorder.contains([3]) })
+        #expect(waitUntil { recorder.contains([3]) })
         #expect(server.waitForConnectionCount(0))
     }
 
@@ -113,7 +104,7 @@ struct BrokenConnectionTests {
         for (index, client) in clients.enumerated() {
             if index.isMultiple(of: 2) { client.reset() } else { client.abandon() }
         }
-        #expect(recorder.wait { recorder.count == 100 })
+        #expect(waitUntil { recorder.count == 100 })
         #expect(server.waitForConnectionCount(0))
         let survivor = try server.client()
         try survivor.request(1, "/echo", [9])

@@ -120,10 +120,14 @@ struct GoAwayTests {
         let client = try server.client()
         let junk = [UInt8](repeating: 0xAB, count: 64 * 1024)
         try client.write([0x00, 0x00, 0x00, 0x01, 0x7F])
+        let writerDone = DispatchSemaphore(value: 0)
         let writer = Thread {
+            defer { writerDone.signal() }
             for _ in 0..<32 { guard (try? client.write(junk)) != nil else { return } }
         }
         writer.start()
+        // The writer must be done before the client (and its descriptor) goes away.
+        defer { writerDone.wait() }
         let frames = try client.remainingFrames()
         guard case .goAway(_, let status) = frames.last else {
             Issue.record("no GOAWAY: \(frames)")

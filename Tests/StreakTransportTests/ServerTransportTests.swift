@@ -29,14 +29,7 @@ final class RunningTransport: @unchecked Sendable {
     }
 
     /// Waits (bounded) until the transport has `count` open connections.
-    func waitForConnectionCount(_ count: Int, seconds: Double = 5) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if transport.connectionCount == count { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return transport.connectionCount == count
-    }
+    func waitForConnectionCount(_ count: Int) -> Bool { waitUntil { transport.connectionCount == count } }
 
     deinit { _ = shutdown() }
 }

@@ -21,7 +21,12 @@ step "build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
 step "swift tests"
-swift test --skip-build
+# Bounded: a test that hangs fails the run instead of holding CI for its whole budget.
+timeout --kill-after=10 1200 swift test --skip-build || {
+    status=$?
+    [ "$status" = 124 ] && echo "swift tests did not finish within 20 minutes" >&2
+    exit "$status"
+}
 
 step "python and C clients against a real streakd"
 STREAKD_BIN="$(swift build --show-bin-path)/streakd" scripts/test-clients.sh

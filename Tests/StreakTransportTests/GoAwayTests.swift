@@ -95,23 +95,22 @@ struct GoAwayTests {
     func protocolError(bad: [UInt8], reason: String) throws {
         let server = try RunningTransport()
         let client = try server.client()
+        try client.request(4, "/watch", [4])
         try client.request(5, "/echo", [5])
-        try client.request(6, "/echo", [6])
+        try client.request(6, "/later", [80])
         try client.write(bad)
         let frames = try client.remainingFrames()
-        #expect(frames.count == 3)
-        #expect(
-            frames.prefix(2) == [
-                .response(id: 5, status: .ok, message: [5]), .response(id: 6, status: .ok, message: [6]),
-            ]
-        )
-        guard case .goAway(let last, let status) = frames.last else {
-            Issue.record("no GOAWAY: \(frames)")
+        guard frames.count == 5, case .goAway(let last, let status) = frames[2] else {
+            Issue.record("expected 2 answers, GOAWAY, END_STREAM and a late answer: \(frames)")
             return
         }
+        #expect(frames.prefix(2) == [.streamMessage(id: 4, message: [1]), .response(id: 5, status: .ok, message: [5])])
         #expect(last == 6)
         #expect(status.code == .invalidArgument)
         #expect(status.message.localizedCaseInsensitiveContains(reason))
+        #expect(frames[3] == .endStream(id: 4, status: status))
+        // Request 6 was accepted before the error: it is still answered, after the GOAWAY.
+        #expect(frames[4] == .response(id: 6, status: .ok, message: [80]))
     }
 
     @Test("lingering close: the GOAWAY is delivered even while the client keeps sending")

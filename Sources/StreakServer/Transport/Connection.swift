@@ -243,12 +243,14 @@ final class Connection: @unchecked Sendable {
         )
     }
 
-    /// A protocol error: GOAWAY with the reason, then close once it is written.
+    /// A protocol error: GOAWAY with the reason, streams end with it, requests accepted before it
+    /// are still answered; then the connection closes.
     private func fail(_ status: Status) {
         guard !closeWhenFlushed, !machine.isClosed else { return }
         logger.debug("closing a connection after a protocol error", metadata: ["status": "\(status.code)"])
         sendPrefaceOnce()
         responder.send(.goAway(lastRequestID: machine.highestRequestID, status: status))
+        responder.endAllStreams(status: status)
         closeWhenFlushed = true
         pauseReads()
     }
@@ -299,7 +301,8 @@ final class Connection: @unchecked Sendable {
             unsentOffset = 0
             setWriteSourceRunning(false)
             if closeWhenFlushed {
-                startLingering()
+                // After a protocol error: answer what was accepted before it, then close.
+                if responder.inFlightCount == 0 { startLingering() }
                 return
             }
             let inFlight = responder.inFlightCount
@@ -383,8 +386,8 @@ final class Connection: @unchecked Sendable {
             }
             let idle = elapsedNanoseconds(from: lastActivity.load(ordering: .relaxed), to: now)
             guard idle > configuration.idleTimeout.nanoseconds else { return }
-            if peerEnded {
-                // The client stopped sending and nothing moved since: do not wait on its requests forever.
+            if peerEnded || closeWhenFlushed {
+                // Nothing more will be read and nothing moved since: do not wait on its requests forever.
                 close()
                 return
             }

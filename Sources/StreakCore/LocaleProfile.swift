@@ -4,7 +4,9 @@ import Synchronization
 /// What the core needs from a locale: its first weekday and its names for weekdays and months.
 ///
 /// Creating calendars and formatters is expensive, so profiles are made once per identifier
-/// and cached for the life of the process.
+/// and cached for the life of the process. English (`en`, `en_US`, `en_GB`) comes from constant
+/// tables equal to what Foundation gives (see `LocaleTests`), so the default locale never loads
+/// ICU's locale data into the server's memory.
 public struct LocaleProfile: Hashable, Sendable {
     /// The locale identifier, e.g. `en_US`.
     public let identifier: String
@@ -22,6 +24,7 @@ public struct LocaleProfile: Hashable, Sendable {
     /// The profile of `identifier`.
     /// - Throws: `CoreError(.unknownIdentifier)` when Foundation does not know the locale.
     public static func named(_ identifier: String) throws(CoreError) -> LocaleProfile {
+        if let builtIn = builtIn(identifier) { return builtIn }
         if let cached = cache.withLock({ $0[identifier] }) { return cached }
         let normalized = identifier.replacingOccurrences(of: "-", with: "_")
         guard !normalized.isEmpty, knownIdentifiers.contains(normalized) else {
@@ -33,7 +36,7 @@ public struct LocaleProfile: Hashable, Sendable {
     }
 
     /// The default profile, en_US.
-    public static let english = LocaleProfile(locale: Locale(identifier: "en_US"), identifier: "en_US")
+    public static let english = LocaleProfile(englishWithIdentifier: "en_US", firstWeekday: .sunday)
 
     /// The short name of `weekday`.
     public func shortName(of weekday: Weekday) -> String { shortWeekdaySymbols[weekday.rawValue - 1] }
@@ -55,6 +58,31 @@ public struct LocaleProfile: Hashable, Sendable {
         monthSymbols = formatter.standaloneMonthSymbols
     }
 
+    /// English as Foundation gives it for `en`, `en_US` and `en_GB`; only the first weekday differs.
+    private init(englishWithIdentifier identifier: String, firstWeekday: Weekday) {
+        self.identifier = identifier
+        self.firstWeekday = firstWeekday
+        shortWeekdaySymbols = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        veryShortWeekdaySymbols = ["S", "M", "T", "W", "T", "F", "S"]
+        shortMonthSymbols = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        monthSymbols = [
+            "January", "February", "March", "April", "May", "June",
+            "July", "August", "September", "October", "November", "December",
+        ]
+    }
+
+    /// The constant profile of an English identifier, or nil for every other one.
+    private static func builtIn(_ identifier: String) -> LocaleProfile? {
+        switch identifier {
+        case "en_US", "en-US": english
+        case "en_GB", "en-GB": britishEnglish
+        case "en": plainEnglish
+        default: nil
+        }
+    }
+
+    private static let britishEnglish = LocaleProfile(englishWithIdentifier: "en_GB", firstWeekday: .monday)
+    private static let plainEnglish = LocaleProfile(englishWithIdentifier: "en", firstWeekday: .sunday)
     private static let cache = Mutex<[String: LocaleProfile]>([:])
     private static let knownIdentifiers = Set(Locale.availableIdentifiers).union(["en_US_POSIX"])
 }

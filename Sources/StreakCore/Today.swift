@@ -18,4 +18,27 @@ public enum Today {
         }
         return zone
     }
+
+    /// The identifiers that name UTC itself, for which `utcDayNumber(at:)` is exact.
+    public static let utcIdentifiers: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"]
+
+    /// The day number (days since 1970-01-01) of `instant` in UTC, by arithmetic alone.
+    ///
+    /// Equal to `date(at:in:)` with a UTC zone, without touching the time zone database
+    /// (whose pages would otherwise stay resident in the server for good).
+    public static func utcDayNumber(at instant: Date) -> Int {
+        Int((instant.timeIntervalSince1970 / 86_400).rounded(.down))
+    }
+
+    /// The first day of the Gregorian calendar proper (1582-10-15): Foundation's Gregorian calendar
+    /// is Julian before it, while `CivilDate` is proleptic Gregorian.
+    public static let gregorianCutoverDayNumber = -141_427
+
+    /// The civil date of `instant` in UTC, by arithmetic alone; nil before the Gregorian cutover
+    /// (1582-10-15) or after 9999-12-31, where only `date(at:in:)` gives Foundation's answer.
+    public static func utcDate(at instant: Date) -> CivilDate? {
+        let day = utcDayNumber(at: instant)
+        guard day >= gregorianCutoverDayNumber else { return nil }
+        return try? CivilDate(dayNumber: day)
+    }
 }

@@ -2,6 +2,9 @@ import Foundation
 import StreakCore
 
 /// "Today" in a time zone, recomputed only when the wall clock leaves the cached day.
+///
+/// UTC (the default zone) is pure arithmetic; other zones go through Foundation's calendar
+/// and time zone database once per day and zone.
 struct TodayClock: Sendable {
     private var identifier: String = ""
     private var start: Double = 0
@@ -14,6 +17,13 @@ struct TodayClock: Sendable {
     mutating func today(in timeZone: String, now: Date) -> CivilDate {
         let seconds = now.timeIntervalSince1970
         if timeZone == identifier, seconds >= start, seconds < end { return cached }
+        if Today.utcIdentifiers.contains(timeZone), let date = Today.utcDate(at: now) {
+            identifier = timeZone
+            start = Double(date.dayNumber) * 86_400
+            end = start + 86_400
+            cached = date
+            return date
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day], from: now)

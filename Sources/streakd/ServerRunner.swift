@@ -26,6 +26,7 @@ final class ServerRunner: Sendable {
     /// Serves until a signal asks to stop; never returns (exits 0 after a graceful shutdown).
     func run() throws -> Never {
         signal(SIGPIPE, SIG_IGN)
+        ResourceLimits.limitMallocArenas()
         let limit = ResourceLimits.raiseOpenFileLimit()
         logger.debug("open file limit", metadata: ["limit": "\(limit)"])
 

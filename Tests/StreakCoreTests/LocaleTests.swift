@@ -33,6 +33,27 @@ struct LocaleTests {
         #expect(chart.weekdays.map(\.shortName) == chart.weekdays.map { reference.names[$0.weekday.rawValue - 1] })
     }
 
+    @Test(
+        "the constant English tables equal what Foundation gives",
+        arguments: [("en_US", "en_US"), ("en-US", "en_US"), ("en_GB", "en_GB"), ("en-GB", "en_GB"), ("en", "en")]
+    )
+    func englishTables(identifier: String, normalized: String) throws {
+        let profile = try LocaleProfile.named(identifier)
+        let locale = Locale(identifier: normalized)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = locale
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.calendar = calendar
+        #expect(profile.identifier == normalized)
+        #expect(profile.firstWeekday.rawValue == calendar.firstWeekday)
+        #expect(profile.shortWeekdaySymbols == formatter.shortStandaloneWeekdaySymbols)
+        #expect(profile.veryShortWeekdaySymbols == formatter.veryShortStandaloneWeekdaySymbols)
+        #expect(profile.shortMonthSymbols == formatter.shortStandaloneMonthSymbols)
+        #expect(profile.monthSymbols == formatter.standaloneMonthSymbols)
+        #expect(LocaleProfile.english == (try LocaleProfile.named("en_US")))
+    }
+
     @Test("an unknown locale is an error")
     func unknownLocale() {
         #expect(throws: CoreError.self) { try LocaleProfile.named("xx_NOPE") }

@@ -22,7 +22,8 @@ struct ConnectionTests {
         let client = client(port: server.port)
         defer { client.close() }
         await #expect(throws: StreakClientError.self) {
-            let _: WirePingResponse = try await client.call(.ping, WirePingRequest(), deadline: .milliseconds(100))
+            // Long enough to connect on a busy machine: a request whose deadline passes first is never sent.
+            let _: WirePingResponse = try await client.call(.ping, WirePingRequest(), deadline: .seconds(1))
         }
         do {
             let _: WireGetStreakResponse = try await client.call(
@@ -37,7 +38,7 @@ struct ConnectionTests {
             if case .request(_, _, let metadata, _) = frame { return metadata }
             return nil
         }
-        #expect(requests.count == 2)
+        try #require(requests.count == 2)
         #expect(requests[1].contains(MetadataEntry(key: "deadline-ms", value: "50")))
         #expect(requests[1].contains(MetadataEntry(key: "authorization", value: "Bearer stk_test")))
         #expect(!requests[0].contains { $0.key == "authorization" })  // Ping needs no token

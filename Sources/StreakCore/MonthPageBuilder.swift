@@ -111,9 +111,21 @@ public struct MonthPageDay: Hashable, Sendable {
 /// Builds month pages.
 public enum MonthPageBuilder {
     /// The page of `month`: no leading days when the 1st falls on the first weekday.
-    public static func build(_ month: YearMonth, options: MonthPageOptions) -> MonthPage {
+    /// - Throws: `CoreError(.invalidArgument)` when the 42 days would reach outside
+    ///   0001-01-01...9999-12-31: always for 9999-12, and for 0001-01 unless weeks start on
+    ///   Monday (0001-01-01 is a Monday). A page is always 42 real days, never padded.
+    public static func build(_ month: YearMonth, options: MonthPageOptions) throws(CoreError) -> MonthPage {
         let first = month.firstDay
         let start = first.dayNumber - first.weekday.offset(from: options.weekStart)
+        guard start >= CivilDate.min.dayNumber else {
+            throw CoreError(
+                .invalidArgument,
+                "the page of \(month) starting on \(options.weekStart) would show days before 0001-01-01"
+            )
+        }
+        guard start + 41 <= CivilDate.max.dayNumber else {
+            throw CoreError(.invalidArgument, "the page of \(month) would show days after 9999-12-31")
+        }
         let days = (start..<(start + 42)).map { number -> MonthPageDay in
             let date = CivilDate(validDayNumber: number)
             return MonthPageDay(

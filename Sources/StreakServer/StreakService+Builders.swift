@@ -69,7 +69,7 @@ enum StatelessBuilders {
             selected: request.selected,
             highlighted: Set(request.highlighted)
         )
-        return WireBuildMonthPageResponse(page: WireMonthPage(MonthPageBuilder.build(month, options: options)))
+        return WireBuildMonthPageResponse(page: WireMonthPage(try MonthPageBuilder.build(month, options: options)))
             .serializedBytes()
     }
 

@@ -99,7 +99,7 @@ struct ReadComputer {
             highlighted: highlighted,
             levels: levels
         )
-        return WireGetMonthPageResponse(page: WireMonthPage(MonthPageBuilder.build(month, options: options)))
+        return WireGetMonthPageResponse(page: WireMonthPage(try MonthPageBuilder.build(month, options: options)))
             .serializedBytes()
     }
 

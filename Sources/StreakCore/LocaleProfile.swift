@@ -1,9 +1,12 @@
 import Foundation
-import Synchronization
 
 /// What the core needs from a locale: its first weekday and its names for weekdays and months.
 ///
-/// Creating calendars and formatters is expensive, so profiles are made once per identifier
+/// Weekday and short month names are Foundation's format-context symbols, the ones
+/// `DateFormatter` uses for "EEE" and "MMM" (de_DE: "Mo.", "März", "Jan."), as the seeds do
+/// with `Calendar.shortWeekdaySymbols` and "MMM"; full month names (titles) are standalone.
+///
+/// Creating calendars and loading their symbols is expensive, so profiles are made once per identifier
 /// and cached for the life of the process. English (`en`, `en_US`, `en_GB`) comes from constant
 /// tables equal to what Foundation gives (see `LocaleTests`), so the default locale never loads
 /// ICU's locale data into the server's memory.
@@ -12,26 +15,26 @@ public struct LocaleProfile: Hashable, Sendable {
     public let identifier: String
     /// The first day of the week in this locale (en_US Sunday, en_GB Monday, ar_EG Saturday).
     public let firstWeekday: Weekday
-    /// Short weekday names indexed by Foundation's numbering minus one (0 = Sunday).
+    /// Short ("EEE") weekday names indexed by Foundation's numbering minus one (0 = Sunday).
     public let shortWeekdaySymbols: [String]
-    /// Very short weekday names (one or two characters), indexed like `shortWeekdaySymbols`.
+    /// Very short ("EEEEE") weekday names, indexed like `shortWeekdaySymbols`.
     public let veryShortWeekdaySymbols: [String]
     /// Short ("MMM") month names, January first.
     public let shortMonthSymbols: [String]
-    /// Full month names, January first.
+    /// Full standalone ("LLLL") month names, as in a title like "Februar 2024"; January first.
     public let monthSymbols: [String]
 
     /// The profile of `identifier`.
     /// - Throws: `CoreError(.unknownIdentifier)` when Foundation does not know the locale.
     public static func named(_ identifier: String) throws(CoreError) -> LocaleProfile {
         if let builtIn = builtIn(identifier) { return builtIn }
-        if let cached = cache.withLock({ $0[identifier] }) { return cached }
+        if let cached = cache.profile(identifier) { return cached }
         let normalized = identifier.replacingOccurrences(of: "-", with: "_")
         guard !normalized.isEmpty, knownIdentifiers.contains(normalized) else {
             throw CoreError(.unknownIdentifier, "unknown locale \(identifier)")
         }
         let profile = LocaleProfile(locale: Locale(identifier: normalized), identifier: normalized)
-        cache.withLock { $0[identifier] = profile }
+        cache.store(profile, for: identifier)
         return profile
     }
 
@@ -47,15 +50,12 @@ public struct LocaleProfile: Hashable, Sendable {
     private init(locale: Locale, identifier: String) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.locale = locale
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        formatter.calendar = calendar
         self.identifier = identifier
         firstWeekday = Weekday(rawValue: calendar.firstWeekday) ?? .monday
-        shortWeekdaySymbols = formatter.shortStandaloneWeekdaySymbols
-        veryShortWeekdaySymbols = formatter.veryShortStandaloneWeekdaySymbols
-        shortMonthSymbols = formatter.shortStandaloneMonthSymbols
-        monthSymbols = formatter.standaloneMonthSymbols
+        shortWeekdaySymbols = calendar.shortWeekdaySymbols
+        veryShortWeekdaySymbols = calendar.veryShortWeekdaySymbols
+        shortMonthSymbols = calendar.shortMonthSymbols
+        monthSymbols = calendar.standaloneMonthSymbols
     }
 
     /// English as Foundation gives it for `en`, `en_US` and `en_GB`; only the first weekday differs.
@@ -83,7 +83,7 @@ public struct LocaleProfile: Hashable, Sendable {
 
     private static let britishEnglish = LocaleProfile(englishWithIdentifier: "en_GB", firstWeekday: .monday)
     private static let plainEnglish = LocaleProfile(englishWithIdentifier: "en", firstWeekday: .sunday)
-    private static let cache = Mutex<[String: LocaleProfile]>([:])
+    private static let cache = LocaleProfileCache()
     private static let knownIdentifiers = Set(Locale.availableIdentifiers).union(["en_US_POSIX"])
 }
 

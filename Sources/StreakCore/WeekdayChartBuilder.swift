@@ -14,7 +14,7 @@ public struct WeekdayChart: Hashable, Sendable {
 public struct WeekdayName: Hashable, Sendable {
     /// The weekday (Foundation numbering: 1 = Sunday ... 7 = Saturday).
     public var weekday: Weekday
-    /// The locale's short symbol, e.g. "Mon" or "Mo.".
+    /// The locale's short (format-context) symbol, e.g. "Mon" (en_US) or "Mo." (de_DE).
     public var shortName: String
 }
 

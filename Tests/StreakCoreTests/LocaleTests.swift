@@ -4,13 +4,25 @@ import Testing
 
 @Suite("Locales and the weekday chart")
 struct LocaleTests {
-    /// What Foundation itself says about a locale, to compare the core's order and names against.
+    /// What Foundation itself says about a locale, to compare the core's order and names against:
+    /// the seeds' `Calendar.shortWeekdaySymbols` (format context, as `DateFormatter`'s "EEE").
     static func foundation(_ identifier: String) -> (first: Int, names: [String]) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.locale = Locale(identifier: identifier)
+        return (calendar.firstWeekday, calendar.shortWeekdaySymbols)
+    }
+
+    /// What `DateFormatter` writes with `pattern` on the given days of January 2024 (later days
+    /// roll over into the following months).
+    static func formatted(_ pattern: String, _ identifier: String, days: [Int]) -> [String] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: identifier)
-        return (calendar.firstWeekday, formatter.shortStandaloneWeekdaySymbols)
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.dateFormat = pattern
+        return days.map { formatter.string(from: calendar.date(from: DateComponents(year: 2024, month: 1, day: $0))!) }
     }
 
     @Test(
@@ -47,11 +59,42 @@ struct LocaleTests {
         formatter.calendar = calendar
         #expect(profile.identifier == normalized)
         #expect(profile.firstWeekday.rawValue == calendar.firstWeekday)
+        #expect(profile.shortWeekdaySymbols == calendar.shortWeekdaySymbols)
+        #expect(profile.veryShortWeekdaySymbols == calendar.veryShortWeekdaySymbols)
+        #expect(profile.shortMonthSymbols == calendar.shortMonthSymbols)
+        #expect(profile.monthSymbols == calendar.standaloneMonthSymbols)
+        // In English the standalone forms are the same words.
         #expect(profile.shortWeekdaySymbols == formatter.shortStandaloneWeekdaySymbols)
-        #expect(profile.veryShortWeekdaySymbols == formatter.veryShortStandaloneWeekdaySymbols)
         #expect(profile.shortMonthSymbols == formatter.shortStandaloneMonthSymbols)
-        #expect(profile.monthSymbols == formatter.standaloneMonthSymbols)
+        #expect(profile.monthSymbols == formatter.monthSymbols)
         #expect(LocaleProfile.english == (try LocaleProfile.named("en_US")))
+    }
+
+    @Test(
+        "names are the format-context symbols, as DateFormatter's \"EEE\" and \"MMM\" write them",
+        arguments: [
+            (
+                "de_DE", ["So.", "Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa."],
+                ["Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."]
+            ),
+            (
+                "ar_EG", ["أحد", "اثنين", "ثلاثاء", "أربعاء", "خميس", "جمعة", "سبت"],
+                [
+                    "يناير", "فبراير", "مارس", "أبريل", "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر", "أكتوبر", "نوفمبر",
+                    "ديسمبر",
+                ]
+            ),
+            ("en_US", ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"], LocaleProfile.english.shortMonthSymbols),
+        ]
+    )
+    func formatSymbols(identifier: String, weekdays: [String], months: [String]) throws {
+        let profile = try LocaleProfile.named(identifier)
+        #expect(profile.shortWeekdaySymbols == weekdays)
+        #expect(profile.shortMonthSymbols == months)
+        // 2024-01-07 is a Sunday; the 1st of each month on day 1, 32, 60, ... of 2024.
+        #expect(Self.formatted("EEE", identifier, days: Array(7...13)) == weekdays)
+        let firsts = [1, 32, 61, 92, 122, 153, 183, 214, 245, 275, 306, 336]
+        #expect(Self.formatted("MMM", identifier, days: firsts) == months)
     }
 
     @Test("an unknown locale is an error")

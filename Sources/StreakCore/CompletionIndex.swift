@@ -10,7 +10,11 @@ public struct CompletionIndex: Hashable, Sendable {
     private var completionsByDay: [Int: [Int64]]
     /// The day numbers that have at least one completion, ascending.
     public private(set) var daysWithCompletions: [Int]
+    /// Habit id -> the day numbers on which it is active, for a constant-time check per completion.
+    private var windows: [Int64: ActiveWindow]
+    /// Each habit's first active day number, ascending.
     private var createdDays: [Int]
+    /// Each archived habit's first inactive day number, ascending (see `ActiveWindow`).
     private var archivedDays: [Int]
 
     /// Indexes `habits` and `completions` (duplicates count once).
@@ -21,6 +25,7 @@ public struct CompletionIndex: Hashable, Sendable {
         for (day, ids) in byDay { byDay[day] = Array(Set(ids)).sorted() }
         completionsByDay = byDay
         daysWithCompletions = byDay.keys.sorted()
+        windows = [:]
         createdDays = []
         archivedDays = []
         rebuildWindows()
@@ -71,7 +76,7 @@ public struct CompletionIndex: Hashable, Sendable {
         return true
     }
 
-    /// How many habits are active on `date`.
+    /// How many habits are active on `date` (never negative).
     public func activeCount(on date: CivilDate) -> Int {
         let day = date.dayNumber
         let created = createdDays.partitioningIndex { $0 > day }
@@ -81,12 +86,14 @@ public struct CompletionIndex: Hashable, Sendable {
 
     /// The ids of habits completed on `date` that were active that day, ascending.
     public func completedHabitIDs(on date: CivilDate) -> [Int64] {
-        guard let ids = completionsByDay[date.dayNumber] else { return [] }
-        return ids.filter { habit(id: $0)?.isActive(on: date) ?? false }
+        completedHabitIDs(onDayNumber: date.dayNumber)
     }
 
-    /// The ids of every habit completed on the day number, active or not.
-    func allCompletedHabitIDs(onDayNumber day: Int) -> [Int64] { completionsByDay[day] ?? [] }
+    /// The ids of habits completed on the day number that were active that day, ascending.
+    func completedHabitIDs(onDayNumber day: Int) -> [Int64] {
+        guard let ids = completionsByDay[day] else { return [] }
+        return ids.filter { windows[$0]?.contains(day) ?? false }
+    }
 
     /// The record of `date` under `threshold`.
     public func record(on date: CivilDate, threshold: StreakThreshold = .atLeastOneHabit) -> DayRecord {
@@ -104,9 +111,28 @@ public struct CompletionIndex: Hashable, Sendable {
     private func habitIndex(_ id: Int64) -> Int { habits.partitioningIndex { $0.id >= id } }
 
     private mutating func rebuildWindows() {
-        createdDays = habits.map(\.createdOn.dayNumber).sorted()
-        archivedDays = habits.compactMap { $0.archivedOn?.dayNumber }.sorted()
+        let all = habits.map { ($0.id, ActiveWindow($0)) }
+        windows = Dictionary(all, uniquingKeysWith: { first, _ in first })
+        createdDays = all.map(\.1.start).sorted()
+        archivedDays = all.compactMap { $0.1.end == .max ? nil : $0.1.end }.sorted()
     }
+}
+
+/// The day numbers `start..<end` on which a habit is active; `end` is `Int.max` while it is live.
+struct ActiveWindow: Hashable, Sendable {
+    let start: Int
+    let end: Int
+
+    /// The window of `habit`. `Habit` refuses an archive day before the creation day; should one
+    /// get through anyway, the window is clamped to empty, so that active counts (created minus
+    /// archived) never go negative.
+    init(_ habit: Habit) {
+        let start = habit.createdOn.dayNumber
+        self.start = start
+        end = habit.archivedOn.map { Swift.max($0.dayNumber, start) } ?? .max
+    }
+
+    func contains(_ day: Int) -> Bool { start <= day && day < end }
 }
 
 extension Array {

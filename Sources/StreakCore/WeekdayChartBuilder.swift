@@ -32,7 +32,8 @@ public struct WeekdaySeries: Hashable, Sendable {
 public enum WeekdayChartBuilder {
     /// Counts completions per weekday over `[from, to]` (default: the first completion through
     /// `asOf`), one series per habit in id order and a total when `includeTotal`, with the weekdays
-    /// ordered from the locale's first weekday. Cost: linear in the days with completions.
+    /// ordered from the locale's first weekday. A completion counts only when its habit was active
+    /// that day, as in `DayRecord`. Cost: linear in the days with completions.
     public static func build(
         _ index: CompletionIndex,
         asOf: CivilDate,
@@ -53,7 +54,9 @@ public enum WeekdayChartBuilder {
         for day in index.daysWithCompletions[first...] {
             guard day <= end.dayNumber else { break }
             let column = CivilDate(validDayNumber: day).weekday.offset(from: locale.firstWeekday)
-            for habitID in index.allCompletedHabitIDs(onDayNumber: day) { counts[habitID]?[column] += 1 }
+            // Only habits active that day, like the day records: a completion left outside a
+            // habit's window (e.g. after it was archived from an earlier day) does not count.
+            for habitID in index.completedHabitIDs(onDayNumber: day) { counts[habitID]?[column] += 1 }
         }
         var series = index.habits.map { WeekdaySeries(habitID: $0.id, name: $0.name, counts: counts[$0.id] ?? []) }
         if includeTotal {

@@ -3,12 +3,14 @@ import StreakCore
 /// Conversions between habit rows and `Habit`; dates are stored as day numbers.
 enum HabitRow {
     static func habit(from row: [SQLiteValue]) throws(StorageError) -> Habit {
-        Habit(
-            id: row[0].integer ?? 0,
-            name: row[1].text ?? "",
-            createdOn: try date(row[2]),
-            archivedOn: row[3] == .null ? nil : try date(row[3])
-        )
+        let id = row[0].integer ?? 0
+        let createdOn = try date(row[2])
+        let archivedOn = row[3] == .null ? nil : try date(row[3])
+        do {
+            return try Habit(id: id, name: row[1].text ?? "", createdOn: createdOn, archivedOn: archivedOn)
+        } catch {
+            throw StorageError(.corrupt, "stored habit \(id) is archived before it was created")
+        }
     }
 
     static func date(_ value: SQLiteValue) throws(StorageError) -> CivilDate {

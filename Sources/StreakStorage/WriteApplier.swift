@@ -31,17 +31,15 @@ struct WriteApplier {
             if let archived = habit.archivedOn {
                 throw StorageError(.alreadyExists, "habit \(id) is already archived from \(archived)")
             }
-            guard day >= habit.createdOn else {
-                throw StorageError(
-                    .invalidArgument,
-                    "habit \(id) cannot be archived before it was created (\(habit.createdOn))"
-                )
+            do {
+                try habit.archive(on: day)
+            } catch {
+                throw StorageError(.invalidArgument, error.message)
             }
             try connection.query(
                 "UPDATE habits SET archived_on = ? WHERE user_id = ? AND id = ?",
                 [.integer(Int64(day.dayNumber)), .integer(user), .integer(id)]
             )
-            habit.archivedOn = day
             return .habit(habit)
         case .completions(let changes):
             var habits: [Int64: Habit] = [:]

@@ -46,7 +46,7 @@ struct DayRecordTests {
     }
 
     @Test("a habit added later leaves past percentages unchanged; archiving keeps history")
-    func laterHabit() {
+    func laterHabit() throws {
         var data = index(
             habits: [(1, "2024-01-01"), (2, "2024-01-01")],
             completions: ["1@2024-03-05", "2@2024-03-05", "1@2024-03-06"]
@@ -56,7 +56,7 @@ struct DayRecordTests {
         #expect(data.record(on: day("2024-03-05")) == before)
         #expect(before.percentage == 100 && before.level == .full)
         #expect(data.record(on: day("2024-03-10")).active == 3)
-        data.upsert(Habit(id: 1, name: "habit 1", createdOn: day("2024-01-01"), archivedOn: day("2024-03-06")))
+        data.upsert(try Habit(id: 1, name: "habit 1", createdOn: day("2024-01-01"), archivedOn: day("2024-03-06")))
         #expect(data.record(on: day("2024-03-05")) == before)
         #expect(data.record(on: day("2024-03-06")).active == 1)
         #expect(data.record(on: day("2024-03-06")).completed == 0)

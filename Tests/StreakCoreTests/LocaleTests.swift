@@ -128,4 +128,32 @@ struct LocaleTests {
         )
         #expect(march.series.map(\.counts) == [[1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 1]])
     }
+
+    @Test("the weekday chart counts a completion only when its habit was active that day, like the day records")
+    func chartIgnoresInactiveDays() throws {
+        // Habit 1 is active 2024-03-04 (Monday) ... 2024-03-07; completions before and after its window
+        // can be held in an index (e.g. recorded before the habit was archived from an earlier day).
+        let data = index(
+            habits: [(1, "2024-03-04"), (2, "2024-03-01")],
+            archived: [1: "2024-03-08"],
+            completions: [
+                "1@2024-03-03", "1@2024-03-04", "1@2024-03-07", "1@2024-03-08", "1@2024-03-11", "2@2024-03-08",
+            ]
+        )
+        let chart = try WeekdayChartBuilder.build(
+            data,
+            asOf: day("2024-03-31"),
+            from: day("2024-03-01"),
+            locale: try LocaleProfile.named("en_GB"),
+            includeTotal: true
+        )
+        // en_GB: Mon Tue Wed Thu Fri Sat Sun
+        #expect(chart.series.map(\.counts) == [[1, 0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 1, 0, 0], [1, 0, 0, 1, 1, 0, 0]])
+        var fromRecords = [Int](repeating: 0, count: 7)
+        for offset in 0...30 {
+            let date = try day("2024-03-01").adding(days: offset)
+            fromRecords[date.weekday.offset(from: .monday)] += data.record(on: date).completed
+        }
+        #expect(chart.series.last?.counts == fromRecords)
+    }
 }

@@ -7,7 +7,7 @@ func day(_ text: String) -> CivilDate { try! CivilDate(parsing: text) }
 func index(habits: [(Int64, String)], archived: [Int64: String] = [:], completions: [String]) -> CompletionIndex {
     CompletionIndex(
         habits: habits.map {
-            Habit(id: $0.0, name: "habit \($0.0)", createdOn: day($0.1), archivedOn: archived[$0.0].map(day))
+            try! Habit(id: $0.0, name: "habit \($0.0)", createdOn: day($0.1), archivedOn: archived[$0.0].map(day))
         },
         completions: completions.map { text in
             let parts = text.split(separator: "@")

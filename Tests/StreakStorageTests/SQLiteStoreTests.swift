@@ -15,7 +15,7 @@ struct SQLiteStoreTests {
         #expect(try fixture.habit("Run", for: bob).id == 2)  // ids are unique per store
         _ = try fixture.write(.renameHabit(id: read.id, name: "Read more"), for: alice).get()
         _ = try fixture.write(.archiveHabit(id: read.id, on: day("2024-06-01")), for: alice).get()
-        let expected = Habit(id: 1, name: "Read more", createdOn: day("2024-01-01"), archivedOn: day("2024-06-01"))
+        let expected = try Habit(id: 1, name: "Read more", createdOn: day("2024-01-01"), archivedOn: day("2024-06-01"))
         #expect(try fixture.store.habits(of: alice) == [expected])
         #expect(try fixture.store.habits(of: bob).map(\.name) == ["Run"])
     }

@@ -14,13 +14,18 @@ extension WireHabit {
 
 extension Habit {
     /// A habit a stateless request carries.
-    /// - Throws: INVALID_ARGUMENT when the id is not positive or `created_on` is missing.
+    /// - Throws: INVALID_ARGUMENT when the id is not positive, `created_on` is missing or
+    ///   `archived_on` is before `created_on` (the message names the habit id and both dates).
     init(_ wire: WireHabit) throws {
         guard wire.id > 0 else { throw ServiceError.invalidArgument("habit ids must be positive") }
         guard let createdOn = wire.createdOn else {
             throw ServiceError.invalidArgument("habit \(wire.id) has no created_on")
         }
-        self.init(id: wire.id, name: wire.name, createdOn: createdOn, archivedOn: wire.archivedOn)
+        do {
+            self = try Habit(id: wire.id, name: wire.name, createdOn: createdOn, archivedOn: wire.archivedOn)
+        } catch {
+            throw ServiceError.invalidArgument(error.message)
+        }
     }
 }
 

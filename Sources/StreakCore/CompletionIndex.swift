@@ -2,20 +2,21 @@
 ///
 /// Built once in time linear in habits and completions; updated in place when a completion
 /// or habit changes, so a server can keep one per user in memory. Active-habit counts come
-/// from sorted creation and archive days (binary search), never from scanning habits per day.
+/// from sorted creation and archive days (binary search, or a `DaySweep` over consecutive
+/// days), never from scanning habits per day.
 public struct CompletionIndex: Hashable, Sendable {
     /// Every habit, archived ones included, by id.
     public private(set) var habits: [Habit]
     /// Day number -> ids of the habits completed that day, ascending (active or not).
-    private var completionsByDay: [Int: [Int64]]
+    private(set) var completionsByDay: [Int: [Int64]]
     /// The day numbers that have at least one completion, ascending.
     public private(set) var daysWithCompletions: [Int]
     /// Habit id -> the day numbers on which it is active, for a constant-time check per completion.
-    private var windows: [Int64: ActiveWindow]
+    private(set) var windows: [Int64: ActiveWindow]
     /// Each habit's first active day number, ascending.
-    private var createdDays: [Int]
+    private(set) var createdDays: [Int]
     /// Each archived habit's first inactive day number, ascending (see `ActiveWindow`).
-    private var archivedDays: [Int]
+    private(set) var archivedDays: [Int]
 
     /// Indexes `habits` and `completions` (duplicates count once).
     public init(habits: [Habit], completions: [Completion]) {

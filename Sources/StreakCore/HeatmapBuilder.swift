@@ -62,9 +62,19 @@ public struct HeatmapOptions: Hashable, Sendable {
 public enum HeatmapBuilder {
     /// The heatmap of `index` under `options`: one column per week from the week holding
     /// `from` to the week holding `to`, seven cells each, absent outside the range and after `asOf`.
-    /// Cost: linear in the days of the range (each day is a dictionary lookup and two binary searches).
+    /// Cost: linear in the days of the range, the completions in it and the habits (one `DaySweep`).
     /// - Throws: `CoreError(.invalidArgument)` for a bad range.
     public static func build(_ index: CompletionIndex, options: HeatmapOptions) throws(CoreError) -> Heatmap {
+        var steps = 0
+        return try build(index, options: options, steps: &steps)
+    }
+
+    /// `build(_:options:)`, adding the sweep's elementary steps to `steps` (for the cost test).
+    static func build(
+        _ index: CompletionIndex,
+        options: HeatmapOptions,
+        steps: inout Int
+    ) throws(CoreError) -> Heatmap {
         let range = try options.resolvedRange()
         let from = range.lowerBound.dayNumber
         let to = range.upperBound.dayNumber
@@ -72,6 +82,7 @@ public enum HeatmapBuilder {
         let firstColumn = from - range.lowerBound.weekday.offset(from: options.weekStart)
         var weeks: [HeatmapWeek] = []
         weeks.reserveCapacity((to - firstColumn) / 7 + 1)
+        var sweep = DaySweep(index)
         var columnStart = firstColumn
         while columnStart <= to {
             var cells: [HeatmapCell?] = []
@@ -82,8 +93,7 @@ public enum HeatmapBuilder {
                     continue
                 }
                 let date = CivilDate(validDayNumber: day)
-                let completed = index.completedHabitIDs(on: date).count
-                let active = index.activeCount(on: date)
+                let (completed, active) = sweep.counts(onDayNumber: day)
                 cells.append(
                     HeatmapCell(
                         date: date,
@@ -105,6 +115,7 @@ public enum HeatmapBuilder {
             weeks.append(HeatmapWeek(start: CivilDate(validDayNumber: max(columnStart, from)), cells: cells))
             columnStart += 7
         }
+        steps += sweep.steps
         return Heatmap(
             from: range.lowerBound,
             to: range.upperBound,

@@ -76,29 +76,56 @@ struct HeatmapTests {
     @Test(
         "civil days do not shift across DST changes, even where local midnight does not exist",
         arguments: [
-            ("America/Sao_Paulo", "2018-11-04"), ("America/New_York", "2024-03-10"), ("Europe/Berlin", "2024-10-27"),
-            ("Australia/Lord_Howe", "2024-04-07"),
+            ("America/Sao_Paulo", "2018-11-04"), ("America/Sao_Paulo", "2019-02-17"),
+            ("America/New_York", "2024-03-10"),
+            ("America/New_York", "2024-11-03"), ("Europe/London", "2024-03-31"), ("Europe/London", "2024-10-27"),
+            ("Europe/Berlin", "2024-10-27"), ("Australia/Lord_Howe", "2024-04-07"),
+            ("Australia/Lord_Howe", "2024-10-06"),
         ]
     )
     func daylightSaving(zoneName: String, changeDay: String) throws {
         let zone = try Today.timeZone(zoneName)
         let change = day(changeDay)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        // Noon of each day around the change, as an instant, maps back to the same civil day.
-        for offset in -2...2 {
-            let date = try change.adding(days: offset)
-            let noon = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: 12))!
-            #expect(Today.date(at: noon, in: zone) == date)
+        // "Today" every quarter hour from two days before the change day (UTC) to three days after:
+        // it moves one civil day at a time, never back, never skipping (the change day included).
+        let start = Double(try change.adding(days: -2).dayNumber) * 86_400
+        var todays: [CivilDate] = []
+        for step in 0..<(5 * 96) {
+            let today = Today.date(at: Date(timeIntervalSince1970: start + Double(step) * 900), in: zone)
+            if today != todays.last { todays.append(today) }
         }
+        #expect(todays.contains(change))
+        #expect(zip(todays, todays.dropFirst()).allSatisfy { $0.days(to: $1) == 1 }, "\(todays)")
+        // A heatmap from the first to the last of those days: one cell per civil day, in order.
         let data = index(habits: [(1, "2018-01-01")], completions: ["1@\(changeDay)"])
-        let heatmap = try HeatmapBuilder.build(
-            data,
-            options: HeatmapOptions(asOf: try change.adding(days: 3), from: try change.adding(days: -3))
-        )
+        let first: CivilDate = try #require(todays.first)
+        let last: CivilDate = try #require(todays.last)
+        let heatmap = try HeatmapBuilder.build(data, options: HeatmapOptions(asOf: last, from: first))
         let cells = heatmap.weeks.flatMap(\.cells).compactMap { $0 }
-        #expect(cells.count == 7)
+        #expect(cells.map(\.date) == todays)
         #expect(cells.filter { $0.level == .full }.map(\.date) == [change])
+    }
+
+    @Test(
+        "a week start taken from a locale: en_US Sunday, en_GB and de_DE Monday, ar_EG Saturday",
+        arguments: [("en_US", Weekday.sunday), ("en_GB", .monday), ("de_DE", .monday), ("ar_EG", .saturday)]
+    )
+    func localeWeekStart(identifier: String, expected: Weekday) throws {
+        let weekStart = try WeekStartChoice.locale(identifier).resolve()
+        #expect(weekStart == expected)
+        // 2025-01-01 is a Wednesday, so no column is whole by accident of the range.
+        let heatmap = try HeatmapBuilder.build(
+            Self.data,
+            options: HeatmapOptions(asOf: day("2025-03-31"), from: day("2025-01-01"), weekStart: weekStart)
+        )
+        #expect(heatmap.weekStart == expected)
+        let order = Weekday.ordered(startingAt: expected)
+        for week in heatmap.weeks {
+            for (position, cell) in week.cells.enumerated() {
+                if let cell { #expect(cell.date.weekday == order[position], "\(cell.date)") }
+            }
+        }
+        #expect(heatmap.weeks.dropFirst().allSatisfy { $0.start.weekday == expected })
     }
 
     @Test("a bad range is refused", arguments: [("2025-02-01", "2025-01-01"), ("2000-01-01", "2025-01-01")])

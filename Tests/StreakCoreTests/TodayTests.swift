@@ -2,7 +2,7 @@ import Foundation
 import StreakCore
 import Testing
 
-@Suite("Today in UTC without the time zone database")
+@Suite("Today: the civil date of an instant")
 struct TodayTests {
     /// Instants around midnights, before 1970, far ahead, at the Gregorian cutover and at 9999-12-31.
     static let instants: [Double] = [
@@ -29,5 +29,49 @@ struct TodayTests {
         #expect(Today.utcDayNumber(at: Date(timeIntervalSince1970: -0.001)) == -1)
         #expect(Today.utcDayNumber(at: Date(timeIntervalSince1970: 86_400)) == 1)
         #expect(Today.utcDate(at: Date(timeIntervalSince1970: 1_719_705_600))?.description == "2024-06-30")
+    }
+
+    @Test(
+        "the civil date of instants on both sides of local midnights around DST changes",
+        arguments: [
+            // Sao Paulo, 2018-11-04: clocks jump from 00:00 to 01:00, so that day has no midnight.
+            ("America/Sao_Paulo", "2018-11-04T02:59:59Z", "2018-11-03"),  // 23:59:59 -03
+            ("America/Sao_Paulo", "2018-11-04T03:00:00Z", "2018-11-04"),  // 01:00 -02
+            // Sao Paulo, 2019-02-17: back from 00:00 -02 to 23:00 -03, the 16th has 25 hours.
+            ("America/Sao_Paulo", "2019-02-17T01:59:59Z", "2019-02-16"),
+            ("America/Sao_Paulo", "2019-02-17T02:00:00Z", "2019-02-16"),  // 23:00 -03, again
+            ("America/Sao_Paulo", "2019-02-17T02:59:59Z", "2019-02-16"),
+            ("America/Sao_Paulo", "2019-02-17T03:00:00Z", "2019-02-17"),
+            ("Europe/London", "2024-03-31T00:59:59Z", "2024-03-31"),  // 00:59:59 GMT
+            ("Europe/London", "2024-03-31T01:00:00Z", "2024-03-31"),  // 02:00 BST
+            ("Europe/London", "2024-03-31T22:59:59Z", "2024-03-31"),
+            ("Europe/London", "2024-03-31T23:00:00Z", "2024-04-01"),
+            ("Europe/London", "2024-10-26T22:59:59Z", "2024-10-26"),
+            ("Europe/London", "2024-10-26T23:00:00Z", "2024-10-27"),
+            ("Europe/London", "2024-10-27T23:59:59Z", "2024-10-27"),  // a 25-hour day, in GMT by now
+            ("Europe/London", "2024-10-28T00:00:00Z", "2024-10-28"),
+            ("America/New_York", "2024-03-10T04:59:59Z", "2024-03-09"),
+            ("America/New_York", "2024-03-10T05:00:00Z", "2024-03-10"),  // 00:00 EST
+            ("America/New_York", "2024-03-11T03:59:59Z", "2024-03-10"),  // 23:59:59 EDT, a 23-hour day
+            ("America/New_York", "2024-03-11T04:00:00Z", "2024-03-11"),
+            ("America/New_York", "2024-11-03T03:59:59Z", "2024-11-02"),
+            ("America/New_York", "2024-11-03T04:00:00Z", "2024-11-03"),  // 00:00 EDT
+            ("America/New_York", "2024-11-04T04:59:59Z", "2024-11-03"),  // 23:59:59 EST, a 25-hour day
+            ("America/New_York", "2024-11-04T05:00:00Z", "2024-11-04"),
+            // Lord Howe moves by 30 minutes: +11:00 in summer, +10:30 in winter.
+            ("Australia/Lord_Howe", "2024-04-06T12:59:59Z", "2024-04-06"),
+            ("Australia/Lord_Howe", "2024-04-06T13:00:00Z", "2024-04-07"),  // 00:00 +11
+            ("Australia/Lord_Howe", "2024-04-07T13:29:59Z", "2024-04-07"),  // 23:59:59 +10:30
+            ("Australia/Lord_Howe", "2024-04-07T13:30:00Z", "2024-04-08"),
+            ("Australia/Lord_Howe", "2024-10-05T13:29:59Z", "2024-10-05"),
+            ("Australia/Lord_Howe", "2024-10-05T13:30:00Z", "2024-10-06"),  // 00:00 +10:30
+            ("Australia/Lord_Howe", "2024-10-06T12:59:59Z", "2024-10-06"),  // 23:59:59 +11
+            ("Australia/Lord_Howe", "2024-10-06T13:00:00Z", "2024-10-07"),
+        ]
+    )
+    func daylightSaving(zoneName: String, instant: String, expected: String) throws {
+        let zone = try Today.timeZone(zoneName)
+        let date = try #require(ISO8601DateFormatter().date(from: instant))
+        #expect(Today.date(at: date, in: zone).description == expected)
     }
 }

@@ -29,7 +29,9 @@ struct TodayClock: Sendable {
         let parts = calendar.dateComponents([.year, .month, .day], from: now)
         let date = (try? CivilDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)) ?? .min
         let dayStart = calendar.startOfDay(for: now)
-        let dayEnd = calendar.date(byAdding: .day, value: 1, to: dayStart) ?? dayStart
+        // The next day's start, not "dayStart + 1 day": a day that began late because its
+        // midnight did not exist (America/Sao_Paulo, 2018-11-04 began at 01:00) still ends at midnight.
+        let dayEnd = calendar.date(byAdding: .day, value: 1, to: dayStart).map(calendar.startOfDay(for:)) ?? dayStart
         identifier = timeZone
         start = dayStart.timeIntervalSince1970
         end = dayEnd.timeIntervalSince1970

@@ -20,6 +20,29 @@ struct TodayClockTests {
         }
     }
 
+    @Test(
+        "the cached day follows DST changes, including a day without a midnight",
+        arguments: [
+            // zone, UTC midnight two days before the change day
+            ("America/Sao_Paulo", 1_541_116_800.0),  // 2018-11-02; 2018-11-04 starts at 01:00
+            ("America/Sao_Paulo", 1_550_188_800.0),  // 2019-02-15; 2019-02-16 has 25 hours
+            ("Europe/London", 1_711_670_400.0),  // 2024-03-29
+            ("America/New_York", 1_730_419_200.0),  // 2024-11-01
+            ("Australia/Lord_Howe", 1_712_275_200.0),  // 2024-04-05; back by 30 minutes
+        ]
+    )
+    func daylightSaving(zoneName: String, start: Double) throws {
+        let zone = try Today.timeZone(zoneName)
+        var clock = TodayClock()
+        // Every five minutes, and one second either side of each step, for four days.
+        for step in 0..<(4 * 288) {
+            for delta in [-1.0, 0, 1] {
+                let now = Date(timeIntervalSince1970: start + Double(step) * 300 + delta)
+                #expect(clock.today(in: zoneName, now: now) == Today.date(at: now, in: zone), "at \(now)")
+            }
+        }
+    }
+
     @Test("switching zones recomputes the day")
     func switchingZones() {
         var clock = TodayClock()

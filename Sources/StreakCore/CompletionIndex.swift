@@ -6,12 +6,19 @@
 public struct CompletionIndex: Hashable, Sendable {
     /// Every habit, archived ones included, by id.
     public private(set) var habits: [Habit]
-    /// Day number -> ids of the habits completed that day, ascending (active or not).
-    private var completionsByDay: [Int: [Int64]]
     /// The day numbers that have at least one completion, ascending.
     public private(set) var daysWithCompletions: [Int]
+    /// The ids of the habits completed on each day of `daysWithCompletions` (same position),
+    /// ascending, active or not. Two sorted arrays rather than a dictionary: streak summaries
+    /// walk every day in order, and do it after every write.
+    private var completedIDs: [[Int64]]
     private var createdDays: [Int]
     private var archivedDays: [Int]
+    /// Each habit's active window as day numbers, in the order of `habits` (by id).
+    private var windows: [ActiveWindow]
+    /// Completions on days their habit was not active. While there are none, every day in
+    /// `daysWithCompletions` has a completed active habit, which streaks use to skip the check.
+    private var inactiveCompletionCount = 0
 
     /// Indexes `habits` and `completions` (duplicates count once).
     public init(habits: [Habit], completions: [Completion]) {
@@ -19,10 +26,11 @@ public struct CompletionIndex: Hashable, Sendable {
         var byDay: [Int: [Int64]] = [:]
         for completion in completions { byDay[completion.date.dayNumber, default: []].append(completion.habitID) }
         for (day, ids) in byDay { byDay[day] = Array(Set(ids)).sorted() }
-        completionsByDay = byDay
         daysWithCompletions = byDay.keys.sorted()
+        completedIDs = daysWithCompletions.map { byDay[$0] ?? [] }
         createdDays = []
         archivedDays = []
+        windows = []
         rebuildWindows()
     }
 
@@ -47,33 +55,43 @@ public struct CompletionIndex: Hashable, Sendable {
     @discardableResult
     public mutating func record(habitID: Int64, date: CivilDate) -> Bool {
         let day = date.dayNumber
-        var ids = completionsByDay[day] ?? []
-        let position = ids.partitioningIndex { $0 >= habitID }
-        guard position == ids.count || ids[position] != habitID else { return false }
-        ids.insert(habitID, at: position)
-        if ids.count == 1 { daysWithCompletions.insert(day, at: daysWithCompletions.partitioningIndex { $0 >= day }) }
-        completionsByDay[day] = ids
+        let slot = daysWithCompletions.partitioningIndex { $0 >= day }
+        guard slot < daysWithCompletions.count && daysWithCompletions[slot] == day else {
+            daysWithCompletions.insert(day, at: slot)
+            completedIDs.insert([habitID], at: slot)
+            countInactive(habitID, day, by: 1)
+            return true
+        }
+        let position = completedIDs[slot].partitioningIndex { $0 >= habitID }
+        guard position == completedIDs[slot].count || completedIDs[slot][position] != habitID else { return false }
+        completedIDs[slot].insert(habitID, at: position)
+        countInactive(habitID, day, by: 1)
         return true
     }
 
     /// Removes a completion. - Returns: whether it was there.
     @discardableResult
     public mutating func remove(habitID: Int64, date: CivilDate) -> Bool {
-        let day = date.dayNumber
-        guard var ids = completionsByDay[day], let position = ids.firstIndex(of: habitID) else { return false }
-        ids.remove(at: position)
-        if ids.isEmpty {
-            completionsByDay[day] = nil
-            daysWithCompletions.remove(at: daysWithCompletions.partitioningIndex { $0 >= day })
+        guard let slot = slot(ofDayNumber: date.dayNumber),
+            let position = completedIDs[slot].firstIndex(of: habitID)
+        else { return false }
+        if completedIDs[slot].count == 1 {
+            daysWithCompletions.remove(at: slot)
+            completedIDs.remove(at: slot)
         } else {
-            completionsByDay[day] = ids
+            completedIDs[slot].remove(at: position)
         }
+        countInactive(habitID, date.dayNumber, by: -1)
         return true
     }
 
     /// How many habits are active on `date`.
     public func activeCount(on date: CivilDate) -> Int {
-        let day = date.dayNumber
+        activeCount(onDayNumber: date.dayNumber)
+    }
+
+    /// How many habits are active on the day number.
+    func activeCount(onDayNumber day: Int) -> Int {
         let created = createdDays.partitioningIndex { $0 > day }
         let archived = archivedDays.partitioningIndex { $0 > day }
         return created - archived
@@ -81,12 +99,29 @@ public struct CompletionIndex: Hashable, Sendable {
 
     /// The ids of habits completed on `date` that were active that day, ascending.
     public func completedHabitIDs(on date: CivilDate) -> [Int64] {
-        guard let ids = completionsByDay[date.dayNumber] else { return [] }
-        return ids.filter { habit(id: $0)?.isActive(on: date) ?? false }
+        let day = date.dayNumber
+        guard let slot = slot(ofDayNumber: day) else { return [] }
+        return completedIDs[slot].filter { isActive($0, onDayNumber: day) }
+    }
+
+    /// Whether the day at `slot` of `daysWithCompletions` contributes to a streak under
+    /// `threshold`. Allocates nothing: streak summaries ask this of every day with completions.
+    func contributes(slot: Int, threshold: StreakThreshold) -> Bool {
+        if inactiveCompletionCount == 0 && threshold.minPercent == nil { return true }
+        let day = daysWithCompletions[slot]
+        var completed = 0
+        for id in completedIDs[slot] where isActive(id, onDayNumber: day) { completed += 1 }
+        guard completed > 0 else { return false }
+        return threshold.contributes(
+            completed: completed,
+            active: threshold.minPercent == nil ? completed : activeCount(onDayNumber: day)
+        )
     }
 
     /// The ids of every habit completed on the day number, active or not.
-    func allCompletedHabitIDs(onDayNumber day: Int) -> [Int64] { completionsByDay[day] ?? [] }
+    func allCompletedHabitIDs(onDayNumber day: Int) -> [Int64] {
+        slot(ofDayNumber: day).map { completedIDs[$0] } ?? []
+    }
 
     /// The record of `date` under `threshold`.
     public func record(on date: CivilDate, threshold: StreakThreshold = .atLeastOneHabit) -> DayRecord {
@@ -103,10 +138,45 @@ public struct CompletionIndex: Hashable, Sendable {
 
     private func habitIndex(_ id: Int64) -> Int { habits.partitioningIndex { $0.id >= id } }
 
+    /// The position of the day number in `daysWithCompletions`, if it has completions.
+    private func slot(ofDayNumber day: Int) -> Int? {
+        let slot = daysWithCompletions.partitioningIndex { $0 >= day }
+        return slot < daysWithCompletions.count && daysWithCompletions[slot] == day ? slot : nil
+    }
+
+    private func isActive(_ id: Int64, onDayNumber day: Int) -> Bool {
+        let index = windows.partitioningIndex { $0.id >= id }
+        return index < windows.count && windows[index].id == id && windows[index].contains(day)
+    }
+
     private mutating func rebuildWindows() {
         createdDays = habits.map(\.createdOn.dayNumber).sorted()
         archivedDays = habits.compactMap { $0.archivedOn?.dayNumber }.sorted()
+        windows = habits.map(ActiveWindow.init)
+        inactiveCompletionCount = 0
+        for (day, ids) in zip(daysWithCompletions, completedIDs) {
+            for id in ids where !isActive(id, onDayNumber: day) { inactiveCompletionCount += 1 }
+        }
     }
+
+    private mutating func countInactive(_ habitID: Int64, _ day: Int, by delta: Int) {
+        if !isActive(habitID, onDayNumber: day) { inactiveCompletionCount += delta }
+    }
+}
+
+/// A habit's active days as day numbers: `first <= day < end`.
+private struct ActiveWindow: Hashable, Sendable {
+    let id: Int64
+    let first: Int
+    let end: Int
+
+    init(_ habit: Habit) {
+        id = habit.id
+        first = habit.createdOn.dayNumber
+        end = habit.archivedOn?.dayNumber ?? Int.max
+    }
+
+    func contains(_ day: Int) -> Bool { first <= day && day < end }
 }
 
 extension Array {

@@ -55,7 +55,8 @@ struct StreakReferenceTests {
         var random = Generator(state: seed)
         let habits = (1...4).map { id in
             let created = try! Self.start.adding(days: Int.random(in: 0..<40, using: &random))
-            let archived = Bool.random(using: &random)
+            let archived =
+                Bool.random(using: &random)
                 ? try! created.adding(days: Int.random(in: 0..<60, using: &random)) : nil
             return Habit(id: Int64(id), name: "h\(id)", createdOn: created, archivedOn: archived)
         }

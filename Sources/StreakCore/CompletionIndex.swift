@@ -7,16 +7,21 @@
 public struct CompletionIndex: Hashable, Sendable {
     /// Every habit, archived ones included, by id.
     public private(set) var habits: [Habit]
-    /// Day number -> ids of the habits completed that day, ascending (active or not).
-    private(set) var completionsByDay: [Int: [Int64]]
     /// The day numbers that have at least one completion, ascending.
     public private(set) var daysWithCompletions: [Int]
+    /// The ids of the habits completed on each day of `daysWithCompletions` (same position),
+    /// ascending, active or not. Two sorted arrays rather than a dictionary: streak summaries
+    /// walk every day in order, and do it after every write.
+    private(set) var completedIDs: [[Int64]]
     /// Habit id -> the day numbers on which it is active, for a constant-time check per completion.
     private(set) var windows: [Int64: ActiveWindow]
     /// Each habit's first active day number, ascending.
     private(set) var createdDays: [Int]
     /// Each archived habit's first inactive day number, ascending (see `ActiveWindow`).
     private(set) var archivedDays: [Int]
+    /// Completions on days their habit was not active. While there are none, every day in
+    /// `daysWithCompletions` has a completed active habit, which streaks use to skip the check.
+    private var inactiveCompletionCount = 0
 
     /// Indexes `habits` and `completions` (duplicates count once).
     public init(habits: [Habit], completions: [Completion]) {
@@ -24,11 +29,11 @@ public struct CompletionIndex: Hashable, Sendable {
         var byDay: [Int: [Int64]] = [:]
         for completion in completions { byDay[completion.date.dayNumber, default: []].append(completion.habitID) }
         for (day, ids) in byDay { byDay[day] = Array(Set(ids)).sorted() }
-        completionsByDay = byDay
         daysWithCompletions = byDay.keys.sorted()
-        windows = [:]
+        completedIDs = daysWithCompletions.map { byDay[$0] ?? [] }
         createdDays = []
         archivedDays = []
+        windows = [:]
         rebuildWindows()
     }
 
@@ -53,33 +58,43 @@ public struct CompletionIndex: Hashable, Sendable {
     @discardableResult
     public mutating func record(habitID: Int64, date: CivilDate) -> Bool {
         let day = date.dayNumber
-        var ids = completionsByDay[day] ?? []
-        let position = ids.partitioningIndex { $0 >= habitID }
-        guard position == ids.count || ids[position] != habitID else { return false }
-        ids.insert(habitID, at: position)
-        if ids.count == 1 { daysWithCompletions.insert(day, at: daysWithCompletions.partitioningIndex { $0 >= day }) }
-        completionsByDay[day] = ids
+        let slot = daysWithCompletions.partitioningIndex { $0 >= day }
+        guard slot < daysWithCompletions.count && daysWithCompletions[slot] == day else {
+            daysWithCompletions.insert(day, at: slot)
+            completedIDs.insert([habitID], at: slot)
+            countInactive(habitID, day, by: 1)
+            return true
+        }
+        let position = completedIDs[slot].partitioningIndex { $0 >= habitID }
+        guard position == completedIDs[slot].count || completedIDs[slot][position] != habitID else { return false }
+        completedIDs[slot].insert(habitID, at: position)
+        countInactive(habitID, day, by: 1)
         return true
     }
 
     /// Removes a completion. - Returns: whether it was there.
     @discardableResult
     public mutating func remove(habitID: Int64, date: CivilDate) -> Bool {
-        let day = date.dayNumber
-        guard var ids = completionsByDay[day], let position = ids.firstIndex(of: habitID) else { return false }
-        ids.remove(at: position)
-        if ids.isEmpty {
-            completionsByDay[day] = nil
-            daysWithCompletions.remove(at: daysWithCompletions.partitioningIndex { $0 >= day })
+        guard let slot = slot(ofDayNumber: date.dayNumber),
+            let position = completedIDs[slot].firstIndex(of: habitID)
+        else { return false }
+        if completedIDs[slot].count == 1 {
+            daysWithCompletions.remove(at: slot)
+            completedIDs.remove(at: slot)
         } else {
-            completionsByDay[day] = ids
+            completedIDs[slot].remove(at: position)
         }
+        countInactive(habitID, date.dayNumber, by: -1)
         return true
     }
 
     /// How many habits are active on `date` (never negative).
     public func activeCount(on date: CivilDate) -> Int {
-        let day = date.dayNumber
+        activeCount(onDayNumber: date.dayNumber)
+    }
+
+    /// How many habits are active on the day number.
+    func activeCount(onDayNumber day: Int) -> Int {
         let created = createdDays.partitioningIndex { $0 > day }
         let archived = archivedDays.partitioningIndex { $0 > day }
         return created - archived
@@ -92,8 +107,32 @@ public struct CompletionIndex: Hashable, Sendable {
 
     /// The ids of habits completed on the day number that were active that day, ascending.
     func completedHabitIDs(onDayNumber day: Int) -> [Int64] {
-        guard let ids = completionsByDay[day] else { return [] }
-        return ids.filter { windows[$0]?.contains(day) ?? false }
+        guard let slot = slot(ofDayNumber: day) else { return [] }
+        return completedIDs[slot].filter { isActive($0, onDayNumber: day) }
+    }
+
+    /// Whether the day at `slot` of `daysWithCompletions` contributes to a streak under
+    /// `threshold`. Allocates nothing: streak summaries ask this of every day with completions.
+    func contributes(slot: Int, threshold: StreakThreshold) -> Bool {
+        if inactiveCompletionCount == 0 && threshold.minPercent == nil { return true }
+        let day = daysWithCompletions[slot]
+        var completed = 0
+        for id in completedIDs[slot] where isActive(id, onDayNumber: day) { completed += 1 }
+        guard completed > 0 else { return false }
+        return threshold.contributes(
+            completed: completed,
+            active: threshold.minPercent == nil ? completed : activeCount(onDayNumber: day)
+        )
+    }
+
+    /// The ids of every habit completed on the day number, active or not.
+    func allCompletedHabitIDs(onDayNumber day: Int) -> [Int64] {
+        slot(ofDayNumber: day).map { completedIDs[$0] } ?? []
+    }
+
+    /// The position in `daysWithCompletions` of the first day on or after the day number.
+    func firstSlot(onOrAfterDayNumber day: Int) -> Int {
+        daysWithCompletions.partitioningIndex { $0 >= day }
     }
 
     /// The record of `date` under `threshold`.
@@ -111,11 +150,29 @@ public struct CompletionIndex: Hashable, Sendable {
 
     private func habitIndex(_ id: Int64) -> Int { habits.partitioningIndex { $0.id >= id } }
 
+    /// The position of the day number in `daysWithCompletions`, if it has completions.
+    private func slot(ofDayNumber day: Int) -> Int? {
+        let slot = daysWithCompletions.partitioningIndex { $0 >= day }
+        return slot < daysWithCompletions.count && daysWithCompletions[slot] == day ? slot : nil
+    }
+
+    private func isActive(_ id: Int64, onDayNumber day: Int) -> Bool {
+        windows[id]?.contains(day) ?? false
+    }
+
     private mutating func rebuildWindows() {
         let all = habits.map { ($0.id, ActiveWindow($0)) }
         windows = Dictionary(all, uniquingKeysWith: { first, _ in first })
         createdDays = all.map(\.1.start).sorted()
         archivedDays = all.compactMap { $0.1.end == .max ? nil : $0.1.end }.sorted()
+        inactiveCompletionCount = 0
+        for (day, ids) in zip(daysWithCompletions, completedIDs) {
+            for id in ids where !isActive(id, onDayNumber: day) { inactiveCompletionCount += 1 }
+        }
+    }
+
+    private mutating func countInactive(_ habitID: Int64, _ day: Int, by delta: Int) {
+        if !isActive(habitID, onDayNumber: day) { inactiveCompletionCount += delta }
     }
 }
 

@@ -1,7 +1,8 @@
 /// Walks a completion index over days in ascending order and answers each day's counts.
 ///
-/// The creation and archive days are passed once each over the whole walk, and each completion
-/// is checked against its habit's window by one dictionary lookup, so the walk costs
+/// The creation and archive days and the days with completions are passed once each over the
+/// whole walk, and each completion is checked against its habit's window by one dictionary
+/// lookup, so the walk costs
 /// O(days + completions + habits): a heatmap of ten years of fifty habits never scans every
 /// completion or every habit for every day.
 struct DaySweep {
@@ -10,6 +11,9 @@ struct DaySweep {
     private var created = 0
     /// How many archive days are on or before the last day asked.
     private var archived = 0
+    /// The position in `daysWithCompletions` of the next day with completions; found by binary
+    /// search on the first day asked, then only moved forward.
+    private var slot: Int?
     private var lastDay = Int.min
     /// The elementary steps taken so far: one per day asked, per completion checked and per
     /// creation or archive day passed. Tests use it to show the cost is linear.
@@ -33,11 +37,18 @@ struct DaySweep {
             archived += 1
             steps += 1
         }
+        var slot = self.slot ?? index.firstSlot(onOrAfterDayNumber: day)
+        let days = index.daysWithCompletions
+        while slot < days.count && days[slot] < day { slot += 1 }
         var completed = 0
-        for id in index.completionsByDay[day] ?? [] {
-            steps += 1
-            if index.windows[id]?.contains(day) ?? false { completed += 1 }
+        if slot < days.count && days[slot] == day {
+            for id in index.completedIDs[slot] {
+                steps += 1
+                if index.windows[id]?.contains(day) ?? false { completed += 1 }
+            }
+            slot += 1
         }
+        self.slot = slot
         return (completed, created - archived)
     }
 }

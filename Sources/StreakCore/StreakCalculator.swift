@@ -54,10 +54,9 @@ public enum StreakCalculator {
         var longest = 0
         var longestStart = 0
         var longestEnd = 0
-        for day in index.daysWithCompletions {
+        for (slot, day) in index.daysWithCompletions.enumerated() {
             guard day <= last else { break }
-            let date = CivilDate(validDayNumber: day)
-            guard index.record(on: date, threshold: threshold).contributes else { continue }
+            guard index.contributes(slot: slot, threshold: threshold) else { continue }
             if day == runEnd + 1 {
                 runEnd = day
             } else {

@@ -133,7 +133,7 @@ extension StreakService {
     }
 
     /// Hands a write to the store. `apply` runs in the store's callback after the durable
-    /// commit (commit order); `answer` encodes the response on the work queue.
+    /// commit (commit order); `answer` encodes the response on the work queue, one hop per commit batch.
     private func submit<Applied: Sendable>(
         _ write: StoreWrite,
         user: UserState,
@@ -145,7 +145,7 @@ extension StreakService {
         store.submit(write, for: user.id) { result in
             do {
                 let applied = try apply(result.get())
-                self.workQueue.async {
+                self.answers.submit {
                     do {
                         responder.respond(to: id, status: .ok, message: try answer(applied))
                     } catch {

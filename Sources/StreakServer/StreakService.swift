@@ -22,6 +22,8 @@ public final class StreakService: RequestHandler, Sendable {
     let builderCache: BuilderCache
     let counters = ServiceCounters()
     let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
+    /// Answers to acknowledged writes: one hop to the work queue per group commit.
+    let answers: CoalescingQueue
     private let shuttingDown = Atomic<Bool>(false)
     private let connectionCountSource = Mutex<(@Sendable () -> Int)?>(nil)
 
@@ -44,6 +46,7 @@ public final class StreakService: RequestHandler, Sendable {
         tokens = TokenCache(ttl: configuration.tokenCacheTTL)
         users = UserRegistry(store: store)
         builderCache = BuilderCache(limit: configuration.responseCacheLimit * 8)
+        answers = CoalescingQueue(target: workQueue)
     }
 
     /// Reports the open connection count in GetServerInfo (set once the transport exists).

@@ -9,8 +9,13 @@ struct PendingWrite: Sendable {
 }
 
 /// The single writer: drains the queue into one transaction per batch (group commit).
+///
+/// A batch's completions run on a serial queue of their own, in commit order, while the writer
+/// already commits the next batch: the writer never waits for the callers' bookkeeping, so a
+/// commit's cycle is its SQL and its fsync.
 final class GroupCommitWriter: @unchecked Sendable {
     private let connection: SQLiteConnection
+    private let acknowledgements = DispatchQueue(label: "streakd.storage.acknowledge", qos: .userInitiated)
     private let condition = NSCondition()
     private var queue: [PendingWrite] = []
     private var stopping = false
@@ -41,13 +46,14 @@ final class GroupCommitWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Finishes every queued write, then stops the thread (waits for it).
+    /// Finishes every queued write and delivers its completion, then stops the thread (waits for it).
     func stop() {
         condition.lock()
         stopping = true
         condition.broadcast()
         while !stopped { condition.wait() }
         condition.unlock()
+        acknowledgements.sync {}
     }
 
     private func loop() {
@@ -64,14 +70,16 @@ final class GroupCommitWriter: @unchecked Sendable {
             queue.removeAll(keepingCapacity: true)
             condition.unlock()
             let results = commit(batch)
-            for (pending, result) in zip(batch, results) { pending.completion(result) }
+            acknowledgements.async {
+                for (pending, result) in zip(batch, results) { pending.completion(result) }
+            }
         }
     }
 
     /// Applies a batch in one transaction; each write in its own savepoint.
     private func commit(_ batch: [PendingWrite]) -> [Result<StoreWriteResult, StorageError>] {
         do {
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.query("BEGIN IMMEDIATE")
         } catch {
             return batch.map { _ in .failure(error) }
         }
@@ -79,22 +87,22 @@ final class GroupCommitWriter: @unchecked Sendable {
         results.reserveCapacity(batch.count)
         for pending in batch {
             do {
-                try connection.execute("SAVEPOINT write")
+                try connection.query("SAVEPOINT write")
                 let result = try WriteApplier(connection: connection, user: pending.user).apply(pending.write)
-                try connection.execute("RELEASE write")
+                try connection.query("RELEASE write")
                 results.append(.success(result))
             } catch {
-                try? connection.execute("ROLLBACK TO write")
-                try? connection.execute("RELEASE write")
+                _ = try? connection.query("ROLLBACK TO write")
+                _ = try? connection.query("RELEASE write")
                 results.append(.failure(error))
             }
         }
         do {
-            try connection.execute("COMMIT")
+            try connection.query("COMMIT")
             condition.withLock { commits += 1 }
             return results
         } catch {
-            try? connection.execute("ROLLBACK")
+            _ = try? connection.query("ROLLBACK")
             return batch.map { _ in .failure(error) }
         }
     }

@@ -64,6 +64,22 @@ final class SQLiteConnection {
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Replaces SQLite's automatic checkpoints: after each commit, `report` receives the
+    /// write-ahead log's size in pages (on the committing thread). Keep `report` alive as long
+    /// as the connection.
+    func reportLogSize(to report: WALCheckpointer) {
+        let context = Unmanaged.passUnretained(report).toOpaque()
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, pages in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().logSize(pages)
+                return SQLITE_OK
+            },
+            context
+        )
+    }
+
     private func column(_ statement: OpaquePointer?, _ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))

@@ -16,10 +16,16 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
     private let readLock = NSLock()
     private let reader: SQLiteConnection
     private let writer: GroupCommitWriter
+    private let checkpointer: WALCheckpointer
 
     /// Opens (creating and migrating) `<directory>/streakd.sqlite3`; creates the directory with mode 0700.
     /// - Throws: `StorageError(.io)` when the directory or database cannot be opened.
-    public init(directory: String) throws(StorageError) {
+    public convenience init(directory: String) throws(StorageError) {
+        try self.init(directory: directory, checkpointThreshold: WALCheckpointer.defaultThreshold)
+    }
+
+    /// Opens the store with the log size, in pages, past which a checkpoint runs (tests use small ones).
+    init(directory: String, checkpointThreshold: Int32) throws(StorageError) {
         do {
             try FileManager.default.createDirectory(
                 atPath: directory,
@@ -33,6 +39,8 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
         let writeConnection = try SQLiteConnection(path: path)
         try Migration.migrate(writeConnection)
         reader = try SQLiteConnection(path: path)
+        checkpointer = try WALCheckpointer(path: path, threshold: checkpointThreshold)
+        writeConnection.reportLogSize(to: checkpointer)
         writer = GroupCommitWriter(connection: writeConnection)
     }
 
@@ -41,6 +49,9 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
 
     /// Transactions committed by the writer so far (group commit makes this smaller than the writes).
     public var committedTransactions: Int { writer.committedTransactions }
+
+    /// Checkpoints of the write-ahead log run so far, by the checkpointer's thread.
+    public var completedCheckpoints: Int { checkpointer.completedCheckpoints }
 
     public func createUser(name: String) throws(StorageError) -> (user: UserRecord, token: String) {
         let printable = name.unicodeScalars.allSatisfy { !$0.properties.isWhitespace && $0.value >= 0x21 }
@@ -135,6 +146,7 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
 
     public func close() {
         writer.stop()
+        checkpointer.stop()
     }
 
     private func withReader<T>(_ body: (SQLiteConnection) throws(StorageError) -> T) -> Result<T, StorageError> {

@@ -90,6 +90,64 @@ final class LoadConnection {
         }
     }
 
+    // MARK: - Non-blocking use, for the measuring event loop
+
+    /// The socket, for poll(2).
+    var fileDescriptor: Int32 { descriptor }
+
+    /// Switches the socket to non-blocking: `receiveAvailable` and `sendSome` never wait.
+    func makeNonBlocking() {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Reads what the socket holds into the decoder. - Throws: when the server closed or reset it.
+    func receiveAvailable() throws(LoadError) {
+        while true {
+            let count = readBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                readBuffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                if count < readBuffer.count { return }
+            } else if count == 0 {
+                throw LoadError("the server closed the connection")
+            } else if errno == EINTR {
+                continue
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                return
+            } else {
+                throw .system("recv")
+            }
+        }
+    }
+
+    /// The next frame already received, if any.
+    func bufferedFrame() throws(LoadError) -> Frame? {
+        do {
+            return try decoder.next()
+        } catch {
+            throw LoadError("bad frame from the server: \(error)")
+        }
+    }
+
+    /// Sends as much of `bytes[offset...]` as the socket takes. - Returns: the new offset.
+    func sendSome(_ bytes: [UInt8], from offset: Int) throws(LoadError) -> Int {
+        var offset = offset
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                break
+            } else {
+                throw .system("send")
+            }
+        }
+        return offset
+    }
+
     /// Sends one request and waits for its response; for set-up, not for measuring.
     func call(_ template: RequestTemplate, id: UInt32) throws(LoadError) -> [UInt8] {
         try send(template.frame(id: id))

@@ -29,7 +29,9 @@ struct ScenarioResult: Sendable {
     }
 }
 
-/// Drives one scenario: one thread per connection, `depth` requests in flight on each.
+/// Drives one scenario from one thread: every connection non-blocking under one poll(2) loop,
+/// `depth` requests in flight on each. One thread, like redis-benchmark, so that the client's
+/// own wake-ups do not take the CPU the server is measured on (client and server share the cores).
 struct LoadRunner {
     var endpoint: ServerEndpoint
     var users: [BenchUser]
@@ -39,130 +41,153 @@ struct LoadRunner {
     var duration: Double
     var stats: ServerProcessStats?
 
+    /// How long after the window requests still in flight may take before they count as errors.
+    static let drainTimeout: UInt64 = 10_000_000_000
+
     func run(_ scenario: ScenarioName) throws(LoadError) -> ScenarioResult {
-        var sockets: [LoadConnection] = []
-        for _ in 0..<connections { sockets.append(try LoadConnection(address: endpoint)) }
-        let start = MonotonicClock.now() + UInt64(warmup * 1e9)
-        let end = start + UInt64(duration * 1e9)
-        let collector = ResultCollector()
-        let finished = DispatchGroup()
-        for (index, socket) in sockets.enumerated() {
+        var drivers: [ConnectionDriver] = []
+        for index in 0..<connections {
             let user = users[index % users.count]
             let firstKey = (index / users.count) * depth
             let mixes = (0..<depth).map { RequestMix(scenario: scenario, user: user, key: firstKey + $0) }
-            let worker = Worker(connection: socket, mixes: mixes, window: start..<end)
-            finished.enter()
-            let thread = Thread {
-                collector.add(worker.run())
-                finished.leave()
-            }
-            thread.stackSize = 1 << 20
-            thread.start()
+            drivers.append(ConnectionDriver(connection: try LoadConnection(address: endpoint), mixes: mixes))
         }
-        MonotonicClock.sleep(until: start)
-        let cpuBefore = stats?.cpuMicroseconds()
-        MonotonicClock.sleep(until: end)
-        let cpuAfter = stats?.cpuMicroseconds()
-        finished.wait()
-        var result = collector.result(
+        let start = MonotonicClock.now() + UInt64(warmup * 1e9)
+        let end = start + UInt64(duration * 1e9)
+        var result = WorkerResult()
+        var cpuBefore: Double?
+        var cpuAfter: Double?
+        var polls = drivers.map { pollfd(fd: $0.connection.fileDescriptor, events: Int16(POLLIN), revents: 0) }
+        for index in drivers.indices { drivers[index].start(result: &result) }
+        var active = drivers.count
+        while active > 0 {
+            let now = MonotonicClock.now()
+            if cpuBefore == nil && now >= start { cpuBefore = stats?.cpuMicroseconds() }
+            if cpuAfter == nil && now >= end { cpuAfter = stats?.cpuMicroseconds() }
+            if now >= end + Self.drainTimeout {
+                result.fail("\(active) connections still had requests in flight 10 s after the window")
+                break
+            }
+            let ready = poll(&polls, nfds_t(polls.count), 100)
+            if ready < 0 && errno != EINTR { throw .system("poll") }
+            guard ready > 0 else { continue }
+            for index in polls.indices where polls[index].revents != 0 && polls[index].fd >= 0 {
+                drivers[index].service(window: start..<end, result: &result)
+                if drivers[index].finished {
+                    polls[index].fd = -1
+                    active -= 1
+                } else {
+                    polls[index].events = Int16(POLLIN) | (drivers[index].hasUnsentOutput ? Int16(POLLOUT) : 0)
+                }
+                polls[index].revents = 0
+            }
+        }
+        if cpuAfter == nil { cpuAfter = stats?.cpuMicroseconds() }
+        var scenarioResult = ScenarioResult(
             name: scenario.rawValue,
             connections: connections,
             depth: depth,
-            seconds: duration
+            requests: result.requests,
+            errors: result.errors,
+            seconds: duration,
+            latencyMicroseconds: result.latency,
+            firstError: result.firstError
         )
-        if let cpuBefore, let cpuAfter { result.serverCPUMicroseconds = cpuAfter - cpuBefore }
-        result.serverPeakRSSMiB = stats?.memoryMiB("VmHWM")
-        return result
+        if let cpuBefore, let cpuAfter { scenarioResult.serverCPUMicroseconds = cpuAfter - cpuBefore }
+        scenarioResult.serverPeakRSSMiB = stats?.memoryMiB("VmHWM")
+        return scenarioResult
     }
 }
 
-/// One connection's loop: keep `mixes.count` requests in flight until the window closes.
-private struct Worker: @unchecked Sendable {
+/// One connection of the event loop: keeps `mixes.count` requests in flight until the window closes.
+private struct ConnectionDriver {
     let connection: LoadConnection
     var mixes: [RequestMix]
-    let window: Range<UInt64>
+    private var sentAt: [UInt64]
+    private var output: [UInt8] = []
+    private var outputOffset = 0
+    private var outstanding = 0
+    /// True once every request got its answer after the window, or the connection failed.
+    private(set) var finished = false
 
-    func run() -> WorkerResult {
-        var mixes = self.mixes
-        var result = WorkerResult()
-        let depth = mixes.count
-        var sentAt = [UInt64](repeating: 0, count: depth)
-        var output: [UInt8] = []
+    init(connection: LoadConnection, mixes: [RequestMix]) {
+        self.connection = connection
+        self.mixes = mixes
+        sentAt = [UInt64](repeating: 0, count: mixes.count)
+    }
+
+    var hasUnsentOutput: Bool { outputOffset < output.count }
+
+    /// Sends the first request of every slot.
+    mutating func start(result: inout WorkerResult) {
+        connection.makeNonBlocking()
+        for slot in mixes.indices { enqueue(slot: slot, id: UInt32(slot + 1)) }
+        outstanding = mixes.count
+        flush(result: &result)
+    }
+
+    /// Reads what arrived, records each answer and sends the slot's next request.
+    mutating func service(window: Range<UInt64>, result: inout WorkerResult) {
         do {
-            for slot in 0..<depth {
-                mixes[slot].next().appendFrame(id: UInt32(slot + 1), to: &output)
-                sentAt[slot] = MonotonicClock.now()
-            }
-            try connection.send(output)
-            var outstanding = depth
-            while outstanding > 0 {
-                let frame = try connection.nextFrame()
+            try connection.receiveAvailable()
+            while let frame = try connection.bufferedFrame() {
                 guard case .response(let id, let status, _) = frame else {
                     if case .goAway(_, let status) = frame { throw LoadError("GOAWAY: \(status)") }
                     continue
                 }
                 let now = MonotonicClock.now()
-                let slot = Int((id - 1) % UInt32(depth))
+                let slot = Int((id - 1) % UInt32(mixes.count))
                 if window.contains(now) {
                     result.requests += 1
                     _ = result.latency.record((now - sentAt[slot]) / 1000)
-                    if status.code != .ok {
-                        result.errors += 1
-                        if result.firstError == nil { result.firstError = "\(status)" }
-                    }
+                    if status.code != .ok { result.fail("\(status)") }
                 }
-                guard now < window.upperBound else {
+                if now < window.upperBound {
+                    enqueue(slot: slot, id: id &+ UInt32(mixes.count))
+                } else {
                     outstanding -= 1
-                    continue
                 }
-                output.removeAll(keepingCapacity: true)
-                mixes[slot].next().appendFrame(id: id &+ UInt32(depth), to: &output)
-                sentAt[slot] = MonotonicClock.now()
-                try connection.send(output)
             }
         } catch {
-            result.errors += 1
-            result.firstError = result.firstError ?? "\(error)"
+            result.fail("\(error)")
+            finished = true
+            return
         }
-        return result
+        flush(result: &result)
+        if outstanding == 0 { finished = true }
+    }
+
+    private mutating func enqueue(slot: Int, id: UInt32) {
+        if outputOffset == output.count {
+            output.removeAll(keepingCapacity: true)
+            outputOffset = 0
+        }
+        mixes[slot].next().appendFrame(id: id, to: &output)
+        sentAt[slot] = MonotonicClock.now()
+    }
+
+    private mutating func flush(result: inout WorkerResult) {
+        guard hasUnsentOutput else { return }
+        do {
+            outputOffset = try connection.sendSome(output, from: outputOffset)
+        } catch {
+            result.fail("\(error)")
+            finished = true
+        }
     }
 }
 
-/// Counts and latencies of one worker.
+/// Counts and latencies of a run.
 private struct WorkerResult: Sendable {
     var requests: UInt64 = 0
     var errors: UInt64 = 0
     var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
     var firstError: String?
-}
 
-/// Gathers worker results from their threads.
-private final class ResultCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var combined = WorkerResult()
-
-    func add(_ result: WorkerResult) {
-        lock.withLock {
-            combined.requests += result.requests
-            combined.errors += result.errors
-            combined.latency.add(result.latency)
-            combined.firstError = combined.firstError ?? result.firstError
-        }
-    }
-
-    func result(name: String, connections: Int, depth: Int, seconds: Double) -> ScenarioResult {
-        lock.withLock {
-            ScenarioResult(
-                name: name,
-                connections: connections,
-                depth: depth,
-                requests: combined.requests,
-                errors: combined.errors,
-                seconds: seconds,
-                latencyMicroseconds: combined.latency,
-                firstError: combined.firstError
-            )
-        }
+    /// Counts an error, keeping the first one's text.
+    mutating func fail(_ description: String) {
+        errors += 1
+        firstError = firstError ?? description
     }
 }
 
@@ -172,10 +197,5 @@ enum MonotonicClock {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
-
-    static func sleep(until deadline: UInt64) {
-        let current = now()
-        if deadline > current { usleep(useconds_t((deadline - current) / 1000)) }
     }
 }

@@ -30,7 +30,7 @@ struct LinearCostTests {
         let heatmap = try HeatmapBuilder.build(data, options: options, steps: &steps)
 
         let days = 3653
-        let completions = data.completionsByDay.values.reduce(0) { $0 + $1.count }
+        let completions = data.completedIDs.reduce(0) { $0 + $1.count }
         let windowEdges = data.createdDays.count + data.archivedDays.count
         #expect(completions > 100_000)
         // At least one step per day and per completion in range, at most one more per window edge:
@@ -55,7 +55,7 @@ struct LinearCostTests {
         var steps = 0
         _ = try HeatmapBuilder.build(data, options: options, steps: &steps)
         let inRange = (day("2020-03-01").dayNumber...day("2020-03-31").dayNumber)
-            .reduce(0) { $0 + (data.completionsByDay[$1]?.count ?? 0) }
+            .reduce(0) { $0 + data.allCompletedHabitIDs(onDayNumber: $1).count }
         let edgesBefore = (data.createdDays + data.archivedDays).filter { $0 <= day("2020-03-31").dayNumber }.count
         #expect(steps == 31 + inRange + edgesBefore)
     }

@@ -1,15 +1,20 @@
 import Foundation
 import StreakCore
-import StreakStorage
+
+@testable import StreakStorage
 
 /// A fresh store in a temporary directory, removed at deinit.
 final class StoreFixture: @unchecked Sendable {
     let directory: String
     let store: SQLiteStore
 
-    init() throws {
+    init(checkpointThreshold: Int32? = nil) throws {
         directory = NSTemporaryDirectory() + "streakd-storage-\(UUID().uuidString)"
-        store = try SQLiteStore(directory: directory)
+        if let checkpointThreshold {
+            store = try SQLiteStore(directory: directory, checkpointThreshold: checkpointThreshold)
+        } else {
+            store = try SQLiteStore(directory: directory)
+        }
     }
 
     deinit {

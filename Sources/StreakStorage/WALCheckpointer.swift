@@ -1,0 +1,73 @@
+import Foundation
+
+/// Copies the write-ahead log back into the database on a thread of its own.
+///
+/// SQLite's automatic checkpoint runs inside the COMMIT that crosses its threshold, so every
+/// few dozen group commits one of them also copies a thousand pages and syncs the database
+/// file while every writer waits. Here the writer's connection only reports the log's size
+/// after each commit; past `threshold` pages a second connection runs a PASSIVE checkpoint,
+/// which never blocks the writer, and the log restarts from its beginning on a later commit.
+final class WALCheckpointer: @unchecked Sendable {
+    /// The log size, in pages, that starts a checkpoint: SQLite's own default.
+    static let defaultThreshold: Int32 = 1000
+
+    private let connection: SQLiteConnection
+    private let threshold: Int32
+    private let condition = NSCondition()
+    private var requested = false
+    private var stopping = false
+    private var stopped = false
+    private var checkpoints = 0
+
+    /// Opens a connection of its own to `path` and starts the thread.
+    init(path: String, threshold: Int32 = WALCheckpointer.defaultThreshold) throws(StorageError) {
+        connection = try SQLiteConnection(path: path)
+        self.threshold = threshold
+        let thread = Thread { [unowned self] in self.loop() }
+        thread.name = "streakd-checkpointer"
+        thread.start()
+    }
+
+    /// Checkpoints run so far.
+    var completedCheckpoints: Int { condition.withLock { checkpoints } }
+
+    /// Called after each commit with the log's size in pages; cheap, never blocks on a checkpoint.
+    func logSize(_ pages: Int32) {
+        guard pages >= threshold else { return }
+        condition.withLock {
+            guard !requested else { return }
+            requested = true
+            condition.signal()
+        }
+    }
+
+    /// Stops the thread after any checkpoint in progress (waits for it).
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !stopped { condition.wait() }
+        condition.unlock()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while !requested && !stopping { condition.wait() }
+            if stopping {
+                stopped = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            condition.unlock()
+            // A failure (a reader holding an old snapshot, say) only postpones the copy: the next
+            // commit past the threshold asks again, and the log stays correct meanwhile.
+            _ = try? connection.query("PRAGMA wal_checkpoint(PASSIVE)")
+            condition.withLock {
+                requested = false
+                checkpoints += 1
+            }
+        }
+    }
+}

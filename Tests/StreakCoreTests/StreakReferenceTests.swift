@@ -78,7 +78,9 @@ struct StreakReferenceTests {
             if step % 50 == 49, let habit = index.habits.randomElement(using: &random) {
                 // Archiving and un-archiving move completions in and out of their habit's window.
                 let archived = habit.archivedOn == nil ? try habit.createdOn.adding(days: 10) : nil
-                index.upsert(try Habit(id: habit.id, name: habit.name, createdOn: habit.createdOn, archivedOn: archived))
+                index.upsert(
+                    try Habit(id: habit.id, name: habit.name, createdOn: habit.createdOn, archivedOn: archived)
+                )
             }
             let asOf = try Self.start.adding(days: Int.random(in: 0..<95, using: &random))
             for threshold in thresholds {

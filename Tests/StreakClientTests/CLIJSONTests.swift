@@ -1,4 +1,5 @@
 import Foundation
+import StreakFraming
 import StreakTestSupport
 import Testing
 
@@ -81,14 +82,56 @@ struct CLIJSONTests {
         ])
         #expect(badToken.status == 77)
 
-        let noServer = try ServerProcess.start()
-        let closedPort = noServer.port
-        noServer.kill()
-        let refused = try CLIRunner(server: "127.0.0.1:\(closedPort)", token: "x").run(["streak"])
+        // Bound but not listening, and kept bound: no test running in parallel can listen there.
+        let closed = try ReservedPort()
+        let refused = try CLIRunner(server: "127.0.0.1:\(closed.port)", token: "x").run(["streak"])
         #expect(refused.status == 69)
-        #expect(refused.stderr.contains("cannot reach streakd at 127.0.0.1:\(closedPort)"))
-        #expect(refused.stderr.contains("scripts/run"))
+        #expect(refused.stderr.contains("cannot reach streakd at 127.0.0.1:\(closed.port) (connection refused)"))
+        #expect(refused.stderr.contains("start it with scripts/run"))
         #expect(refused.stdout.isEmpty)
+        let refusedByName = try CLIRunner(server: "localhost:\(closed.port)", token: "x").run(["streak"])
+        #expect(refusedByName.status == 69)
+        #expect(refusedByName.stderr.contains("start it with scripts/run"), "\(refusedByName.stderr)")
+
+        // A name that cannot resolve (glibc rejects it without asking DNS): no local server would help.
+        let unresolvable = try CLIRunner(server: "no such host!:7411", token: "x").run(["streak"])
+        #expect(unresolvable.status == 69)
+        #expect(unresolvable.stderr.contains("cannot resolve no such host!"), "\(unresolvable.stderr)")
+        #expect(!unresolvable.stderr.contains("scripts/run"), "\(unresolvable.stderr)")
+    }
+
+    @Test(
+        arguments: [
+            (["--server", "127.0.0.1:http"], [:], "--server: bad port 'http'"),
+            (["--server", "127.0.0.1:70000"], [:], "--server: bad port '70000'"),
+            (["--server", "[::1"], [:], "--server: bad server address '[::1'"),
+            ([], ["STREAK_SERVER": "localhost:"], "STREAK_SERVER: bad port ''"),
+        ] as [([String], [String: String], String)]
+    )
+    func malformedServerIsAUsageError(arguments: [String], environment: [String: String], message: String) throws {
+        let output = try CLIRunner.run(arguments + ["--token", "x", "streak"], environment: environment)
+        #expect(output.status == 64, "\(output.stderr)")
+        #expect(output.stderr.hasPrefix("streak: \(message)"), "\(output.stderr)")
+        #expect(output.stderr.contains(#/expected \[?HOST\]?:PORT/#), "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
+    }
+
+    /// 70 and 75 come from statuses a healthy streakd does not send on demand: a scripted stand-in sends them.
+    @Test(arguments: [
+        (Status(.internal, "the database is on fire"), Int32(70), "INTERNAL: the database is on fire"),
+        (Status(.unimplemented, "unknown method"), Int32(70), "UNIMPLEMENTED: unknown method"),
+        (Status(.deadlineExceeded, "deadline exceeded (server)"), Int32(75), "deadline exceeded (server)"),
+    ])
+    func serverErrorsAndDeadlinesHaveTheirExitCodes(status: Status, code: Int32, message: String) throws {
+        let server = try FakeServer { _, frame, peer in
+            guard case .request(let id, _, _, _) = frame else { return }
+            peer.send(.response(id: id, status: status, message: []))
+        }
+        defer { server.stop() }
+        let output = try CLIRunner(server: "127.0.0.1:\(server.port)", token: "x").run(["streak"])
+        #expect(output.status == code, "\(output.stderr)")
+        #expect(output.stderr == "streak: \(message)\n")
+        #expect(output.stdout.isEmpty)
     }
 
     @Test func watchPrintsOneJSONLinePerChange() throws {

@@ -57,8 +57,58 @@ struct CLIJSONTests {
         #expect(done["day"] is [String: Any])
         #expect(done["streak"] is [String: Any])
 
+        let undo = try json(try cli.run(["--json", "undo", "Journal", "--date", "2025-06-15"]))
+        #expect(undo["changed"] as? Bool == true)
+        let undoneDay = try #require(undo["day"] as? [String: Any])
+        #expect(undoneDay["date"] as? String == "2025-06-15")
+        let doneDay = try #require(done["day"] as? [String: Any])
+        #expect((undoneDay["completed"] as? Int).map { $0 + 1 } == (doneDay["completed"] as? Int))
+        #expect((undo["streak"] as? [String: Any])?["as_of"] as? String == "2025-06-15")
+        let undoAgain = try json(try cli.run(["--json", "undo", "Journal", "--date", "2025-06-15"]))
+        #expect(undoAgain["changed"] as? Bool == false)
+
         let settings = try json(try cli.run(["--json", "settings", "--min-percent", "50"]))
         #expect(settings["min_percent"] as? Int == 50)
+    }
+
+    @Test func habitCommandsPrintTheHabit() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        let keys = ["id", "name", "created_on", "archived_on"]
+
+        let added = try json(try cli.run(["--json", "habit", "add", "Swim", "--date", "2025-05-01"]))
+        #expect(added.keys.sorted() == ["habit"])
+        let habit = try #require(added["habit"] as? [String: Any])
+        #expect(habit.keys.sorted() == keys.sorted())
+        let id = try #require(habit["id"] as? Int)
+        #expect(habit["name"] as? String == "Swim")
+        #expect(habit["created_on"] as? String == "2025-05-01")
+        #expect(habit["archived_on"] is NSNull)
+
+        // Without --date: created on --as-of.
+        let second = try json(try cli.run(["--json", "habit", "add", "Cycle"]))
+        #expect((second["habit"] as? [String: Any])?["created_on"] as? String == "2025-06-15")
+
+        let renamed = try json(try cli.run(["--json", "habit", "rename", "swim", "Swim 1 km"]))
+        let renamedHabit = try #require(renamed["habit"] as? [String: Any])
+        #expect(renamedHabit["id"] as? Int == id)
+        #expect(renamedHabit["name"] as? String == "Swim 1 km")
+        #expect(renamedHabit["created_on"] as? String == "2025-05-01")
+
+        let archived = try json(try cli.run(["--json", "habit", "archive", String(id), "--date", "2025-06-01"]))
+        let archivedHabit = try #require(archived["habit"] as? [String: Any])
+        #expect(archivedHabit["id"] as? Int == id)
+        #expect(archivedHabit["archived_on"] as? String == "2025-06-01")
+
+        let live = try json(try cli.run(["--json", "habit", "list"]))
+        #expect((live["habits"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Cycle"])
+        let all = try json(try cli.run(["--json", "habit", "list", "--all"]))
+        #expect((all["habits"] as? [[String: Any]])?.count == 2)
+
+        let tooLong = try cli.run(["habit", "add", String(repeating: "x", count: 201)])
+        #expect(tooLong.status == 65, "\(tooLong.stderr)")
+        #expect(tooLong.stdout.isEmpty)
     }
 
     @Test func errorsHaveMessagesAndExitCodes() throws {

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Tests the Python and C clients: generated code is fresh, a venv with the pinned protobuf,
 # pytest (offline tests and integration tests against a real streakd), then the C library and
-# example built and run against a real streakd with its output checked.
+# example built and run against a real streakd with their output checked line by line.
 # Usage: STREAKD_BIN=/path/to/streakd scripts/test-clients.sh [--offline]
 #   --offline: skip everything that needs streakd (STREAKD_BIN is then optional).
+# The Python interpreter: $STREAKD_PYTHON, else the first of python3, python3.13 ... python3.9,
+# /usr/bin/python3 whose version is inside clients/python's requires-python and that can
+# make a venv. Missing Debian packages (make, gcc, and python3 python3-venv when no such
+# interpreter exists) are installed by scripts/ensure-deps.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -46,13 +50,85 @@ step "generated client code is fresh"
 scripts/generate-python.sh --check
 make -s -C clients/c check-gen
 
+step "a supported Python and the C toolchain"
+# requires-python is ">=3.X,<3.Y": protobuf==4.21.12's C extension does not import on newer Pythons.
+requires="$(sed -n 's/^requires-python = "\(.*\)"$/\1/p' clients/python/pyproject.toml)"
+py_min="$(sed -n 's/.*>=3\.\([0-9]*\).*/\1/p' <<<"$requires")"
+py_max="$(sed -n 's/.*<3\.\([0-9]*\).*/\1/p' <<<"$requires")"
+if [ -z "$py_min" ] || [ -z "$py_max" ]; then
+  echo "test-clients: cannot read requires-python (\">=3.X,<3.Y\") from clients/python/pyproject.toml: '$requires'" >&2
+  exit 2
+fi
+# "python-3.11.7" for an interpreter in range that has venv and ensurepip; nothing otherwise.
+python_id() {
+  "$1" - "$py_min" "$py_max" 2>/dev/null <<'PY' || true
+import sys
+low, high = int(sys.argv[1]), int(sys.argv[2])
+if sys.version_info[0] == 3 and low <= sys.version_info[1] < high:
+    import ensurepip, venv  # noqa: F401  (Debian's python3 lacks ensurepip without python3-venv)
+    print("python-%d.%d.%d" % sys.version_info[:3])
+PY
+}
+find_python() {
+  local candidates=()
+  if [ -n "${STREAKD_PYTHON:-}" ]; then
+    candidates=("$STREAKD_PYTHON")
+  else
+    candidates=(python3)
+    for minor in $(seq $((py_max - 1)) -1 "$py_min"); do candidates+=("python3.$minor"); done
+    candidates+=(/usr/bin/python3)
+  fi
+  for candidate in "${candidates[@]}"; do
+    command -v "$candidate" >/dev/null 2>&1 || continue
+    if [ -n "$(python_id "$candidate")" ]; then
+      command -v "$candidate"
+      return 0
+    fi
+  done
+  return 1
+}
+describe_pythons() {
+  for candidate in ${STREAKD_PYTHON:-python3 /usr/bin/python3}; do
+    if command -v "$candidate" >/dev/null 2>&1; then
+      printf '  %s: %s\n' "$candidate" "$("$candidate" -c 'import sys; print("Python %d.%d.%d" % sys.version_info[:3])' 2>&1 | tail -1)"
+    else
+      printf '  %s: not found\n' "$candidate"
+    fi
+  done
+}
+extra_packages=(make gcc)
+python="$(find_python || true)"
+if [ -z "$python" ] && [ -z "${STREAKD_PYTHON:-}" ]; then
+  # Debian's python3 needs python3-venv for `python3 -m venv`; Debian 12's python3 is 3.11.
+  extra_packages+=(python3 python3-venv)
+fi
+scripts/ensure-deps.sh "${extra_packages[@]}"
+[ -n "$python" ] || python="$(find_python || true)"
+if [ -z "$python" ]; then
+  {
+    echo "test-clients: no usable Python for clients/python: it needs CPython 3.$py_min to 3.$((py_max - 1))"
+    echo "  with the venv and ensurepip modules (requires-python \"$requires\" in clients/python/pyproject.toml;"
+    echo "  protobuf==4.21.12, the runtime that matches the generated stubs, does not import on 3.$py_max+). Found:"
+    describe_pythons
+    echo "  Set STREAKD_PYTHON to a Python 3.$py_min-3.$((py_max - 1)) (e.g. a pyenv one), or install Debian's python3 python3-venv."
+  } >&2
+  exit 2
+fi
+python_version="$(python_id "$python")"
+echo "python: $python ($python_version)"
+
 step "python venv (clients/python/.venv) with the pinned protobuf"
 venv=clients/python/.venv
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
+# A venv made by another interpreter (or a broken one) is made afresh.
+if [ "$(python_id "$venv/bin/python")" != "$python_version" ]; then
+  rm -rf "$venv"
+  "$python" -m venv "$venv"
 fi
-stamp="$venv/.installed-$(sha256sum clients/python/pyproject.toml | cut -c1-16)"
+stamp="$venv/.installed-$python_version-$(sha256sum clients/python/pyproject.toml | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
+  rm -f "$venv"/.installed-*
+  # An old pip (before 21.3) cannot install a pyproject-only project in editable mode.
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -e "clients/python[test]"
   touch "$stamp"
 fi
@@ -91,16 +167,42 @@ example=clients/c/build/streak-example
 run_example() {
   "$example" --server "127.0.0.1:$port" --token-file "$data/data/token" "$@"
 }
-run_example --habit Read --date 2024-03-01 --as-of 2024-03-02 >"$data/c1.txt"
+# Exact output, trailing spaces aside: `expect_output NAME EXPECTED ACTUAL`.
+expect_output() {
+  if ! diff -u <(printf '%s\n' "$2" | sed 's/ *$//') <(printf '%s\n' "$3" | sed 's/ *$//') >&2; then
+    echo "test-clients: unexpected output from $1 (diff above: - expected, + actual)" >&2
+    exit 1
+  fi
+}
+# Read and Walk are both created on 2024-03-01 and done that day: 2 of 2 habits (level 3). On the
+# 2nd only Read is done: 1 of 2, 50 % (level 2), still contributing, so the streak is 2 days.
+c1="$(run_example --habit Read --date 2024-03-01 --as-of 2024-03-02)"
+expect_output "streak-example (1st run)" 'created habit "Read" (id 1)
+recorded "Read" on 2024-03-01 (new)
+day 2024-03-01: 1 of 1 habits, 100%, level 3, contributing
+streak: current 1 day (since 2024-03-01), longest 1 day (2024-03-01 to 2024-03-01), as of 2024-03-02, today pending' \
+  "$(head -4 <<<"$c1")"
+c2="$(run_example --habit Walk --date 2024-03-01 --as-of 2024-03-02)"
+expect_output "streak-example (2nd run)" 'created habit "Walk" (id 2)
+recorded "Walk" on 2024-03-01 (new)
+day 2024-03-01: 2 of 2 habits, 100%, level 3, contributing' "$(head -3 <<<"$c2")"
 out="$(run_example --habit Read --date 2024-03-02 --as-of 2024-03-02)"
 printf '%s\n' "$out"
-grep -q '^streak: current 2 days (since 2024-03-01), longest 2 days (2024-03-01 to 2024-03-02), as of 2024-03-02$' \
-  <<<"$out" || { echo "test-clients: unexpected streak line from streak-example" >&2; exit 1; }
-grep -q '^created habit "Read"' "$data/c1.txt" || { echo "test-clients: the first run did not create the habit" >&2; exit 1; }
-if grep -q '^created habit' <<<"$out"; then echo "test-clients: the second run created the habit again" >&2; exit 1; fi
-rows="$(grep -cE '^(Sun|Mon|Tue|Wed|Thu|Fri|Sat) [.0-3]+$' <<<"$out" || true)"
-[ "$rows" -eq 7 ] || { echo "test-clients: expected 7 heatmap rows, got $rows" >&2; exit 1; }
-grep -qE '^(Fri|Sat) [.0-3]*3$' <<<"$out" || { echo "test-clients: no level-3 cell for 2024-03-01/02" >&2; exit 1; }
+# 2023-04-01 (the range's first day) is a Saturday, 2024-03-02 too: the first column has only
+# Saturday and Sunday, the last all but Sunday ('.' is outside the range).
+zeros="$(printf '0%.0s' $(seq 1 47))"
+expect_output "streak-example (3rd run)" "recorded \"Read\" on 2024-03-02 (new)
+day 2024-03-02: 1 of 2 habits, 50%, level 2, contributing
+streak: current 2 days (since 2024-03-01), longest 2 days (2024-03-01 to 2024-03-02), as of 2024-03-02
+heatmap 2023-04-01 to 2024-03-02: 49 weeks starting Monday; levels 0-3, '.' absent
+    Apr  May  Jun Jul  Aug Sep Oct  Nov Dec Jan  Feb
+Mon .${zeros}0
+Tue .${zeros}0
+Wed .${zeros}0
+Thu .${zeros}0
+Fri .${zeros}3
+Sat 0${zeros}2
+Sun 0${zeros}." "$out"
 if "$example" --server "127.0.0.1:$port" --token stk_wrong >/dev/null 2>"$data/err.txt"; then
   echo "test-clients: streak-example succeeded with a wrong token" >&2; exit 1
 fi
@@ -109,7 +211,16 @@ grep -q 'UNAUTHENTICATED (16)' "$data/err.txt" || { echo "test-clients: no UNAUT
 py_out="$("$venv/bin/python" clients/python/examples/heatmap.py --server "127.0.0.1:$port" \
   --token-file "$data/data/token" --as-of 2024-03-02)"
 printf '%s\n' "$py_out"
-grep -q '^streak: 2 days since 2024-03-01; longest 2' <<<"$py_out" \
-  || { echo "test-clients: unexpected streak line from heatmap.py" >&2; exit 1; }
+dots="$(printf '·%.0s' $(seq 1 47))"
+expect_output heatmap.py "streak: 2 days since 2024-03-01; longest 2 (2024-03-01 to 2024-03-02); as of 2024-03-02
+    Apr  May  Jun Jul  Aug Sep Oct  Nov Dec Jan  Feb
+Mon  ${dots}·
+     ${dots}·
+Wed  ${dots}·
+     ${dots}·
+Fri  ${dots}█
+    ·${dots}▒
+Sun ·${dots}
+    · 0%  ░ 1-49%  ▒ 50-99%  █ 100%" "$py_out"
 
 echo "client tests passed"

@@ -49,7 +49,12 @@ final class ClientSocket: @unchecked Sendable {
             Glibc.close(fd)
         }
         let reason = lastError == ETIMEDOUT ? "timed out" : String(cString: strerror(lastError)).lowercased()
-        throw StreakClientError(.unavailable, "cannot reach streakd at \(address) (\(reason))", origin: .connect)
+        throw StreakClientError(
+            .unavailable,
+            "cannot reach streakd at \(address) (\(reason))",
+            origin: .connect,
+            systemErrorCode: lastError
+        )
     }
 
     /// A non-blocking connect bounded by `timeout`; 0 on success, else an errno value.

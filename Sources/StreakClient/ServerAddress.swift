@@ -17,7 +17,8 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `host:port`, `[v6]:port`, `host` (default port) or `:port` (default host).
-    /// - Throws: `StreakClientError` (INVALID_ARGUMENT) for an empty text or a bad port.
+    /// - Throws: `StreakClientError` (INVALID_ARGUMENT) for an empty text or a bad port; the
+    ///   message names the expected form.
     public init(parsing text: String) throws(StreakClientError) {
         let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else {
@@ -27,7 +28,10 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
         var portText: Substring?
         if trimmed.hasPrefix("[") {
             guard let close = trimmed.firstIndex(of: "]") else {
-                throw StreakClientError(.invalidArgument, "bad server address '\(text)': missing ']'")
+                throw StreakClientError(
+                    .invalidArgument,
+                    "bad server address '\(text)': missing ']'; expected [HOST]:PORT"
+                )
             }
             host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
             let rest = trimmed[trimmed.index(after: close)...]
@@ -44,7 +48,10 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
         var port = ServerAddress.defaultPort
         if let portText {
             guard let value = Int(portText), (1...65535).contains(value) else {
-                throw StreakClientError(.invalidArgument, "bad port '\(portText)' in server address '\(text)'")
+                throw StreakClientError(
+                    .invalidArgument,
+                    "bad port '\(portText)' in server address '\(text)'; expected HOST:PORT with a port in 1...65535"
+                )
             }
             port = value
         }

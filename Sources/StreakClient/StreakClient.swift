@@ -6,13 +6,15 @@ public import StreakWire
 ///
 /// New requests go to the current connection; when it takes no new requests (the server
 /// sent GOAWAY, or the connection closed) the next call connects afresh. A request the
-/// server refused to process because of a GOAWAY is retried once on a fresh connection.
+/// server refused to process because of a GOAWAY is retried once on a fresh connection, and
+/// `watch` subscribes again (see `WatchReconnectPolicy`).
 public final class StreakClient: @unchecked Sendable {
     /// The configuration: server, token, default deadline.
     public let configuration: ClientConfiguration
     private let lock = NSLock()
     private var current: StreakConnection?
     private var connecting: Task<Result<StreakConnection, StreakClientError>, Never>?
+    private var closeCount = 0
 
     /// Creates a client; it connects on the first call.
     public init(configuration: ClientConfiguration) {
@@ -23,14 +25,21 @@ public final class StreakClient: @unchecked Sendable {
         current?.close()
     }
 
-    /// Closes the current connection.
+    /// Closes the current connection; a watch started before stops instead of reconnecting.
+    /// A later call connects afresh.
     public func close() {
         let connection = lock.withLock {
-            defer { current = nil }
+            defer {
+                current = nil
+                closeCount += 1
+            }
             return current
         }
         connection?.close()
     }
+
+    /// How many times `close()` was called: a watch compares it to know whether to reconnect.
+    var closeGeneration: Int { lock.withLock { closeCount } }
 
     /// The connection new requests go to, connecting when there is none that accepts requests.
     /// - Throws: `StreakClientError` with origin `.connect` when the server cannot be reached.
@@ -83,15 +92,5 @@ public final class StreakClient: @unchecked Sendable {
         } catch  where error.isSafeToRetry {
             return try await connection().call(method, request, deadline: deadline)
         }
-    }
-
-    /// Watches the user's completions: a `WireWatchEvent` each time one changes.
-    /// - Parameter request: `asOf` fixes the day the pushed streaks are computed for.
-    /// - Returns: the events, until the server ends the stream or the caller stops iterating.
-    /// - Throws: `StreakClientError` when no connection can be made.
-    public func watch(
-        _ request: WireWatchRequest = WireWatchRequest()
-    ) async throws(StreakClientError) -> StreakResponseStream<WireWatchEvent> {
-        try await connection().stream(.watch, request, as: WireWatchEvent.self)
     }
 }

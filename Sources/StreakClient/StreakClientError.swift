@@ -30,13 +30,23 @@ public struct StreakClientError: Error, Hashable, Sendable, CustomStringConverti
     public var origin: Origin
     /// True when the server promised (by GOAWAY) never to process the request, so it is safe to retry.
     public var isSafeToRetry: Bool
+    /// The `errno` of the system call that failed, when one did: e.g. ECONNREFUSED when no
+    /// server listens on the port (origin `.connect`), ETIMEDOUT when connecting timed out.
+    public var systemErrorCode: Int32?
 
     /// Creates an error.
-    public init(_ code: Status.Code, _ message: String, origin: Origin = .local, isSafeToRetry: Bool = false) {
+    public init(
+        _ code: Status.Code,
+        _ message: String,
+        origin: Origin = .local,
+        isSafeToRetry: Bool = false,
+        systemErrorCode: Int32? = nil
+    ) {
         self.code = code
         self.message = message
         self.origin = origin
         self.isSafeToRetry = isSafeToRetry
+        self.systemErrorCode = systemErrorCode
     }
 
     /// An error carrying a status the server sent.

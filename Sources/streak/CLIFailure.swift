@@ -3,6 +3,10 @@ import Foundation
 import StreakClient
 import StreakCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A failure the CLI reports: a message for standard error and a sysexits-style exit code.
 struct CLIFailure: Error {
     /// The exit codes, documented in docs/CLI.md.
@@ -30,10 +34,16 @@ struct CLIFailure: Error {
     }
 
     /// Maps a client error to an exit status and a message that says what to do.
-    init(_ error: StreakClientError) {
+    /// - Parameters:
+    ///   - error: the client's error.
+    ///   - server: the server the CLI called: the hint to start streakd is only for a refused
+    ///     connection to this machine (a name that does not resolve needs no local server).
+    init(_ error: StreakClientError, server: ServerAddress) {
         switch error.code {
-        case _ where error.origin == .connect:
+        case _ where error.origin == .connect && error.systemErrorCode == ECONNREFUSED && server.isLoopback:
             self.init(.unavailable, "\(error.message) -- start it with scripts/run (or streakd)")
+        case _ where error.origin == .connect:
+            self.init(.unavailable, error.message)
         case .unavailable:
             self.init(.unavailable, error.message)
         case .invalidArgument, .notFound, .alreadyExists, .failedPrecondition:
@@ -56,6 +66,16 @@ struct CLIFailure: Error {
         return ExitCode(status.rawValue)
     }
 
+    /// Resolves the server and token; a malformed server address is a usage error (64).
+    static func resolveConfiguration(server: String?, token: String?) throws(CLIFailure) -> ClientConfiguration {
+        do {
+            return try ClientConfiguration.resolve(server: server, token: token)
+        } catch {
+            let source = server == nil ? "STREAK_SERVER" : "--server"
+            throw CLIFailure(.usage, "\(source): \(error.message) (e.g. 127.0.0.1:7411)")
+        }
+    }
+
     /// Parses `YYYY-MM-DD`; a bad date is bad input (65).
     static func parseDate(_ text: String, option: String) throws(CLIFailure) -> CivilDate {
         do {
@@ -63,5 +83,12 @@ struct CLIFailure: Error {
         } catch {
             throw CLIFailure(.badInput, "invalid date for \(option): \(error.message)")
         }
+    }
+}
+
+extension ServerAddress {
+    /// True for this machine: `localhost`, 127.0.0.0/8 or ::1.
+    var isLoopback: Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1"
     }
 }

@@ -41,8 +41,10 @@ struct GlobalOptions: ParsableArguments {
 
     /// Runs a command body with a connected client, turning every failure into a message and an exit code.
     func run(_ body: (CommandContext) async throws -> Void) async throws {
+        var address = ServerAddress.default
         do {
-            let configuration = try ClientConfiguration.resolve(server: server, token: token)
+            let configuration = try CLIFailure.resolveConfiguration(server: server, token: token)
+            address = configuration.server
             let client = StreakClient(configuration: configuration)
             defer { client.close() }
             let context = CommandContext(
@@ -59,7 +61,7 @@ struct GlobalOptions: ParsableArguments {
         } catch let failure as CLIFailure {
             throw failure.report()
         } catch let error as StreakClientError {
-            throw CLIFailure(error).report()
+            throw CLIFailure(error, server: address).report()
         } catch let error as CoreError {
             throw CLIFailure(.badInput, error.message).report()
         }

@@ -14,7 +14,14 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await global.run { context in
-            let events = try await context.client.watch(WireWatchRequest(asOf: context.asOf))
+            let server = context.client.configuration.server
+            // The library resubscribes when streakd restarts or goes away; say so, since changes made
+            // in between are not shown.
+            let events = try await context.client.watch(WireWatchRequest(asOf: context.asOf)) { lost in
+                FileHandle.standardError.write(
+                    Data("streak: the watch was interrupted (\(lost)); reconnected to streakd at \(server)\n".utf8)
+                )
+            }
             var seen = 0
             if !context.json {
                 FileHandle.standardError.write(Data("watching for changes; press Ctrl-C to stop\n".utf8))

@@ -5,7 +5,8 @@ import Testing
 /// The built `streak` against a real streakd with sample data and a fixed --as-of.
 @Suite("streak CLI golden files", .serialized)
 struct CLIGoldenTests {
-    /// Name, arguments. Order matters: `done`/`undo` change data after the read-only views.
+    /// Name, arguments. Order matters: `done`/`undo` and the `habit` changes come after the
+    /// read-only views (README's picture is `heatmap` and `streak`).
     static let cases: [(String, [String])] = [
         ("sample", ["sample", "--seed", "7"]),
         ("habit-list", ["habit", "list"]),
@@ -19,6 +20,10 @@ struct CLIGoldenTests {
         ("settings", ["settings"]),
         ("undo", ["undo", "Read 20 pages", "--date", "2025-06-14"]),
         ("done", ["done", "Read 20 pages", "--date", "2025-06-14"]),
+        ("habit-add", ["habit", "add", "Swim", "--date", "2025-06-01"]),
+        ("habit-rename", ["habit", "rename", "swim", "Swim 1 km"]),
+        ("habit-archive", ["habit", "archive", "Swim 1 km", "--date", "2025-06-10"]),
+        ("habit-list-all", ["habit", "list", "--all"]),
     ]
 
     @Test func outputsMatchGoldenFiles() throws {

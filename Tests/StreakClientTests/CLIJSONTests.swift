@@ -1,4 +1,5 @@
 import Foundation
+import StreakFraming
 import StreakTestSupport
 import Testing
 
@@ -56,8 +57,58 @@ struct CLIJSONTests {
         #expect(done["day"] is [String: Any])
         #expect(done["streak"] is [String: Any])
 
+        let undo = try json(try cli.run(["--json", "undo", "Journal", "--date", "2025-06-15"]))
+        #expect(undo["changed"] as? Bool == true)
+        let undoneDay = try #require(undo["day"] as? [String: Any])
+        #expect(undoneDay["date"] as? String == "2025-06-15")
+        let doneDay = try #require(done["day"] as? [String: Any])
+        #expect((undoneDay["completed"] as? Int).map { $0 + 1 } == (doneDay["completed"] as? Int))
+        #expect((undo["streak"] as? [String: Any])?["as_of"] as? String == "2025-06-15")
+        let undoAgain = try json(try cli.run(["--json", "undo", "Journal", "--date", "2025-06-15"]))
+        #expect(undoAgain["changed"] as? Bool == false)
+
         let settings = try json(try cli.run(["--json", "settings", "--min-percent", "50"]))
         #expect(settings["min_percent"] as? Int == 50)
+    }
+
+    @Test func habitCommandsPrintTheHabit() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        let keys = ["id", "name", "created_on", "archived_on"]
+
+        let added = try json(try cli.run(["--json", "habit", "add", "Swim", "--date", "2025-05-01"]))
+        #expect(added.keys.sorted() == ["habit"])
+        let habit = try #require(added["habit"] as? [String: Any])
+        #expect(habit.keys.sorted() == keys.sorted())
+        let id = try #require(habit["id"] as? Int)
+        #expect(habit["name"] as? String == "Swim")
+        #expect(habit["created_on"] as? String == "2025-05-01")
+        #expect(habit["archived_on"] is NSNull)
+
+        // Without --date: created on --as-of.
+        let second = try json(try cli.run(["--json", "habit", "add", "Cycle"]))
+        #expect((second["habit"] as? [String: Any])?["created_on"] as? String == "2025-06-15")
+
+        let renamed = try json(try cli.run(["--json", "habit", "rename", "swim", "Swim 1 km"]))
+        let renamedHabit = try #require(renamed["habit"] as? [String: Any])
+        #expect(renamedHabit["id"] as? Int == id)
+        #expect(renamedHabit["name"] as? String == "Swim 1 km")
+        #expect(renamedHabit["created_on"] as? String == "2025-05-01")
+
+        let archived = try json(try cli.run(["--json", "habit", "archive", String(id), "--date", "2025-06-01"]))
+        let archivedHabit = try #require(archived["habit"] as? [String: Any])
+        #expect(archivedHabit["id"] as? Int == id)
+        #expect(archivedHabit["archived_on"] as? String == "2025-06-01")
+
+        let live = try json(try cli.run(["--json", "habit", "list"]))
+        #expect((live["habits"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Cycle"])
+        let all = try json(try cli.run(["--json", "habit", "list", "--all"]))
+        #expect((all["habits"] as? [[String: Any]])?.count == 2)
+
+        let tooLong = try cli.run(["habit", "add", String(repeating: "x", count: 201)])
+        #expect(tooLong.status == 65, "\(tooLong.stderr)")
+        #expect(tooLong.stdout.isEmpty)
     }
 
     @Test func errorsHaveMessagesAndExitCodes() throws {
@@ -81,14 +132,56 @@ struct CLIJSONTests {
         ])
         #expect(badToken.status == 77)
 
-        let noServer = try ServerProcess.start()
-        let closedPort = noServer.port
-        noServer.kill()
-        let refused = try CLIRunner(server: "127.0.0.1:\(closedPort)", token: "x").run(["streak"])
+        // Bound but not listening, and kept bound: no test running in parallel can listen there.
+        let closed = try ReservedPort()
+        let refused = try CLIRunner(server: "127.0.0.1:\(closed.port)", token: "x").run(["streak"])
         #expect(refused.status == 69)
-        #expect(refused.stderr.contains("cannot reach streakd at 127.0.0.1:\(closedPort)"))
-        #expect(refused.stderr.contains("scripts/run"))
+        #expect(refused.stderr.contains("cannot reach streakd at 127.0.0.1:\(closed.port) (connection refused)"))
+        #expect(refused.stderr.contains("start it with scripts/run"))
         #expect(refused.stdout.isEmpty)
+        let refusedByName = try CLIRunner(server: "localhost:\(closed.port)", token: "x").run(["streak"])
+        #expect(refusedByName.status == 69)
+        #expect(refusedByName.stderr.contains("start it with scripts/run"), "\(refusedByName.stderr)")
+
+        // A name that cannot resolve (glibc rejects it without asking DNS): no local server would help.
+        let unresolvable = try CLIRunner(server: "no such host!:7411", token: "x").run(["streak"])
+        #expect(unresolvable.status == 69)
+        #expect(unresolvable.stderr.contains("cannot resolve no such host!"), "\(unresolvable.stderr)")
+        #expect(!unresolvable.stderr.contains("scripts/run"), "\(unresolvable.stderr)")
+    }
+
+    @Test(
+        arguments: [
+            (["--server", "127.0.0.1:http"], [:], "--server: bad port 'http'"),
+            (["--server", "127.0.0.1:70000"], [:], "--server: bad port '70000'"),
+            (["--server", "[::1"], [:], "--server: bad server address '[::1'"),
+            ([], ["STREAK_SERVER": "localhost:"], "STREAK_SERVER: bad port ''"),
+        ] as [([String], [String: String], String)]
+    )
+    func malformedServerIsAUsageError(arguments: [String], environment: [String: String], message: String) throws {
+        let output = try CLIRunner.run(arguments + ["--token", "x", "streak"], environment: environment)
+        #expect(output.status == 64, "\(output.stderr)")
+        #expect(output.stderr.hasPrefix("streak: \(message)"), "\(output.stderr)")
+        #expect(output.stderr.contains(#/expected \[?HOST\]?:PORT/#), "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
+    }
+
+    /// 70 and 75 come from statuses a healthy streakd does not send on demand: a scripted stand-in sends them.
+    @Test(arguments: [
+        (Status(.internal, "the database is on fire"), Int32(70), "INTERNAL: the database is on fire"),
+        (Status(.unimplemented, "unknown method"), Int32(70), "UNIMPLEMENTED: unknown method"),
+        (Status(.deadlineExceeded, "deadline exceeded (server)"), Int32(75), "deadline exceeded (server)"),
+    ])
+    func serverErrorsAndDeadlinesHaveTheirExitCodes(status: Status, code: Int32, message: String) throws {
+        let server = try FakeServer { _, frame, peer in
+            guard case .request(let id, _, _, _) = frame else { return }
+            peer.send(.response(id: id, status: status, message: []))
+        }
+        defer { server.stop() }
+        let output = try CLIRunner(server: "127.0.0.1:\(server.port)", token: "x").run(["streak"])
+        #expect(output.status == code, "\(output.stderr)")
+        #expect(output.stderr == "streak: \(message)\n")
+        #expect(output.stdout.isEmpty)
     }
 
     @Test func watchPrintsOneJSONLinePerChange() throws {

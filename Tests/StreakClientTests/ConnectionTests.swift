@@ -1,8 +1,13 @@
 import Foundation
 import StreakClient
 import StreakFraming
+import StreakTestSupport
 import StreakWire
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("Connection behaviour against a scripted server")
 struct ConnectionTests {
@@ -16,7 +21,8 @@ struct ConnectionTests {
         )
     }
 
-    @Test func deadlineIsSentAndEnforcedLocally() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func deadlineIsSentAndEnforcedLocally() async throws {
         let server = try FakeServer { _, _, _ in }  // never answers
         defer { server.stop() }
         let client = client(port: server.port)
@@ -31,6 +37,7 @@ struct ConnectionTests {
                 WireGetStreakRequest(),
                 deadline: .milliseconds(50)
             )
+            Issue.record("a server that never answers answered")
         } catch {
             #expect(error.code == .deadlineExceeded)
         }
@@ -119,14 +126,14 @@ struct ConnectionTests {
     }
 
     @Test func connectionRefusedSaysHowToStartTheServer() async throws {
-        let server = try FakeServer { _, _, _ in }
-        let port = server.port
-        server.stop()
+        let reserved = try ReservedPort()  // bound, not listening: refused
+        let port = reserved.port
         do {
             _ = try await client(port: port).ping()
             Issue.record("expected a failure")
         } catch {
             #expect(error.origin == .connect)
+            #expect(error.systemErrorCode == ECONNREFUSED)
             #expect(error.code == .unavailable)
             #expect(error.message.contains("cannot reach streakd at 127.0.0.1:\(port)"))
         }

@@ -50,21 +50,24 @@ public final class ServerProcess: @unchecked Sendable {
         return url
     }
 
-    /// Starts `streakd --port 0 --data-dir DIR` and waits for its listening line.
+    /// Starts `streakd --port PORT --data-dir DIR` and waits for its listening line.
     /// - Parameters:
     ///   - dataDirectory: the data directory; a fresh temporary one when nil.
+    ///   - port: the port; 0 (the default) lets the system pick one. A given port is for
+    ///     restarting a server where it was, as clients would see it.
     ///   - extraArguments: more flags, e.g. `["--max-frame-bytes", "1024"]`.
     ///   - timeout: how long to wait for `streakd listening on HOST:PORT`.
     /// - Throws: `TestSupportError` when the process exits or stays silent.
     public static func start(
         dataDirectory: URL? = nil,
+        port: Int = 0,
         extraArguments: [String] = [],
         timeout: Duration = .seconds(30)
     ) throws -> ServerProcess {
         let directory = dataDirectory ?? temporaryDirectory()
         let process = Process()
         process.executableURL = binaryURL
-        process.arguments = ["--port", "0", "--data-dir", directory.path] + extraArguments
+        process.arguments = ["--port", String(port), "--data-dir", directory.path] + extraArguments
         var environment = ProcessInfo.processInfo.environment
         environment["STREAKD_PORT"] = nil
         environment["STREAKD_HOST"] = nil

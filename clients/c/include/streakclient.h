@@ -66,8 +66,10 @@ const char *streak_code_name(int code);
  * Returns 0 on success, -1 when malformed. */
 int streak_parse_address(const char *address, char *host, size_t host_size, uint16_t *port);
 
-/* Connects, sends the preface and waits (up to timeout_ms) for the server's preface.
- * Returns NULL and fills *status on failure (a refused preface gives the GOAWAY's status). */
+/* Connects, sends the preface and waits for the server's preface; timeout_ms > 0 bounds the
+ * whole (the TCP connect included), 0 waits as long as the system does.
+ * Returns NULL and fills *status on failure: UNAVAILABLE ("timed out" once timeout_ms passed),
+ * or the status of a GOAWAY sent in place of the preface. */
 streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, streak_status *status);
 
 /* Calls a unary method. `method` is a name ("GetHeatmap") or a full path

@@ -2,6 +2,7 @@
 #include "streakclient.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -206,6 +207,35 @@ static int parse_status(const uint8_t *body, size_t length, streak_status *statu
 
 /* ---- public API ---------------------------------------------------------------------- */
 
+/* connect() bounded by `deadline` (-1: none): non-blocking connect, then poll for writability.
+ * Returns 0, or an errno value (ETIMEDOUT when the deadline passed). The socket stays blocking
+ * afterwards, as recv_exact and send_all expect (they poll before reading). */
+static int connect_before(int fd, const struct sockaddr *address, socklen_t length, int64_t deadline) {
+    int flags = fcntl(fd, F_GETFL, 0);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) return errno;
+    int result = 0;
+    if (connect(fd, address, length) != 0) {
+        result = errno;
+        if (result == EINPROGRESS || result == EINTR) {
+            struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+            int ready;
+            do {
+                ready = poll(&pfd, 1, remaining_ms(deadline));
+            } while (ready < 0 && errno == EINTR);
+            if (ready == 0) {
+                result = ETIMEDOUT;
+            } else if (ready < 0) {
+                result = errno;
+            } else {
+                socklen_t size = sizeof result;
+                if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &result, &size) != 0) result = errno;
+            }
+        }
+    }
+    if (result == 0 && fcntl(fd, F_SETFL, flags) < 0) result = errno;
+    return result;
+}
+
 streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, streak_status *status) {
     char port_text[8];
     snprintf(port_text, sizeof port_text, "%u", (unsigned)port);
@@ -216,21 +246,28 @@ streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, s
         set_status(status, STREAK_UNAVAILABLE, "cannot resolve %s: %s", host, gai_strerror(rc));
         return NULL;
     }
+    /* One deadline for connecting (every address) and the server's preface. */
+    int64_t deadline = timeout_ms > 0 ? now_ms() + timeout_ms : -1;
     int fd = -1;
     int saved_errno = 0;
     for (struct addrinfo *a = addresses; a != NULL && fd < 0; a = a->ai_next) {
         fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
         if (fd < 0) { saved_errno = errno; continue; }
-        if (connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
-            saved_errno = errno;
+        if ((saved_errno = connect_before(fd, a->ai_addr, a->ai_addrlen, deadline)) != 0) {
             close(fd);
             fd = -1;
+            if (saved_errno == ETIMEDOUT) break;
         }
     }
     freeaddrinfo(addresses);
     if (fd < 0) {
-        set_status(status, STREAK_UNAVAILABLE, "cannot connect to %s:%u: %s", host, (unsigned)port,
-                   strerror(saved_errno));
+        if (saved_errno == ETIMEDOUT) {
+            set_status(status, STREAK_UNAVAILABLE, "cannot connect to %s:%u: timed out after %d ms", host,
+                       (unsigned)port, timeout_ms);
+        } else {
+            set_status(status, STREAK_UNAVAILABLE, "cannot connect to %s:%u: %s", host, (unsigned)port,
+                       strerror(saved_errno));
+        }
         return NULL;
     }
     int one = 1;
@@ -244,8 +281,9 @@ streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, s
     c->fd = fd;
     c->next_id = 1;
     if (send_all(c, PREFACE, sizeof PREFACE, status) != STREAK_OK) goto failed;
-    /* The server answers with the same 8 bytes, or refuses with a GOAWAY frame instead. */
-    int64_t deadline = timeout_ms > 0 ? now_ms() + timeout_ms : -1;
+    /* streakd answers with the same 8 bytes, even when it refuses ours (PROTOCOL.md section 1: the
+     * GOAWAY follows the preface and the first call reports it). A GOAWAY in place of the preface
+     * is understood too, for peers that skip it. */
     uint8_t answer[8];
     if (recv_exact(c, answer, sizeof answer, deadline, status) != STREAK_OK) goto failed;
     if (memcmp(answer, PREFACE, sizeof PREFACE) == 0) return c;

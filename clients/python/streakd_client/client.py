@@ -44,17 +44,22 @@ def _request_type(name: str) -> type[Message]:
 
 
 def _build(name: str, request: Message | None, fields: dict[str, Any]) -> Message:
-    """A request message from a given message or keyword fields (dates and week starts converted)."""
+    """A request message from a given message or keyword fields (dates and week starts converted).
+
+    A field given as None counts as not given: the typed methods pass every named parameter,
+    so `request=` combines with their defaults but not with a field that has a value.
+    """
     cls = _request_type(name)
+    fields = {key: value for key, value in fields.items() if value is not None}
     if request is not None:
         if fields:
-            raise TypeError("pass either a request message or keyword fields, not both")
+            raise TypeError(f"pass either a request message or keyword fields, not both (got {sorted(fields)})")
+        if not isinstance(request, cls):
+            raise TypeError(f"{name} takes a {cls.__name__}, not a {type(request).__name__}")
         return request
     descriptor = cls.DESCRIPTOR
     converted = {}
     for key, value in fields.items():
-        if value is None:
-            continue
         field = descriptor.fields_by_name.get(key)
         if field is None:
             raise TypeError(f"{cls.__name__} has no field {key!r}")

@@ -178,9 +178,11 @@ def decode_goaway(body: bytes) -> tuple[int, StatusHeader]:
 class FrameDecoder:
     """Incremental decoder: feed bytes with `feed`, take frames with `next_frame`.
 
-    With `expect_preface`, the first 8 bytes must be the preface. A server that refuses
-    the client's preface sends a GOAWAY frame instead of its preface; the decoder reports
-    that as `PrefaceRefused` carrying the GOAWAY.
+    With `expect_preface`, the first 8 bytes must be the server's preface. Per PROTOCOL.md §1
+    the server sends its preface first even when it refuses the client's: the refusal is a
+    GOAWAY frame after the preface, returned by `next_frame` like any other frame. Only a
+    peer that sends a GOAWAY frame in place of the preface (not streakd) is reported as
+    `PrefaceRefused` carrying that GOAWAY; any other bytes there are a `FramingError`.
     """
 
     def __init__(self, *, expect_preface: bool = False, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
@@ -231,7 +233,7 @@ class FrameDecoder:
 
 
 class PrefaceRefused(FramingError):
-    """The server answered the preface with a GOAWAY (wrong preface or version)."""
+    """A GOAWAY frame where the server's preface should be (streakd itself sends its preface first)."""
 
     def __init__(self, frame: Frame) -> None:
         self.last_request_id, self.status = decode_goaway(frame.body)

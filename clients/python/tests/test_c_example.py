@@ -1,7 +1,9 @@
 """Offline: the C example (clients/c) against the fake server, when it can be built."""
 
 import shutil
+import socket
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -94,3 +96,31 @@ def test_c_example_fails_on_error(example):
         server.close()
     assert out.returncode != 0
     assert "UNAUTHENTICATED (16)" in out.stderr
+
+
+def test_c_connect_honours_the_timeout(example):
+    """A listener whose accept queue is full drops SYNs, so connect() would block for minutes;
+    streak_connect gives up after its timeout (the example's 5000 ms)."""
+    listener = socket.socket()
+    fillers = []
+    try:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)  # accept queue of one: a second connection's SYN is dropped
+        port = listener.getsockname()[1]
+        for _ in range(3):
+            filler = socket.socket()
+            filler.setblocking(False)
+            filler.connect_ex(("127.0.0.1", port))
+            fillers.append(filler)
+        time.sleep(0.2)
+        started = time.monotonic()
+        out = subprocess.run([example, "--server", f"127.0.0.1:{port}", "--token", "tok"],
+                             capture_output=True, text=True, timeout=60)
+        elapsed = time.monotonic() - started
+    finally:
+        for filler in fillers:
+            filler.close()
+        listener.close()
+    assert out.returncode == 1
+    assert "UNAVAILABLE (14)" in out.stderr and "timed out after 5000 ms" in out.stderr, out.stderr
+    assert 4.5 < elapsed < 30, elapsed

@@ -105,6 +105,73 @@ def test_errors_are_typed(client, call, code, name):
     assert info.value.code == code and info.value.code_name == name and info.value.message
 
 
+# Every typed method with `request=` and no fields: the message goes out as given. (Each
+# method passes its named parameters, None when not given; those must not count as fields.)
+REQUEST_CASES = [
+    ("create_habit", "CreateHabit", service_pb2.CreateHabitRequest(name="Read", created_on=types_pb2.Date(
+        year=2024, month=1, day=1))),
+    ("list_habits", "ListHabits", service_pb2.ListHabitsRequest(include_archived=True)),
+    ("rename_habit", "RenameHabit", service_pb2.RenameHabitRequest(habit_id=3, name="Walk")),
+    ("archive_habit", "ArchiveHabit", service_pb2.ArchiveHabitRequest(habit_id=3, archived_on=types_pb2.Date(
+        year=2024, month=2, day=1))),
+    ("record_completion", "RecordCompletion", service_pb2.RecordCompletionRequest(habit_id=3, date=types_pb2.Date(
+        year=2024, month=3, day=1))),
+    ("remove_completion", "RemoveCompletion", service_pb2.RemoveCompletionRequest(habit_id=3, date=types_pb2.Date(
+        year=2024, month=3, day=1))),
+    ("batch_completions", "BatchCompletions", service_pb2.BatchCompletionsRequest(record=[types_pb2.Completion(
+        habit_id=3, date=types_pb2.Date(year=2024, month=3, day=2))])),
+    ("get_day", "GetDay", service_pb2.GetDayRequest(date=types_pb2.Date(year=2024, month=3, day=2))),
+    ("get_streak", "GetStreak", service_pb2.GetStreakRequest(as_of=types_pb2.Date(year=2024, month=3, day=5))),
+    ("build_month_labels", "BuildMonthLabels", service_pb2.BuildMonthLabelsRequest(
+        week_starts=[types_pb2.Date(year=2024, month=1, day=1)], locale="en_US")),
+    ("get_heatmap", "GetHeatmap", service_pb2.GetHeatmapRequest(as_of=types_pb2.Date(year=2024, month=3, day=5))),
+    ("update_settings", "UpdateSettings", service_pb2.UpdateSettingsRequest(min_percent=50)),
+]
+
+
+def _request_script(conn, frame, server):
+    """Answers every request UNIMPLEMENTED: these tests check only what was sent."""
+    if frame.kind == FrameKind.REQUEST:
+        conn.respond(frame.request_id, StatusCode.UNIMPLEMENTED, "recorded")
+
+
+@pytest.mark.parametrize("method,rpc,request_message", REQUEST_CASES, ids=[c[0] for c in REQUEST_CASES])
+def test_typed_methods_take_a_request_message(method, rpc, request_message):
+    server = FakeServer(_request_script)
+    try:
+        with Client("127.0.0.1", server.port, token="good", timeout=5) as client:
+            with pytest.raises(StreakError) as info:
+                getattr(client, method)(request=request_message)
+        assert info.value.code == StatusCode.UNIMPLEMENTED  # reached the server: no TypeError
+        (_, body), = server.requests
+        assert body.method == f"/streak.v1.Streaks/{rpc}"
+        assert body.message == request_message.SerializeToString()
+    finally:
+        server.close()
+
+
+def test_request_and_a_field_with_a_value_is_a_type_error(client, server):
+    with pytest.raises(TypeError, match="not both"):
+        client.get_streak("2024-03-05", request=service_pb2.GetStreakRequest())
+    with pytest.raises(TypeError, match="not both"):
+        client.list_habits(True, request=service_pb2.ListHabitsRequest())
+    with pytest.raises(TypeError, match="takes a GetStreakRequest"):
+        client.get_streak(request=service_pb2.GetDayRequest())
+    assert server.requests == []
+
+
+def test_request_message_with_the_typed_method(client, server):
+    request = service_pb2.GetStreakRequest(as_of=types_pb2.Date(year=2024, month=3, day=5))
+    assert client.get_streak(request=request).streak.current == 3
+    assert service_pb2.GetStreakRequest.FromString(server.requests[-1][1].message) == request
+
+
+def test_watch_takes_a_request_message(client, server):
+    stream = client.watch(request=service_pb2.WatchRequest(as_of=types_pb2.Date(year=2000, month=1, day=1)))
+    assert [e.streak.current for e in stream] == [1, 2]
+    assert stream.done and stream.status.code == 0
+
+
 def test_unauthenticated(server):
     with Client("127.0.0.1", server.port, token="bad") as client:
         with pytest.raises(StreakError) as info:

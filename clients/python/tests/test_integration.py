@@ -143,6 +143,49 @@ def test_completions_streak_and_queries(client):
     assert march[3].today and march[2].selected and march[1].highlighted and not march[4].highlighted
 
 
+def test_request_messages(server, client):
+    """`request=` (a message instead of keyword fields) on the typed methods, against the real server."""
+    S = service_pb2
+    read = client.create_habit(request=S.CreateHabitRequest(name="Read", created_on=D(year=2024, month=1, day=1)))
+    h = read.habit.id
+    assert read.habit.created_on == D(year=2024, month=1, day=1)
+    assert client.rename_habit(request=S.RenameHabitRequest(habit_id=h, name="Read more")).habit.name == "Read more"
+    run = client.create_habit(request=S.CreateHabitRequest(name="Run", created_on=D(year=2024, month=1, day=1)))
+    archived = client.archive_habit(request=S.ArchiveHabitRequest(habit_id=run.habit.id,
+                                                                  archived_on=D(year=2024, month=2, day=1)))
+    assert archived.habit.archived_on == D(year=2024, month=2, day=1)
+    assert [x.id for x in client.list_habits(request=S.ListHabitsRequest()).habits] == [h]
+    assert len(client.list_habits(request=S.ListHabitsRequest(include_archived=True)).habits) == 2
+
+    done = client.record_completion(request=S.RecordCompletionRequest(
+        habit_id=h, date=D(year=2024, month=3, day=1), as_of=D(year=2024, month=3, day=2)))
+    assert done.changed and done.day.level == 3
+    batch = client.batch_completions(request=S.BatchCompletionsRequest(
+        record=[types_pb2.Completion(habit_id=h, date=D(year=2024, month=3, day=2))], as_of=D(year=2024, month=3, day=2)))
+    assert batch.changed == 1 and batch.streak.current == 2
+    assert client.get_streak(request=S.GetStreakRequest(as_of=D(year=2024, month=3, day=2))).streak.current == 2
+    assert client.get_day(request=S.GetDayRequest(date=D(year=2024, month=3, day=2))).day.completed == 1
+    undone = client.remove_completion(request=S.RemoveCompletionRequest(
+        habit_id=h, date=D(year=2024, month=3, day=2), as_of=D(year=2024, month=3, day=2)))
+    assert undone.changed and undone.streak.current == 1
+    labels = client.build_month_labels(request=S.BuildMonthLabelsRequest(
+        week_starts=[D(year=2024, month=1, day=1), D(year=2024, month=1, day=8), D(year=2024, month=1, day=15),
+                     D(year=2024, month=2, day=5)]))
+    assert [(label.label, label.week_index) for label in labels.labels] == [("Jan", 0), ("Feb", 3)]
+
+    with Client(server.host, server.port, token=server.token, timeout=10) as watcher:
+        stream = watcher.watch(request=S.WatchRequest(as_of=D(year=2024, month=3, day=10)))
+        event = None
+        for day in range(10, 20):  # the server registers the stream asynchronously
+            client.record_completion(h, f"2024-03-{day:02d}")
+            event = stream.read(timeout=2)
+            if event is not None:
+                break
+        assert event is not None, "no WatchEvent after 10 completions"
+        assert event.streak.as_of == D(year=2024, month=3, day=10)
+        stream.cancel()
+
+
 def test_settings(client):
     settings = client.get_settings().settings
     assert (settings.time_zone, settings.locale, settings.week_start, settings.min_percent) == \
@@ -257,16 +300,13 @@ def test_bad_preface_gets_goaway(server):
             if not chunk:
                 break
             data += chunk
-    # PROTOCOL.md "Clarifications": the server may send its own preface first, then the GOAWAY.
+    # PROTOCOL.md §1: the server sends its own preface first, then the GOAWAY.
+    assert data.startswith(framing.PREFACE)
     decoder = framing.FrameDecoder(expect_preface=True)
     decoder.feed(data)
-    try:
-        frame = decoder.next_frame()
-    except framing.PrefaceRefused as refused:
-        last, status = refused.last_request_id, refused.status
-    else:
-        assert frame.kind == FrameKind.GOAWAY and frame.request_id == 0
-        last, status = framing.decode_goaway(frame.body)
+    frame = decoder.next_frame()
+    assert frame.kind == FrameKind.GOAWAY and frame.request_id == 0
+    last, status = framing.decode_goaway(frame.body)
     assert last == 0
     assert status.code == StatusCode.INVALID_ARGUMENT and "preface" in status.message
 

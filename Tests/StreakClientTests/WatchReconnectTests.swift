@@ -95,10 +95,12 @@ struct WatchReconnectTests {
         defer { server.stop() }
         let client = Self.client(port: server.port)
         defer { client.close() }
+        // Backoffs of 1, 2 and 4 ms; a long maxBackoff keeps the "stable subscription" reset
+        // (maxBackoff x 10 = 20 s) out of reach however slowly a loaded machine answers.
         let policy = WatchReconnectPolicy(
             maxAttempts: 3,
             initialBackoff: .milliseconds(1),
-            maxBackoff: .milliseconds(5)
+            maxBackoff: .seconds(2)
         )
         let events = try await client.watch(reconnect: policy)
         do {

@@ -4,8 +4,8 @@
 /// `finish()` at end of stream. The preface (when expected) is checked byte by byte, so a
 /// stray HTTP client is refused at its first byte, however the preface is split across
 /// appends; a frame's length is checked against the limit as soon as its four bytes are
-/// there, before any of its body is buffered. After an error the decoder keeps throwing it:
-/// the connection cannot be resynchronised.
+/// there, before any of its body is buffered. After an error the decoder keeps throwing it
+/// and drops whatever is appended: the connection cannot be resynchronised.
 public struct FrameDecoder: Sendable {
     /// The default maximum frame size: 4 MiB.
     public static let defaultMaxFrameSize = 4 * 1024 * 1024
@@ -32,14 +32,16 @@ public struct FrameDecoder: Sendable {
     /// The bytes received but not yet consumed by a frame.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
-    /// Appends bytes received from the peer.
+    /// Appends bytes received from the peer (dropped after an error: nothing more will decode).
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil else { return }
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
     }
 
-    /// Appends bytes received from the peer.
+    /// Appends bytes received from the peer (dropped after an error: nothing more will decode).
     public mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+        guard failure == nil else { return }
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
     }

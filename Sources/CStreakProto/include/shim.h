@@ -45,6 +45,9 @@ void *streak_arena_alloc_slow(StreakArena *arena, size_t size);
 #if defined(__SANITIZE_ADDRESS__)
 #define STREAK_ARENA_SANITIZED 1
 #endif
+// Swift's importer compiles the inline functions below without the sanitizer (and so without
+// STREAK_ARENA_SANITIZED); their allocations still get a chunk each, because in shim.c, which is
+// instrumented, a sanitized arena has no first chunk and its slow path makes exact-size chunks.
 
 /// Allocates `size` bytes (8-byte aligned) or returns NULL when the budget is exhausted.
 static inline void *streak_arena_alloc(StreakArena *arena, size_t size) {

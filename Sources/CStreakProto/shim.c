@@ -20,6 +20,9 @@ static void streak_arena_pb_free(void *data, void *pointer) {
 }
 
 StreakArena *streak_arena_create(size_t limit, size_t first_chunk) {
+#ifdef STREAK_ARENA_SANITIZED
+    first_chunk = 0;  // every allocation gets its own chunk (see streak_arena_alloc)
+#endif
     if (first_chunk > SIZE_MAX - STREAK_ARENA_HEADER) return NULL;
     uint8_t *block = malloc(STREAK_ARENA_HEADER + first_chunk);
     if (block == NULL) return NULL;
@@ -31,6 +34,7 @@ StreakArena *streak_arena_create(size_t limit, size_t first_chunk) {
     arena->end = arena->cursor + first_chunk;
     arena->chunks = NULL;
     arena->used = 0;
+    arena->reserved = first_chunk;
     arena->limit = limit;
     arena->next_chunk_size = first_chunk < 1024 ? 2048 : first_chunk * 2;
     arena->exceeded = 0;
@@ -49,12 +53,16 @@ void streak_arena_destroy(StreakArena *arena) {
 }
 
 void *streak_arena_alloc_slow(StreakArena *arena, size_t size) {
-    size_t chunk_size = arena->next_chunk_size;
+    // Chunks double, but never past what is left of the limit: the limit bounds the memory really
+    // taken (the bytes lost at the end of a full chunk count against it), not only the bytes handed
+    // out, which would let doubling chunks reach twice the limit.
+    size_t room = arena->reserved < arena->limit ? arena->limit - arena->reserved : 0;
+    size_t chunk_size = arena->next_chunk_size < room ? arena->next_chunk_size : room;
     if (chunk_size < size) chunk_size = size;
 #ifdef STREAK_ARENA_SANITIZED
     chunk_size = size;
 #endif
-    if (chunk_size > SIZE_MAX - STREAK_CHUNK_HEADER) {
+    if (chunk_size > room || chunk_size > SIZE_MAX - STREAK_CHUNK_HEADER) {
         arena->exceeded = 1;
         return NULL;
     }
@@ -66,6 +74,7 @@ void *streak_arena_alloc_slow(StreakArena *arena, size_t size) {
     chunk->next = arena->chunks;
     chunk->size = chunk_size;
     arena->chunks = chunk;
+    arena->reserved += chunk_size;
     if (arena->next_chunk_size < ((size_t)1 << 30)) arena->next_chunk_size *= 2;
     uint8_t *start = (uint8_t *)chunk + STREAK_CHUNK_HEADER;
     arena->cursor = start + size;

@@ -1,6 +1,7 @@
 /// One frame of the Streakd protocol (docs/PROTOCOL.md, section 2).
 public enum Frame: Hashable, Sendable {
-    /// A call from the client: method path, metadata and the serialized request message.
+    /// A call from the client: method path, metadata and the serialized request message. Its id is
+    /// greater than 0.
     case request(id: UInt32, method: String, metadata: [MetadataEntry], message: [UInt8])
     /// The answer to a unary call. `message` is empty unless `status.code` is `.ok`.
     case response(id: UInt32, status: Status, message: [UInt8])
@@ -32,7 +33,7 @@ public enum FrameKind: UInt8, Sendable, CaseIterable {
 
 /// One metadata entry of a request: an ASCII key and a value.
 public struct MetadataEntry: Hashable, Sendable {
-    /// The key, ASCII, at most 255 bytes, e.g. `authorization`.
+    /// The key, printable ASCII, at most 255 bytes, e.g. `authorization`.
     public var key: String
     /// The value, at most 65,535 bytes of UTF-8.
     public var value: String

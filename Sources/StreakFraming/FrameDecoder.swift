@@ -2,9 +2,10 @@
 ///
 /// Feed bytes with `append`, take frames with `next()` until it returns nil, and call
 /// `finish()` at end of stream. The preface (when expected) is checked byte by byte, so a
-/// stray HTTP client is refused at its first byte; a frame's length is checked against the
-/// limit as soon as its four bytes are there, before any of its body is buffered. After an
-/// error the decoder keeps throwing it: the connection cannot be resynchronised.
+/// stray HTTP client is refused at its first byte, however the preface is split across
+/// appends; a frame's length is checked against the limit as soon as its four bytes are
+/// there, before any of its body is buffered. After an error the decoder keeps throwing it
+/// and drops whatever is appended: the connection cannot be resynchronised.
 public struct FrameDecoder: Sendable {
     /// The default maximum frame size: 4 MiB.
     public static let defaultMaxFrameSize = 4 * 1024 * 1024
@@ -31,14 +32,16 @@ public struct FrameDecoder: Sendable {
     /// The bytes received but not yet consumed by a frame.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
-    /// Appends bytes received from the peer.
+    /// Appends bytes received from the peer (dropped after an error: nothing more will decode).
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil else { return }
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
     }
 
-    /// Appends bytes received from the peer.
+    /// Appends bytes received from the peer (dropped after an error: nothing more will decode).
     public mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+        guard failure == nil else { return }
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
     }
@@ -110,13 +113,19 @@ public struct FrameDecoder: Sendable {
             return "bad preface: protocol version \(byte) is not supported; this side speaks version "
                 + "\(Preface.version)"
         }
-        let received = buffer[(readIndex - index)..<min(buffer.count, readIndex - index + 4)]
-        if let text = String(validating: received, as: UTF8.self),
-            ["GET ", "POST", "PUT ", "HEAD", "PRI ", "HTTP", "OPTI", "DELE"].contains(where: text.hasPrefix)
-        {
+        // The `index` bytes before the wrong one matched the preface, and may have come in earlier
+        // appends that compaction has dropped since: take them from the preface, not the buffer.
+        let received = Array(Preface.bytes.prefix(index) + buffer[readIndex..<min(buffer.count, readIndex + 4)])
+        if Self.httpStarts.contains(where: { $0.starts(with: received.prefix(4)) }) {
             return "bad preface: this is the Streakd binary protocol, not HTTP; expected \"STREAKD\" version 1"
         }
         return "bad preface: expected \"STREAKD\" version \(Preface.version)"
+    }
+
+    /// The first 4 bytes of HTTP/1 requests and of the HTTP/2 preface. A request is refused at its
+    /// first byte, which may come alone, so what was received need only start one of them.
+    private static let httpStarts = ["GET ", "POST", "PUT ", "HEAD", "PRI ", "HTTP", "OPTI", "DELE"].map {
+        Array($0.utf8)
     }
 
     private var expectedVersionIndex: Int { Preface.bytes.count - 1 }

@@ -3,20 +3,27 @@
 /// Strings longer than their length field allows are cut at the last whole UTF-8 character
 /// that fits (65,535 bytes for messages and values, 255 for keys), and at most 255 metadata
 /// entries are written, and a RESPONSE whose status is not OK is written without its message
-/// bytes, so every encoded frame is valid (encoding cannot fail). Metadata keys should be
-/// printable ASCII; the decoder refuses others.
+/// bytes, so every encoded frame is one `FrameDecoder` accepts (given a maximum frame size
+/// that admits its length). What cannot be repaired is a programming error and traps: a
+/// REQUEST with id 0, and a metadata key that is not printable ASCII.
 public enum FrameEncoder {
     /// Appends `frame` to `buffer`.
+    /// - Precondition: a REQUEST's id is greater than 0 and its metadata keys are printable ASCII.
     public static func encode(_ frame: Frame, into buffer: inout [UInt8]) {
         let start = buffer.count
         buffer.append(contentsOf: [0, 0, 0, 0])
         switch frame {
         case .request(let id, let method, let metadata, let message):
+            precondition(id > 0, "a REQUEST's id must be greater than 0")
             header(.request, id, &buffer)
             appendString(method, maxBytes: 0xFFFF, wideLength: true, &buffer)
             let entries = metadata.prefix(255)
             buffer.append(UInt8(entries.count))
             for entry in entries {
+                precondition(
+                    entry.key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F },
+                    "metadata keys must be printable ASCII"
+                )
                 appendString(entry.key, maxBytes: 0xFF, wideLength: false, &buffer)
                 appendString(entry.value, maxBytes: 0xFFFF, wideLength: true, &buffer)
             }
@@ -52,6 +59,7 @@ public enum FrameEncoder {
     }
 
     /// The bytes of `frame`.
+    /// - Precondition: a REQUEST's id is greater than 0 and its metadata keys are printable ASCII.
     public static func encode(_ frame: Frame) -> [UInt8] {
         var buffer: [UInt8] = []
         encode(frame, into: &buffer)

@@ -1,8 +1,8 @@
 import StreakFraming
 import Testing
 
-/// Random and mutated frames, decoded without crashing (run under AddressSanitizer by
-/// scripts/fuzz-framing.sh).
+/// Random and mutated frames and prefaces, fed in random chunks and decoded without crashing
+/// (run under AddressSanitizer by scripts/fuzz-framing.sh).
 @Suite("Corpus")
 struct FrameCorpusTests {
     static let corpusSize = 100_000
@@ -60,36 +60,69 @@ struct FrameCorpusTests {
         }
     }
 
-    @Test("100,000 random and mutated frames decode without crashing; intact ones round-trip")
+    /// Feeds `bytes` in random chunks (sometimes one byte at a time, sometimes all at once),
+    /// taking frames after each append as a connection does, until the end or the first error.
+    static func decodeInChunks(
+        _ bytes: [UInt8],
+        _ decoder: inout FrameDecoder,
+        _ rng: inout SeededGenerator
+    ) throws(FramingError) -> [Frame] {
+        var frames: [Frame] = []
+        let largestChunk = [1, 3, 8, Int.max].randomElement(using: &rng)!
+        var offset = 0
+        while offset < bytes.count {
+            let end = offset + Int.random(in: 1...min(bytes.count - offset, largestChunk), using: &rng)
+            if Bool.random(using: &rng) {
+                decoder.append(contentsOf: bytes[offset..<end])
+            } else {
+                bytes[offset..<end].withUnsafeBytes { decoder.append($0) }
+            }
+            offset = end
+            while let frame = try decoder.next() { frames.append(frame) }
+        }
+        try decoder.finish()
+        return frames
+    }
+
+    @Test("100,000 random and mutated streams, fed in random chunks, decode without crashing; intact ones round-trip")
     func corpus() {
         var rng = SeededGenerator(seed: 0x5EED_F4A3)
         var decoded = 0
         var failures = 0
+        var badPrefaces = 0
         for n in 0..<Self.corpusSize {
             let frame = Self.randomFrame(&rng)
-            var bytes = FrameEncoder.encode(frame)
             let intact = n % 4 == 0
+            let expectsPreface = n % 3 == 0
+            var bytes = (expectsPreface ? Preface.bytes : []) + FrameEncoder.encode(frame)
             if n % 50 == 1 {
-                bytes = Self.randomBytes(&rng, max: 64)
+                bytes = (expectsPreface ? Preface.bytes : []) + Self.randomBytes(&rng, max: 64)
             } else if !intact {
+                // The preface is mutated too, so a wrong byte can arrive in any read.
                 Self.mutate(&bytes, &rng)
             }
-            var decoder = FrameDecoder(maxFrameSize: 256, expectsPreface: n % 10 == 3)
-            if n % 10 == 3 { decoder.append(contentsOf: Preface.bytes) }
-            decoder.append(contentsOf: bytes)
+            // A stream that differs from the preface in its first 8 bytes must be refused as such.
+            let prefaceBroken = expectsPreface && zip(bytes, Preface.bytes).contains { $0 != $1 }
+            var decoder = FrameDecoder(maxFrameSize: 256, expectsPreface: expectsPreface)
             do {
-                while let result = try decoder.next() {
-                    decoded += 1
-                    if intact && result != frame { Issue.record("\(frame) decoded as \(result)") }
-                }
-                try decoder.finish()
+                let frames = try Self.decodeInChunks(bytes, &decoder, &rng)
+                decoded += frames.count
+                if intact && frames != [frame] { Issue.record("\(frame) decoded as \(frames)") }
+                if prefaceBroken { Issue.record("a wrong preface was accepted: \(bytes.prefix(8))") }
             } catch {
                 failures += 1
                 if intact { Issue.record("intact frame \(frame) failed: \(error)") }
                 if error.message.isEmpty { Issue.record("an error without a message") }
+                if prefaceBroken {
+                    badPrefaces += 1
+                    if error.code != .badPreface {
+                        Issue.record("\(bytes.prefix(8)) failed with \(error), not badPreface")
+                    }
+                }
             }
         }
         #expect(decoded > Self.corpusSize / 4)
         #expect(failures > Self.corpusSize / 4)
+        #expect(badPrefaces > Self.corpusSize / 100)
     }
 }

@@ -102,6 +102,21 @@ struct FrameEdgeValueTests {
         try decoder.finish()
     }
 
+    @Test("a REQUEST with id 0 is not encoded: the decoder would refuse it")
+    func requestIDZeroTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = FrameEncoder.encode(.request(id: 0, method: "/m", metadata: [], message: []))
+        }
+    }
+
+    @Test("a metadata key that is not printable ASCII is not encoded: the decoder would refuse it")
+    func nonASCIIKeyTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let entry = MetadataEntry(key: "schlüssel", value: "v")
+            _ = FrameEncoder.encode(.request(id: 1, method: "/m", metadata: [entry], message: []))
+        }
+    }
+
     @Test("over-long input is cut so the frame stays valid")
     func cut() throws {
         let frame = Frame.request(

@@ -60,10 +60,15 @@ import Testing
         #expect(smallestSuccess != nil)
     }
 
-    @Test(arguments: [0, -1])
-    func zeroOrNegativeBudgetStillDecodesTheEmptyMessage(budget: Int) throws {
+    @Test(arguments: [0, -1], [[], [8, 1]] as [[UInt8]])
+    func zeroOrNegativeBudgetRefusesEvenTheEmptyMessage(budget: Int, bytes: [UInt8]) throws {
+        // protobuf-c allocates the message struct itself, so nothing decodes without a budget.
         let limits = DecodingLimits(maxAllocationBytes: budget)
-        #expect(throws: WireError.self) { try WireHabit(serializedBytes: [8, 1], limits: limits) }
+        #expect {
+            try WireHabit(serializedBytes: bytes, limits: limits)
+        } throws: { error in
+            (error as? WireError)?.code == .tooLarge
+        }
     }
 
     @Test func manyRepeatedDatesHitTheBudgetNotTheHeap() {

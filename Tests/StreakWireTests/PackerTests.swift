@@ -7,7 +7,7 @@ import Testing
 @Suite struct PackerTests {
     @Test(arguments: WireSamples.all + WireSamples.defaults)
     func sameBytesAsProtobufC(_ sample: WireSample) {
-        #expect(sample.value.serializedBytes() == referenceBytes(sample.value))
+        #expect(sample.value.serializedBytes() == swiftWriterBytes(sample.value))
     }
 
     @Test func sameBytesForAOneYearHeatmap() {
@@ -32,8 +32,9 @@ import Testing
     }
 }
 
-/// protobuf-c's encoding of any sample.
-func referenceBytes(_ value: any WireMessage) -> [UInt8] {
+/// The generated Swift writer's encoding of any message (`WireCodec.swiftEncode`, independent of
+/// protobuf-c): the reference that `serializedBytes()`, protobuf-c's encoding, is compared with.
+func swiftWriterBytes(_ value: any WireMessage) -> [UInt8] {
     func reference<M: CBridgedMessage>(_ value: M) -> [UInt8] {
         WireCodec.swiftEncode(value)
     }

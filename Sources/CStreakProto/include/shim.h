@@ -12,13 +12,16 @@
 
 /// A bump allocator. Memory is handed out in 8-byte aligned pieces from chunks that are freed
 /// together by streak_arena_destroy; individual frees are no-ops. `used` counts the bytes handed
-/// out; a request that would take it over `limit` fails (returns NULL) and sets `exceeded`.
+/// out and `reserved` the bytes of all chunks; a request that would take either over `limit`
+/// (a new chunk is cut to what is left of it) fails (returns NULL) and sets `exceeded`. The
+/// first chunk is taken whole at creation: keep it within the limit.
 typedef struct StreakArena {
     ProtobufCAllocator allocator;  // allocator_data points at this arena
     uint8_t *cursor;
     uint8_t *end;
     void *chunks;                  // singly linked list of extra chunks (the first is inline)
     size_t used;
+    size_t reserved;               // bytes of all chunks, the first included (headers aside)
     size_t limit;
     size_t next_chunk_size;
     int exceeded;
@@ -42,6 +45,9 @@ void *streak_arena_alloc_slow(StreakArena *arena, size_t size);
 #if defined(__SANITIZE_ADDRESS__)
 #define STREAK_ARENA_SANITIZED 1
 #endif
+// Swift's importer compiles the inline functions below without the sanitizer (and so without
+// STREAK_ARENA_SANITIZED); their allocations still get a chunk each, because in shim.c, which is
+// instrumented, a sanitized arena has no first chunk and its slow path makes exact-size chunks.
 
 /// Allocates `size` bytes (8-byte aligned) or returns NULL when the budget is exhausted.
 static inline void *streak_arena_alloc(StreakArena *arena, size_t size) {
@@ -70,6 +76,12 @@ static inline void *streak_arena_alloc(StreakArena *arena, size_t size) {
 /// The arena's allocator, for the generated *__unpack functions.
 static inline ProtobufCAllocator *streak_arena_allocator(StreakArena *arena) {
     return &arena->allocator;
+}
+
+/// The bytes taken from malloc for chunks so far, the first chunk included and the chunk
+/// headers not: what the arena really holds, as opposed to `used`, what it handed out.
+static inline size_t streak_arena_reserved(const StreakArena *arena) {
+    return arena->reserved;
 }
 
 /// Whether an allocation was refused because of the budget.

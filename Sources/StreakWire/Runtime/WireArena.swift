@@ -9,7 +9,8 @@ struct WireArena {
     /// The C arena.
     let raw: UnsafeMutablePointer<StreakArena>
 
-    /// Creates an arena that hands out at most `limit` bytes.
+    /// Creates an arena that hands out, and takes from malloc, at most `limit` bytes (chunk headers
+    /// aside; `firstChunk` should be within `limit`).
     init(limit: Int, firstChunk: Int) {
         guard let raw = streak_arena_create(limit, firstChunk) else {
             fatalError("out of memory creating a \(firstChunk)-byte arena")
@@ -32,9 +33,19 @@ struct WireArena {
         streak_arena_exceeded(raw) != 0
     }
 
+    /// The bytes the arena has taken from malloc for its chunks (their headers aside).
+    var reservedBytes: Int {
+        streak_arena_reserved(raw)
+    }
+
+    /// `byteCount` bytes of uninitialized, 8-byte aligned memory, or nil when the limit is reached.
+    func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {
+        streak_arena_alloc(raw, byteCount)
+    }
+
     /// Uninitialized memory for `count` values of a C type.
     func allocate<T>(_ type: T.Type, count: Int = 1) -> UnsafeMutablePointer<T> {
-        guard let memory = streak_arena_alloc(raw, MemoryLayout<T>.stride * count) else {
+        guard let memory = allocate(byteCount: MemoryLayout<T>.stride * count) else {
             fatalError("out of memory encoding a message")
         }
         return memory.bindMemory(to: T.self, capacity: count)

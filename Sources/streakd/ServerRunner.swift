@@ -51,7 +51,8 @@ final class ServerRunner: Sendable {
         service.connectionCounter = { transport.connectionCount }
 
         // Before the listening line: a SIGTERM right after it must already shut down gracefully.
-        // The handlers run on the main queue, so none runs before dispatchMain() below.
+        // The handler is in place at once; the shutdown itself runs on the main queue, so not
+        // before dispatchMain() below.
         let shutdown = GracefulShutdown(logger: logger) {
             service.beginShutdown()
             transport.shutdown {

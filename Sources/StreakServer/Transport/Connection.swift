@@ -313,17 +313,19 @@ final class Connection: @unchecked Sendable {
             unsent = []
             unsentOffset = 0
             setWriteSourceRunning(false)
+            // Finished means answered and handed over: an answer encoded since takeOutput() is
+            // flushed by the block its responder scheduled, and only then may the connection close.
+            let finished = responder.isFinished
             if closeWhenFlushed {
                 // After a protocol error: answer what was accepted before it, then close.
-                if responder.inFlightCount == 0 { startLingering() }
+                if finished { startLingering() }
                 return
             }
-            let inFlight = responder.inFlightCount
-            if peerEnded && inFlight == 0 {
+            if peerEnded && finished {
                 close()
                 return
             }
-            if machine.mayCloseAfterDraining(inFlight: inFlight, unsentBytes: 0) {
+            if machine.mayCloseAfterDraining(inFlight: finished ? 0 : 1, unsentBytes: 0) {
                 // Not close(): a client still sending would turn it into a reset that drops answers.
                 startLingering()
                 return

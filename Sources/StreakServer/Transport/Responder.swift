@@ -131,6 +131,10 @@ public final class Responder: @unchecked Sendable {
 
     var inFlightCount: Int { lock.withLock { inFlight.count } }
 
+    /// Whether every request was answered and every answer taken for sending, checked together:
+    /// an answer given after the last `takeOutput()` must keep the connection from closing.
+    var isFinished: Bool { lock.withLock { inFlight.isEmpty && output.isEmpty } }
+
     func register(_ id: UInt32, limit: Int) -> Registration {
         lock.withLock {
             guard inFlight[id] == nil else { return .duplicate }

@@ -168,8 +168,13 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// Runs `streakd ARGUMENTS` to completion (e.g. `user add bob --data-dir DIR`).
+    /// - Parameter timeout: after this the process is killed (a server that should have refused
+    ///   to start must not hang the test).
     /// - Returns: the exit status, standard output and standard error.
-    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    public static func run(
+        _ arguments: [String],
+        timeout: Duration = .seconds(60)
+    ) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
         process.executableURL = binaryURL
         process.arguments = arguments
@@ -179,6 +184,12 @@ public final class ServerProcess: @unchecked Sendable {
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let pid = process.processIdentifier
+        let finished = OnceValue<Bool>(false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) {
+            if !finished.isSet { Glibc.kill(pid, SIGKILL) }
+        }
+        defer { finished.set(true) }
         // Read both pipes to the end before waiting so that a chatty child never blocks.
         let errorData = OnceValue<Data>(Data())
         let reader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }

@@ -93,10 +93,11 @@ let targets: [Target] = [
         dependencies: ["StreakCore", "StreakFraming", "StreakWire", "StreakStorage", logging],
         swiftSettings: swiftSettings
     ),
-    // The transport in-process with an echo handler, over real loopback sockets.
+    // The transport in-process with an echo handler, over real loopback sockets; the service's
+    // caches, responder and error mapping unit by unit.
     .testTarget(
         name: "StreakTransportTests",
-        dependencies: ["StreakServer", "StreakFraming", logging],
+        dependencies: ["StreakServer", "StreakFraming", "StreakStorage", "StreakCore", "StreakWire", logging],
         swiftSettings: swiftSettings
     ),
     // Integration tests: the real streakd binary on loopback.

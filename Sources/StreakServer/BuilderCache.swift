@@ -2,18 +2,23 @@ import StreakWire
 import Synchronization
 
 /// Encoded answers of the stateless builders by request bytes: the same request always has
-/// the same answer, whoever asks. Emptied when it reaches its limit.
+/// the same answer, whoever asks. Bounded by entries and by bytes; emptied when full.
 final class BuilderCache: Sendable {
     private struct Key: Hashable {
         var method: WireMethod
         var message: [UInt8]
     }
 
-    private let entries = Mutex<[Key: [UInt8]]>([:])
-    private let limit: Int
+    private let entries: Mutex<BoundedResponseCache<Key>>
 
-    init(limit: Int) {
-        self.limit = limit
+    /// - Parameters:
+    ///   - limit: the most entries.
+    ///   - byteBudget: the most bytes, requests and answers counted.
+    ///   - entryLimit: a request and answer larger than this together are not kept.
+    init(limit: Int, byteBudget: Int, entryLimit: Int) {
+        entries = Mutex(
+            BoundedResponseCache(limits: ResponseCacheLimits(entries: limit, bytes: byteBudget, entryBytes: entryLimit))
+        )
     }
 
     func lookup(_ method: WireMethod, _ message: [UInt8]) -> [UInt8]? {
@@ -23,9 +28,11 @@ final class BuilderCache: Sendable {
     func store(_ bytes: [UInt8], for method: WireMethod, _ message: [UInt8]) {
         // Large requests (many completions) are not worth keeping.
         guard message.count <= 4096 else { return }
-        entries.withLock { entries in
-            if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
-            entries[Key(method: method, message: message)] = bytes
-        }
+        entries.withLock { $0.insert(bytes, for: Key(method: method, message: message), keyBytes: message.count + 8) }
+    }
+
+    /// The entries and bytes held.
+    var usage: (entries: Int, bytes: Int) {
+        entries.withLock { ($0.count, $0.bytes) }
     }
 }

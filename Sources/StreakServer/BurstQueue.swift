@@ -20,7 +20,7 @@ final class BurstQueue: Sendable {
         pending.withLock { pending in
             if pending.count >= purgeThreshold && pending[owner] == nil {
                 pending = pending.filter { _, requests in
-                    requests.contains { $0.responder.isActive($0.request.id) }
+                    requests.contains { $0.responder.isActive($0.request.id, generation: $0.request.generation) }
                 }
             }
             pending[owner, default: []].append(request)

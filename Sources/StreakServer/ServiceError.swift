@@ -39,9 +39,16 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         case let error as CoreError:
             return Status(.invalidArgument, error.message)
         case let error as StorageError:
-            let code = Status.Code(rawValue: error.grpcStatusCode)
-            return code == .internal || code == .unknown
-                ? Status(.internal, "internal storage error") : Status(code, error.message)
+            // I/O and corruption messages name files and SQLite's internals: they are logged, not sent.
+            switch error.code {
+            case .io: return Status(.unavailable, "storage is unavailable, try again later")
+            case .closed: return shuttingDown.status
+            case .corrupt: return Status(.internal, "internal storage error")
+            default:
+                let code = Status.Code(rawValue: error.grpcStatusCode)
+                return code == .internal || code == .unknown
+                    ? Status(.internal, "internal storage error") : Status(code, error.message)
+            }
         default:
             return Status(.internal, "internal error")
         }

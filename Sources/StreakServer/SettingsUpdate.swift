@@ -1,33 +1,32 @@
 import Foundation
 import StreakCore
+import StreakStorage
 import StreakWire
 
-/// Applies an UpdateSettings request to a user's settings: only the fields that are set change.
+/// Turns an UpdateSettings request into a settings change: only the fields that are set change.
 enum SettingsUpdate {
-    /// The new settings.
+    /// The change the request asks for.
     /// - Throws: INVALID_ARGUMENT for an unknown time zone or locale, or `min_percent` outside 1...100.
-    static func apply(_ request: WireUpdateSettingsRequest, to settings: UserSettings) throws -> UserSettings {
-        var result = settings
+    static func change(_ request: WireUpdateSettingsRequest) throws -> SettingsChange {
+        var change = SettingsChange()
         if !request.timeZone.isEmpty {
             _ = try Today.timeZone(request.timeZone)
-            result.timeZone = request.timeZone
+            change.timeZone = request.timeZone
         }
         if !request.locale.isEmpty {
             _ = try LocaleProfile.named(request.locale)
-            result.locale = request.locale
+            change.locale = request.locale
         }
-        if let weekStart = request.weekStart {
-            result.weekStart = weekStart
-        }
+        change.weekStart = request.weekStart
         if request.clearMinPercent {
-            result.minPercent = nil
+            change.minPercent = .clear
         }
         if request.minPercent != 0 {
             guard (1...100).contains(request.minPercent) else {
                 throw ServiceError.invalidArgument("min_percent \(request.minPercent) is outside 1...100")
             }
-            result.minPercent = Int(request.minPercent)
+            change.minPercent = .set(Int(request.minPercent))
         }
-        return result
+        return change
     }
 }

@@ -6,12 +6,12 @@ extension StreakService {
     /// Answers a stateless builder, caching the answer by request bytes.
     func answerBuilder(_ method: WireMethod, _ request: IncomingRequest, responder: Responder) throws {
         if let bytes = builderCache.lookup(method, request.message) {
-            responder.respond(to: request.id, status: .ok, message: bytes)
+            responder.respond(to: request, status: .ok, message: bytes)
             return
         }
         let bytes = try StatelessBuilders.response(method, request.message)
         builderCache.store(bytes, for: method, request.message)
-        responder.respond(to: request.id, status: .ok, message: bytes)
+        responder.respond(to: request, status: .ok, message: bytes)
     }
 }
 

@@ -8,12 +8,12 @@ extension StreakService {
         let snapshot = user.snapshot(now: now())
         let key = ResponseKey(method: method, todayDayNumber: snapshot.today.dayNumber, message: request.message)
         if let bytes = user.cachedResponse(key) {
-            responder.respond(to: request.id, status: .ok, message: bytes)
+            responder.respond(to: request, status: .ok, message: bytes)
             return
         }
         let bytes = try ReadComputer(data: snapshot.data, today: snapshot.today).response(method, request.message)
-        user.cache(bytes, for: key, version: snapshot.version, limit: configuration.responseCacheLimit)
-        responder.respond(to: request.id, status: .ok, message: bytes)
+        user.cache(bytes, for: key, version: snapshot.version)
+        responder.respond(to: request, status: .ok, message: bytes)
     }
 }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import StreakCore
 import StreakFraming
 import StreakStorage
@@ -7,12 +8,19 @@ extension StreakService {
     /// Opens a Watch stream: it receives a WatchEvent after each committed completion change of the user.
     func startWatch(_ request: IncomingRequest, user: UserState, responder: Responder) throws {
         let message = try WireWatchRequest(serializedBytes: request.message)
-        guard let token = watchers.add(user: user.id, responder: responder, requestID: request.id, asOf: message.asOf)
+        guard let bearer = BearerToken.from(request.metadata),
+            let token = watchers.add(
+                user: user.id,
+                responder: responder,
+                request: request,
+                asOf: message.asOf,
+                bearer: bearer
+            )
         else {
             throw ServiceError.shuttingDown
         }
         let userID = user.id
-        responder.onStreamTermination(request.id) { [watchers] in
+        responder.onStreamTermination(request.id, generation: request.generation) { [watchers] in
             watchers.remove(user: userID, token: token)
         }
     }
@@ -39,10 +47,41 @@ extension StreakService {
                 encoded[subscription.asOf] = events
             }
             for event in events
-            where !subscription.responder.sendStreamMessage(to: subscription.requestID, message: event) {
+            where !subscription.responder.sendStreamMessage(
+                to: subscription.requestID,
+                generation: subscription.generation,
+                message: event
+            ) {
                 watchers.remove(user: user.id, token: subscription.token)
                 break
             }
         }
     }
+
+    /// Every token-cache lifetime, checks the tokens of open streams again: a stream whose token
+    /// was revoked (`streakd user revoke`, even from another process) ends UNAUTHENTICATED.
+    func scheduleWatcherRecheck() {
+        let interval = max(configuration.tokenCacheTTL, .milliseconds(100))
+        workQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(interval.nanoseconds))) { [weak self] in
+            guard let self, !self.isClosed else { return }
+            self.recheckWatchers()
+            self.scheduleWatcherRecheck()
+        }
+    }
+
+    private func recheckWatchers() {
+        for (bearer, user) in watchers.bearers() {
+            do {
+                guard try authenticate(bearer)?.id != user else { continue }
+                watchers.end(bearer: bearer, status: ServiceError.revoked.status)
+            } catch {
+                // The store cannot answer now: keep the streams, ask again next time.
+                continue
+            }
+        }
+    }
+}
+
+extension ServiceError {
+    static let revoked = ServiceError(.unauthenticated, "the bearer token is no longer valid")
 }

@@ -10,12 +10,11 @@ extension StreakService {
     /// pushes watch events; the response is then encoded on the work queue.
     func submitWrite(_ method: WireMethod, _ request: IncomingRequest, user: UserState, responder: Responder) throws {
         let snapshot = user.snapshot(now: now())
-        let id = request.id
         switch method {
         case .createHabit:
             let message = try WireCreateHabitRequest(serializedBytes: request.message)
             let write = StoreWrite.createHabit(name: message.name, createdOn: message.createdOn ?? snapshot.today)
-            submitHabitWrite(write, user: user, id: id, responder: responder) {
+            submitHabitWrite(write, user: user, request: request, responder: responder) {
                 WireCreateHabitResponse(habit: WireHabit($0)).serializedBytes()
             }
         case .renameHabit:
@@ -24,7 +23,7 @@ extension StreakService {
             submitHabitWrite(
                 .renameHabit(id: message.habitId, name: message.name),
                 user: user,
-                id: id,
+                request: request,
                 responder: responder
             ) {
                 WireRenameHabitResponse(habit: WireHabit($0)).serializedBytes()
@@ -33,7 +32,7 @@ extension StreakService {
             let message = try WireArchiveHabitRequest(serializedBytes: request.message)
             try snapshot.data.requireHabit(message.habitId)
             let write = StoreWrite.archiveHabit(id: message.habitId, on: message.archivedOn ?? snapshot.today)
-            submitHabitWrite(write, user: user, id: id, responder: responder) {
+            submitHabitWrite(write, user: user, request: request, responder: responder) {
                 WireArchiveHabitResponse(habit: WireHabit($0)).serializedBytes()
             }
         case .recordCompletion, .removeCompletion:
@@ -42,7 +41,7 @@ extension StreakService {
             let change: CompletionChange =
                 method == .recordCompletion
                 ? .record(habitID: habitID, date: date) : .remove(habitID: habitID, date: date)
-            submitCompletions([change], user: user, id: id, responder: responder) { changed in
+            submitCompletions([change], user: user, request: request, responder: responder) { changed in
                 // The current state includes this write and maybe later ones, all durable.
                 let (streak, current) = user.currentStreak(asOf: asOf, now: self.now())
                 return WireCompletionResponse(
@@ -55,7 +54,7 @@ extension StreakService {
             let message = try WireBatchCompletionsRequest(serializedBytes: request.message)
             let changes = try batchChanges(message, data: snapshot.data)
             let days = Set(changes.map(\.date)).sorted()
-            submitCompletions(changes, user: user, id: id, responder: responder) { changed in
+            submitCompletions(changes, user: user, request: request, responder: responder) { changed in
                 let (streak, current) = user.currentStreak(asOf: message.asOf, now: self.now())
                 return WireBatchCompletionsResponse(
                     days: days.map { WireDayRecord(current.data.dayRecord(on: $0)) },
@@ -65,11 +64,11 @@ extension StreakService {
             }
         case .updateSettings:
             let message = try WireUpdateSettingsRequest(serializedBytes: request.message)
-            let settings = try SettingsUpdate.apply(message, to: snapshot.data.settings)
+            // Merged with the stored settings inside the write, so concurrent partial updates all count.
             submit(
-                .updateSettings(settings),
+                .changeSettings(try SettingsUpdate.change(message)),
                 user: user,
-                id: id,
+                request: request,
                 responder: responder,
                 apply: { result in
                     guard case .settings(let stored) = result else { throw ServiceError.unexpectedStoreResult }
@@ -86,14 +85,14 @@ extension StreakService {
     private func submitHabitWrite(
         _ write: StoreWrite,
         user: UserState,
-        id: UInt32,
+        request: IncomingRequest,
         responder: Responder,
         answer: @escaping @Sendable (Habit) -> [UInt8]
     ) {
         submit(
             write,
             user: user,
-            id: id,
+            request: request,
             responder: responder,
             apply: { result in
                 guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
@@ -107,19 +106,19 @@ extension StreakService {
     private func submitCompletions(
         _ changes: [CompletionChange],
         user: UserState,
-        id: UInt32,
+        request: IncomingRequest,
         responder: Responder,
         answer: @escaping @Sendable ([Bool]) -> [UInt8]
     ) {
         guard !changes.isEmpty else {
             // Nothing to make durable: answer from the current state.
-            responder.respond(to: id, status: .ok, message: answer([]))
+            responder.respond(to: request, status: .ok, message: answer([]))
             return
         }
         submit(
             .completions(changes),
             user: user,
-            id: id,
+            request: request,
             responder: responder,
             apply: { result in
                 guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
@@ -137,7 +136,7 @@ extension StreakService {
     private func submit<Applied: Sendable>(
         _ write: StoreWrite,
         user: UserState,
-        id: UInt32,
+        request: IncomingRequest,
         responder: Responder,
         apply: @escaping @Sendable (StoreWriteResult) throws -> Applied,
         answer: @escaping @Sendable (Applied) throws -> [UInt8]
@@ -147,13 +146,13 @@ extension StreakService {
                 let applied = try apply(result.get())
                 self.answers.submit {
                     do {
-                        responder.respond(to: id, status: .ok, message: try answer(applied))
+                        responder.respond(to: request, status: .ok, message: try answer(applied))
                     } catch {
-                        self.fail(id, error, responder)
+                        self.fail(request, error, responder)
                     }
                 }
             } catch {
-                self.fail(id, error, responder)
+                self.fail(request, error, responder)
             }
         }
     }

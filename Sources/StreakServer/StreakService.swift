@@ -25,6 +25,7 @@ public final class StreakService: RequestHandler, Sendable {
     /// Answers to acknowledged writes: one hop to the work queue per group commit.
     let answers: CoalescingQueue
     private let shuttingDown = Atomic<Bool>(false)
+    private let closed = Atomic<Bool>(false)
     private let connectionCountSource = Mutex<(@Sendable () -> Int)?>(nil)
 
     /// Creates the service over a store.
@@ -44,9 +45,14 @@ public final class StreakService: RequestHandler, Sendable {
         self.logger = logger
         self.now = now
         tokens = TokenCache(ttl: configuration.tokenCacheTTL)
-        users = UserRegistry(store: store)
-        builderCache = BuilderCache(limit: configuration.responseCacheLimit * 8)
+        users = UserRegistry(store: store, cacheLimits: configuration.userCacheLimits)
+        builderCache = BuilderCache(
+            limit: configuration.responseCacheLimit * 8,
+            byteBudget: configuration.builderCacheBytes,
+            entryLimit: configuration.responseCacheEntryBytes
+        )
         answers = CoalescingQueue(target: workQueue)
+        scheduleWatcherRecheck()
     }
 
     /// Reports the open connection count in GetServerInfo (set once the transport exists).
@@ -64,8 +70,12 @@ public final class StreakService: RequestHandler, Sendable {
         watchers.endAll(status: ServiceError.shuttingDown.status)
     }
 
-    /// Releases what the service holds; call after the transport finished.
+    /// Whether `close()` was called.
+    var isClosed: Bool { closed.load(ordering: .relaxed) }
+
+    /// Releases what the service holds and stops its timers; call after the transport finished.
     public func close() {
+        closed.store(true, ordering: .relaxed)
         tokens.removeAll()
     }
 
@@ -76,20 +86,21 @@ public final class StreakService: RequestHandler, Sendable {
     public func handle(_ request: IncomingRequest, responder: Responder) {
         counters.countRequest()
         guard let method = MethodTable.method(request.method) else {
-            fail(request.id, ServiceError.unimplemented(request.method), responder)
+            fail(request, ServiceError.unimplemented(request.method), responder)
             return
         }
         guard method.requiresAuthentication else {
             run(request, responder) { try self.ping(request) }
             return
         }
-        guard let token = BearerToken.from(request.metadata) else {
-            fail(request.id, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
+        // A token that cannot be one is refused here: not queued, not remembered, never hashed.
+        guard let token = BearerToken.from(request.metadata), TokenHasher.isWellFormed(token) else {
+            fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
             return
         }
         switch tokens.lookup(token) {
         case .rejected:
-            fail(request.id, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
+            fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
         case .user(let user):
             if !answerInline(method, request, user: user, responder: responder) {
                 burst.append(
@@ -108,7 +119,7 @@ public final class StreakService: RequestHandler, Sendable {
         let pending = burst.take(owner: ObjectIdentifier(responder))
         guard !pending.isEmpty else { return }
         workQueue.async {
-            for item in pending where responder.isActive(item.request.id) {
+            for item in pending where responder.isActive(item.request.id, generation: item.request.generation) {
                 self.process(item, responder: responder)
             }
         }
@@ -126,12 +137,12 @@ public final class StreakService: RequestHandler, Sendable {
         if method.isCacheableRead {
             let (_, bytes) = user.cachedResponse(method, message: request.message, now: now())
             guard let bytes else { return false }
-            responder.respond(to: request.id, status: .ok, message: bytes)
+            responder.respond(to: request, status: .ok, message: bytes)
             return true
         }
         if method.isStatelessBuilder {
             guard let bytes = builderCache.lookup(method, request.message) else { return false }
-            responder.respond(to: request.id, status: .ok, message: bytes)
+            responder.respond(to: request, status: .ok, message: bytes)
             return true
         }
         if method.isWrite || method == .watch {
@@ -147,17 +158,17 @@ public final class StreakService: RequestHandler, Sendable {
         do {
             let user = try item.user ?? authenticate(item.token)
             guard let user else {
-                fail(request.id, ServiceError.unauthenticated, responder, streaming: item.method.isServerStreaming)
+                fail(request, ServiceError.unauthenticated, responder, streaming: item.method.isServerStreaming)
                 return
             }
             dispatch(item.method, request, user: user, responder: responder)
         } catch {
-            fail(request.id, error, responder, streaming: item.method.isServerStreaming)
+            fail(request, error, responder, streaming: item.method.isServerStreaming)
         }
     }
 
-    /// Asks the store who owns `token` and remembers the answer.
-    private func authenticate(_ token: String?) throws -> UserState? {
+    /// Asks the store who owns `token` (unless the cache knows) and remembers the answer.
+    func authenticate(_ token: String?) throws -> UserState? {
         guard let token else { return nil }
         if let entry = tokens.lookup(token) {
             if case .user(let user) = entry { return user }
@@ -184,36 +195,39 @@ public final class StreakService: RequestHandler, Sendable {
             } else if method == .watch {
                 try startWatch(request, user: user, responder: responder)
             } else if method == .getServerInfo {
-                responder.respond(to: request.id, status: .ok, message: serverInfo().serializedBytes())
+                responder.respond(to: request, status: .ok, message: serverInfo().serializedBytes())
             } else {
                 throw ServiceError.unimplemented(request.method)
             }
         } catch {
-            fail(request.id, error, responder, streaming: method.isServerStreaming)
+            fail(request, error, responder, streaming: method.isServerStreaming)
         }
     }
 
     /// Runs `body` and answers with its bytes or its error.
     func run(_ request: IncomingRequest, _ responder: Responder, _ body: () throws -> [UInt8]) {
         do {
-            responder.respond(to: request.id, status: .ok, message: try body())
+            responder.respond(to: request, status: .ok, message: try body())
         } catch {
-            fail(request.id, error, responder)
+            fail(request, error, responder)
         }
     }
 
     /// Answers with the status of `error` and counts it: a RESPONSE, or an END_STREAM for a
-    /// server-streaming method.
-    func fail(_ id: UInt32, _ error: any Error, _ responder: Responder, streaming: Bool = false) {
+    /// server-streaming method. Storage failures are logged here and reach the client only as a
+    /// generic status.
+    func fail(_ request: IncomingRequest, _ error: any Error, _ responder: Responder, streaming: Bool = false) {
         counters.countError()
         let status = ServiceError.status(for: error)
-        if status.code == .internal {
+        if let storage = error as? StorageError, storage.code == .io || storage.code == .corrupt {
+            logger.error("storage error", metadata: ["code": "\(storage.code)", "detail": "\(storage.message)"])
+        } else if status.code == .internal {
             logger.error("internal error", metadata: ["error": "\(type(of: error))"])
         }
         if streaming {
-            responder.endStream(id, status: status)
+            responder.endStream(request.id, generation: request.generation, status: status)
         } else {
-            responder.respond(to: id, status: status, message: [])
+            responder.respond(to: request, status: status, message: [])
         }
     }
 }

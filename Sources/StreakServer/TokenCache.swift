@@ -5,6 +5,10 @@ import Synchronization
 /// Remembers, for a short time, which user a bearer token belongs to (or that it belongs to none),
 /// so that the fast path authenticates without the store. The TTL bounds how long a revoked
 /// token keeps working. Tokens are never logged.
+///
+/// Accepted and refused tokens are kept apart, each with its own bound: refused tokens (only
+/// well-formed ones reach the cache, remembered by digest) can never push out a real user's
+/// token, and a full cache drops its expired entries before it drops everything.
 final class TokenCache: Sendable {
     /// What the cache knows about a token.
     enum Entry: Sendable {
@@ -12,41 +16,76 @@ final class TokenCache: Sendable {
         case rejected
     }
 
-    private struct Slot {
-        var entry: Entry
-        var expiresAt: UInt64
+    private struct Contents {
+        var accepted: [String: (user: UserState, expiresAt: UInt64)] = [:]
+        var rejected: [TokenDigest: UInt64] = [:]
     }
 
-    private let slots = Mutex<[String: Slot]>([:])
+    private let contents = Mutex(Contents())
     private let ttlNanoseconds: UInt64
     private let capacity: Int
+    private let rejectedCapacity: Int
 
-    init(ttl: Duration, capacity: Int = 16_384) {
-        let components = ttl.components
-        ttlNanoseconds = UInt64(components.seconds) * 1_000_000_000 + UInt64(components.attoseconds / 1_000_000_000)
+    /// - Parameters:
+    ///   - capacity: accepted tokens kept at most.
+    ///   - rejectedCapacity: refused tokens kept at most (by digest, 32 bytes each).
+    init(ttl: Duration, capacity: Int = 16_384, rejectedCapacity: Int = 4_096) {
+        ttlNanoseconds = ttl.nanoseconds
         self.capacity = capacity
+        self.rejectedCapacity = rejectedCapacity
     }
 
     /// The cached entry, or nil when the token is unknown or its entry expired.
     func lookup(_ token: String) -> Entry? {
         let now = DispatchTime.now().uptimeNanoseconds
-        return slots.withLock { slots in
-            guard let slot = slots[token], slot.expiresAt > now else { return nil }
-            return slot.entry
+        let accepted = contents.withLock { contents in
+            contents.accepted[token].flatMap { $0.expiresAt > now ? $0.user : nil }
         }
+        if let accepted { return .user(accepted) }
+        // Hashed outside the lock; only tokens that are not a current user's get here.
+        let digest = TokenDigest(token: token)
+        let rejected = contents.withLock { contents in contents.rejected[digest].map { $0 > now } ?? false }
+        return rejected ? .rejected : nil
     }
 
     /// Remembers what the store said about `token`.
     func remember(_ token: String, _ entry: Entry) {
-        let expiresAt = DispatchTime.now().uptimeNanoseconds + ttlNanoseconds
-        slots.withLock { slots in
-            if slots.count >= capacity { slots.removeAll(keepingCapacity: true) }
-            slots[token] = Slot(entry: entry, expiresAt: expiresAt)
+        let now = DispatchTime.now().uptimeNanoseconds
+        let expiresAt = now + ttlNanoseconds
+        switch entry {
+        case .user(let user):
+            let digest = TokenDigest(token: token)
+            contents.withLock { contents in
+                if contents.accepted[token] == nil && contents.accepted.count >= capacity {
+                    contents.accepted = contents.accepted.filter { $0.value.expiresAt > now }
+                    if contents.accepted.count >= capacity { contents.accepted.removeAll() }
+                }
+                contents.accepted[token] = (user, expiresAt)
+                contents.rejected[digest] = nil
+            }
+        case .rejected:
+            let digest = TokenDigest(token: token)
+            contents.withLock { contents in
+                contents.accepted[token] = nil
+                if contents.rejected[digest] == nil && contents.rejected.count >= rejectedCapacity {
+                    contents.rejected = contents.rejected.filter { $0.value > now }
+                    if contents.rejected.count >= rejectedCapacity { contents.rejected.removeAll() }
+                }
+                contents.rejected[digest] = expiresAt
+            }
         }
+    }
+
+    /// The number of accepted and of refused tokens held (for tests).
+    var counts: (accepted: Int, rejected: Int) {
+        contents.withLock { ($0.accepted.count, $0.rejected.count) }
     }
 
     /// Forgets every token.
     func removeAll() {
-        slots.withLock { $0.removeAll() }
+        contents.withLock { contents in
+            contents.accepted.removeAll()
+            contents.rejected.removeAll()
+        }
     }
 }

@@ -5,9 +5,11 @@ import Synchronization
 final class UserRegistry: Sendable {
     private let states = Mutex<[UserID: UserState]>([:])
     private let store: any StreakStore
+    private let cacheLimits: ResponseCacheLimits
 
-    init(store: any StreakStore) {
+    init(store: any StreakStore, cacheLimits: ResponseCacheLimits) {
         self.store = store
+        self.cacheLimits = cacheLimits
     }
 
     /// The user's state, loading it from the store (blocking) when it is not in memory yet.
@@ -20,7 +22,7 @@ final class UserRegistry: Sendable {
             completions: store.completions(of: id),
             settings: store.settings(of: id)
         )
-        let loaded = UserState(id: id, data: data)
+        let loaded = UserState(id: id, data: data, cacheLimits: cacheLimits)
         return states.withLock { states in
             if let existing = states[id] { return existing }
             states[id] = loaded

@@ -13,7 +13,7 @@ final class UserState: Sendable {
     private struct Contents {
         var data: UserData
         var version: UInt64 = 0
-        var cache: [ResponseKey: [UInt8]] = [:]
+        var cache: BoundedResponseCache<ResponseKey>
         /// Streak summaries of the current version by `as_of` day number: concurrent writes of one
         /// user answer from whatever state is current, and share one computation.
         var summaries: [Int: StreakSummary] = [:]
@@ -22,9 +22,9 @@ final class UserState: Sendable {
 
     private let contents: Mutex<Contents>
 
-    init(id: UserID, data: UserData) {
+    init(id: UserID, data: UserData, cacheLimits: ResponseCacheLimits) {
         self.id = id
-        contents = Mutex(Contents(data: data))
+        contents = Mutex(Contents(data: data, cache: BoundedResponseCache(limits: cacheLimits)))
     }
 
     /// A consistent copy of the data, its version and today's date in the user's zone.
@@ -57,12 +57,16 @@ final class UserState: Sendable {
     }
 
     /// Caches a response computed from the snapshot of `version`, unless a write came since.
-    func cache(_ bytes: [UInt8], for key: ResponseKey, version: UInt64, limit: Int) {
+    func cache(_ bytes: [UInt8], for key: ResponseKey, version: UInt64) {
         contents.withLock { contents in
             guard contents.version == version else { return }
-            if contents.cache.count >= limit { contents.cache.removeAll(keepingCapacity: true) }
-            contents.cache[key] = bytes
+            contents.cache.insert(bytes, for: key, keyBytes: key.message.count + 16)
         }
+    }
+
+    /// The entries and bytes the response cache holds.
+    var cacheUsage: (entries: Int, bytes: Int) {
+        contents.withLock { ($0.cache.count, $0.cache.bytes) }
     }
 
     /// The streak summary as of `asOf` (nil: today) in the current state, shared by everyone
@@ -88,7 +92,7 @@ final class UserState: Sendable {
         try contents.withLock { contents in
             let result = try body(&contents.data)
             contents.version &+= 1
-            contents.cache.removeAll(keepingCapacity: true)
+            contents.cache.removeAll()
             contents.summaries.removeAll(keepingCapacity: true)
             let today = contents.clock.today(in: contents.data.settings.timeZone, now: now)
             return (result, Snapshot(data: contents.data, version: contents.version, today: today))

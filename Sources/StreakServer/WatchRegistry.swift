@@ -9,8 +9,17 @@ final class WatchRegistry: Sendable {
     struct Subscription: Sendable {
         var responder: Responder
         var requestID: UInt32
+        /// The request's generation: a later request that reuses the id is not this stream.
+        var generation: UInt64?
         var asOf: CivilDate?
         var token: UInt64
+        /// The bearer token the stream was opened with, checked again while it stays open.
+        var bearer: String
+
+        /// Ends the stream with `status` (nothing happens when it already ended).
+        func end(_ status: Status) {
+            responder.endStream(requestID, generation: generation, status: status)
+        }
     }
 
     private struct Contents {
@@ -22,15 +31,23 @@ final class WatchRegistry: Sendable {
     private let contents = Mutex(Contents())
 
     /// Registers a stream; returns a token for `remove`, or nil when the server is shutting down.
-    func add(user: UserID, responder: Responder, requestID: UInt32, asOf: CivilDate?) -> UInt64? {
+    func add(
+        user: UserID,
+        responder: Responder,
+        request: IncomingRequest,
+        asOf: CivilDate?,
+        bearer: String
+    ) -> UInt64? {
         contents.withLock { contents in
             guard !contents.closed else { return nil }
             contents.nextToken += 1
             let subscription = Subscription(
                 responder: responder,
-                requestID: requestID,
+                requestID: request.id,
+                generation: request.generation,
                 asOf: asOf,
-                token: contents.nextToken
+                token: contents.nextToken,
+                bearer: bearer
             )
             contents.byUser[user, default: []].append(subscription)
             return contents.nextToken
@@ -50,6 +67,31 @@ final class WatchRegistry: Sendable {
         contents.withLock { $0.byUser[user] ?? [] }
     }
 
+    /// Every bearer token that holds a stream open, with the user it belonged to.
+    func bearers() -> [String: UserID] {
+        contents.withLock { contents in
+            var result: [String: UserID] = [:]
+            for (user, subscriptions) in contents.byUser {
+                for subscription in subscriptions { result[subscription.bearer] = user }
+            }
+            return result
+        }
+    }
+
+    /// Ends (and unregisters) every stream opened with `bearer`.
+    func end(bearer: String, status: Status) {
+        let ended = contents.withLock { contents in
+            var ended: [Subscription] = []
+            for user in Array(contents.byUser.keys) {
+                ended += contents.byUser[user]?.filter { $0.bearer == bearer } ?? []
+                contents.byUser[user]?.removeAll { $0.bearer == bearer }
+                if contents.byUser[user]?.isEmpty == true { contents.byUser[user] = nil }
+            }
+            return ended
+        }
+        for subscription in ended { subscription.end(status) }
+    }
+
     /// The number of open streams.
     var count: Int { contents.withLock { $0.byUser.values.reduce(0) { $0 + $1.count } } }
 
@@ -60,8 +102,6 @@ final class WatchRegistry: Sendable {
             defer { contents.byUser.removeAll() }
             return contents.byUser.values.flatMap { $0 }
         }
-        for subscription in all {
-            subscription.responder.endStream(subscription.requestID, status: status)
-        }
+        for subscription in all { subscription.end(status) }
     }
 }

@@ -8,24 +8,52 @@ public enum LocalUser {
     public static let tokenFileName = "token"
 
     /// When the store has no users, creates user "local" and writes its token to
-    /// `<dataDirectory>/token` with mode 0600 (written to a temporary file, then renamed).
-    /// - Returns: the new token, or nil when users already exist.
+    /// `<dataDirectory>/token` with mode 0600. When "local" exists (and is not revoked) but the
+    /// token file does not (a crash between the commit and the file, or a deleted file), gives
+    /// it a new token, which revokes the old one, and writes that.
+    /// - Returns: the token written, or nil when nothing had to be done.
     public static func ensure(store: any StreakStore, dataDirectory: String) throws(StorageError) -> String? {
-        guard try store.users().isEmpty else { return nil }
-        let (_, token) = try store.createUser(name: name)
         let path = (dataDirectory as NSString).appendingPathComponent(tokenFileName)
+        let users = try store.users()
+        let token: String
+        if users.isEmpty {
+            token = try store.createUser(name: name).token
+        } else if let local = users.first(where: { $0.name == name }), !local.revoked,
+            !FileManager.default.fileExists(atPath: path)
+        {
+            token = try store.issueToken(name: name)
+        } else {
+            return nil
+        }
+        try writeTokenFile(token, to: path)
+        return token
+    }
+
+    /// Writes `token` to `path` with mode 0600, atomically: a fresh temporary file (a leftover
+    /// one is removed first, whatever its mode), flushed to disk, then renamed over `path`.
+    static func writeTokenFile(_ token: String, to path: String) throws(StorageError) {
         let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if unlink(temporary) != 0 && errno != ENOENT {
+            throw StorageError(.io, "cannot remove the stale \(temporary): \(String(cString: strerror(errno)))")
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw StorageError(.io, "cannot write \(temporary): \(String(cString: strerror(errno)))")
+            throw StorageError(.io, "cannot create \(temporary): \(String(cString: strerror(errno)))")
         }
         let bytes = Array((token + "\n").utf8)
+        // fchmod: the umask may have narrowed the mode, and it must be exactly 0600.
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        fsync(descriptor)
+        let complete = fchmod(descriptor, 0o600) == 0 && written == bytes.count && fsync(descriptor) == 0
         close(descriptor)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
+        guard complete, rename(temporary, path) == 0 else {
+            unlink(temporary)
             throw StorageError(.io, "cannot write the token file \(path)")
         }
-        return token
+        // The rename is durable once the directory is.
+        let directory = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
     }
 }

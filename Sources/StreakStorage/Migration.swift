@@ -65,32 +65,49 @@ struct Migration: Sendable {
         return Int(rows.first?.first?.integer ?? 0)
     }
 
-    /// Applies every migration newer than the database's version, each in its own transaction.
+    /// Applies every migration newer than the database's version, all in one transaction.
+    ///
+    /// The version is read inside `BEGIN IMMEDIATE`, so two processes opening one new database
+    /// at once (the server and `streakd user add`) cannot both apply a migration.
+    /// - Throws: `.corrupt` for a database whose schema is newer than this binary knows (it was
+    ///   written by a later streakd: running on would misread it).
     static func migrate(_ connection: SQLiteConnection, migrations: [Migration] = all) throws(StorageError) {
-        try connection.execute(
-            """
-            CREATE TABLE IF NOT EXISTS schema_migrations (
-                version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL
-            )
-            """
-        )
-        let current = try version(of: connection)
-        for migration in migrations where migration.version > current {
-            try connection.execute("BEGIN IMMEDIATE")
-            do {
-                try connection.execute(migration.sql)
-                try connection.query(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, strftime('%s', 'now'))",
-                    [.integer(Int64(migration.version)), .text(migration.name)]
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(StorageError) {
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL
                 )
-                try connection.execute("COMMIT")
-            } catch {
-                try? connection.execute("ROLLBACK")
+                """
+            )
+            let current = try version(of: connection)
+            let known = migrations.last?.version ?? 0
+            guard current <= known else {
                 throw StorageError(
-                    error.code,
-                    "migration \(migration.version) (\(migration.name)) failed: \(error.message)"
+                    .corrupt,
+                    "the database has schema version \(current), newer than this streakd knows (\(known)); "
+                        + "use a newer streakd"
                 )
             }
+            for migration in migrations where migration.version > current {
+                do throws(StorageError) {
+                    try connection.execute(migration.sql)
+                    try connection.query(
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, strftime('%s', 'now'))",
+                        [.integer(Int64(migration.version)), .text(migration.name)]
+                    )
+                } catch {
+                    throw StorageError(
+                        error.code,
+                        "migration \(migration.version) (\(migration.name)) failed: \(error.message)"
+                    )
+                }
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
         }
     }
 }

@@ -20,14 +20,37 @@ final class SQLiteConnection {
     }
 
     deinit {
+        close()
+    }
+
+    /// Finalizes every statement and closes the connection; later calls fail with `.closed`.
+    /// - Parameter checkpoint: first copy the WAL into the database and truncate it, without
+    ///   waiting for other connections (another process may keep it busy: then SQLite checkpoints
+    ///   what it can, and the last connection to close finishes the job).
+    /// - Returns: whether the checkpoint completed (false without one).
+    @discardableResult
+    func close(checkpoint: Bool = false) -> Bool {
+        guard let handle else { return false }
+        var checkpointed = false
+        if checkpoint {
+            sqlite3_busy_timeout(handle, 0)
+            checkpointed = sqlite3_exec(handle, "PRAGMA wal_checkpoint(TRUNCATE)", nil, nil, nil) == SQLITE_OK
+        }
         for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
         sqlite3_close(handle)
+        self.handle = nil
+        return checkpointed
     }
 
     /// Runs one or more statements without results.
     func execute(_ sql: String) throws(StorageError) {
+        guard handle != nil else { throw Self.closedError }
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error("execute") }
     }
+
+    /// The error of any call after `close()`.
+    static let closedError = StorageError(.closed, "the store is closed")
 
     /// Runs a cached prepared statement with `arguments` and returns every row.
     @discardableResult
@@ -94,6 +117,7 @@ final class SQLiteConnection {
 
     private func prepared(_ sql: String) throws(StorageError) -> OpaquePointer? {
         if let statement = statements[sql] { return statement }
+        guard handle != nil else { throw Self.closedError }
         var statement: OpaquePointer?
         let flags = UInt32(SQLITE_PREPARE_PERSISTENT)
         guard sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil) == SQLITE_OK else {

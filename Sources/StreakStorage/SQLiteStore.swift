@@ -15,8 +15,11 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
     public let path: String
     private let readLock = NSLock()
     private let reader: SQLiteConnection
+    private let writeConnection: SQLiteConnection
     private let writer: GroupCommitWriter
     private let checkpointer: WALCheckpointer
+    /// Guarded by `readLock`.
+    private var closed = false
 
     /// Opens (creating and migrating) `<directory>/streakd.sqlite3`; creates the directory with mode 0700.
     /// - Throws: `StorageError(.io)` when the directory or database cannot be opened.
@@ -41,6 +44,7 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
         reader = try SQLiteConnection(path: path)
         checkpointer = try WALCheckpointer(path: path, threshold: checkpointThreshold)
         writeConnection.reportLogSize(to: checkpointer)
+        self.writeConnection = writeConnection
         writer = GroupCommitWriter(connection: writeConnection)
     }
 
@@ -101,6 +105,18 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
         }.get()
     }
 
+    public func issueToken(name: String) throws(StorageError) -> String {
+        let token = TokenHasher.generate()
+        try withReader { connection throws(StorageError) in
+            try connection.query(
+                "UPDATE users SET token_hash = ? WHERE name = ? AND revoked = 0",
+                [.blob(TokenHasher.hash(token)), .text(name)]
+            )
+            guard connection.changes == 1 else { throw StorageError(.notFound, "no active user with that name") }
+        }.get()
+        return token
+    }
+
     public func authenticate(token: String) throws(StorageError) -> UserID? {
         guard TokenHasher.isWellFormed(token) else { return nil }
         let digest = TokenHasher.hash(token)
@@ -144,14 +160,25 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
         writer.enqueue(PendingWrite(write: write, user: user, completion: completion))
     }
 
+    /// Finishes every queued write, then closes the database cleanly: statements finalized, the
+    /// WAL checkpointed into the database file and truncated, both connections closed. Later
+    /// calls fail with `.closed`. Safe to call more than once.
     public func close() {
         writer.stop()
         checkpointer.stop()
+        readLock.lock()
+        defer { readLock.unlock() }
+        guard !closed else { return }
+        closed = true
+        reader.close()
+        // The writer and the checkpointer have ended: the write connection is free to checkpoint and close.
+        writeConnection.close(checkpoint: true)
     }
 
     private func withReader<T>(_ body: (SQLiteConnection) throws(StorageError) -> T) -> Result<T, StorageError> {
         readLock.lock()
         defer { readLock.unlock() }
+        guard !closed else { return .failure(SQLiteConnection.closedError) }
         do {
             return .success(try body(reader))
         } catch {

@@ -42,8 +42,10 @@ public enum StoreWrite: Sendable {
     case archiveHabit(id: Int64, on: CivilDate)
     /// Completions added and removed, all or nothing, in order.
     case completions([CompletionChange])
-    /// New settings.
+    /// New settings, every field replaced.
     case updateSettings(UserSettings)
+    /// Some fields of the settings changed, merged with the stored ones inside the write.
+    case changeSettings(SettingsChange)
 }
 
 /// What a write produced.
@@ -76,6 +78,9 @@ public protocol StreakStore: AnyObject, Sendable {
     func users() throws(StorageError) -> [UserRecord]
     /// Revokes the user's token: it no longer authenticates. - Throws: `.notFound`.
     func revokeUser(name: String) throws(StorageError)
+    /// Gives a user that is not revoked a new token, which replaces (revokes) the old one.
+    /// - Returns: the new token. - Throws: `.notFound` when no such user is active.
+    func issueToken(name: String) throws(StorageError) -> String
     /// The user a token belongs to, or nil when the token is unknown or revoked.
     func authenticate(token: String) throws(StorageError) -> UserID?
     /// The user's habits, archived ones included, by id.

@@ -1,5 +1,5 @@
 /// Bearer tokens: generated from the system's secure generator, stored only as SHA-256.
-enum TokenHasher {
+public enum TokenHasher {
     /// The prefix of every token, so a leaked one is recognisable.
     static let prefix = "stk_"
 
@@ -11,8 +11,9 @@ enum TokenHasher {
         return prefix + bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 
-    /// Whether `token` has the shape of a token (checked before hashing).
-    static func isWellFormed(_ token: String) -> Bool {
+    /// Whether `token` has the shape of a token: "stk_" and 64 lowercase hex digits. Anything
+    /// else can be refused without asking the store (and without remembering it).
+    public static func isWellFormed(_ token: String) -> Bool {
         token.utf8.count == prefix.utf8.count + 64 && token.hasPrefix(prefix)
             && token.utf8.dropFirst(prefix.utf8.count).allSatisfy {
                 (0x30...0x39).contains($0) || (0x61...0x66).contains($0)

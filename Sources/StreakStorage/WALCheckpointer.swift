@@ -41,13 +41,14 @@ final class WALCheckpointer: @unchecked Sendable {
         }
     }
 
-    /// Stops the thread after any checkpoint in progress (waits for it).
+    /// Stops the thread after any checkpoint in progress (waits for it) and closes its connection.
     func stop() {
         condition.lock()
         stopping = true
         condition.broadcast()
         while !stopped { condition.wait() }
         condition.unlock()
+        _ = connection.close()
     }
 
     private func loop() {

@@ -69,6 +69,9 @@ struct WriteApplier {
                 changed.append(connection.changes == 1)
             }
             return .completions(changed: changed)
+        case .changeSettings(let change):
+            let current = try SettingsRow.load(user: user, from: connection)
+            return try apply(.updateSettings(change.applied(to: current)))
         case .updateSettings(let settings):
             if let percent = settings.minPercent, !(1...100).contains(percent) {
                 throw StorageError(.invalidArgument, "min_percent must be 1...100 (got \(percent))")

@@ -28,13 +28,36 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Seconds in-flight requests get to finish on shutdown.")
     var shutdownGrace: Double = 10
 
+    @Option(
+        help: """
+            Unsent output per connection, in bytes, above which reading it stops and its Watch \
+            streams end RESOURCE_EXHAUSTED.
+            """
+    )
+    var maxPendingOutputBytes: Int = TransportConfiguration().maxPendingOutputBytes
+
     func validate() throws {
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be in 0...65535") }
-        guard maxFrameBytes >= 64 else { throw ValidationError("--max-frame-bytes must be at least 64") }
+        guard (64...Int(UInt32.max)).contains(maxFrameBytes) else {
+            throw ValidationError("--max-frame-bytes must be in 64...\(UInt32.max)")
+        }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be at least 1") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
-        guard handshakeTimeout > 0, idleTimeout > 0, shutdownGrace >= 0 else {
-            throw ValidationError("timeouts must be positive")
+        guard maxPendingOutputBytes >= 4096 else {
+            throw ValidationError("--max-pending-output-bytes must be at least 4096")
+        }
+        try Self.check("--handshake-timeout", handshakeTimeout, atMost: 86_400)
+        try Self.check("--idle-timeout", idleTimeout, atMost: 86_400)
+        try Self.check("--shutdown-grace", shutdownGrace, atMost: 3_600, zeroAllowed: true)
+    }
+
+    /// Seconds must be finite and in range: inf, nan and huge values would overflow the conversion.
+    private static func check(_ flag: String, _ seconds: Double, atMost limit: Int, zeroAllowed: Bool = false) throws {
+        let low = zeroAllowed ? seconds >= 0 : seconds > 0
+        guard seconds.isFinite, low, seconds <= Double(limit) else {
+            throw ValidationError(
+                "\(flag) must be a number of seconds \(zeroAllowed ? "from 0" : "over 0") up to \(limit), got \(seconds)"
+            )
         }
     }
 
@@ -55,6 +78,7 @@ struct ServerOptions: ParsableArguments {
         configuration.maxFrameSize = maxFrameBytes
         configuration.maxInFlightPerConnection = maxInFlight
         configuration.maxConnections = maxConnections
+        configuration.maxPendingOutputBytes = maxPendingOutputBytes
         configuration.handshakeTimeout = .milliseconds(Int(handshakeTimeout * 1000))
         configuration.idleTimeout = .milliseconds(Int(idleTimeout * 1000))
         configuration.shutdownGracePeriod = .milliseconds(Int(shutdownGrace * 1000))

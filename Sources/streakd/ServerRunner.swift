@@ -30,11 +30,12 @@ final class ServerRunner: Sendable {
         let limit = ResourceLimits.raiseOpenFileLimit()
         logger.debug("open file limit", metadata: ["limit": "\(limit)"])
 
+        try DataDirectoryLock.acquire(directory: dataDirectory)
         let store = try SQLiteStore(directory: dataDirectory.path)
         if try LocalUser.ensure(store: store, dataDirectory: dataDirectory.path) != nil {
             logger.notice(
-                "created the local user; its token is in the data directory",
-                metadata: ["file": "\(dataDirectory.appendingPathComponent("token").path)"]
+                "wrote a new token for the local user into the data directory",
+                metadata: ["file": "\(dataDirectory.appendingPathComponent(LocalUser.tokenFileName).path)"]
             )
         }
         let service = StreakService(
@@ -48,10 +49,10 @@ final class ServerRunner: Sendable {
             logger: Logger(label: "streakd.transport")
         )
         service.connectionCounter = { transport.connectionCount }
-        let port = try transport.start()
-        logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
-        FileHandle.standardOutput.write(Data("streakd listening on \(configuration.host):\(port)\n".utf8))
 
+        // Before the listening line: a SIGTERM right after it must already shut down gracefully.
+        // The handler is in place at once; the shutdown itself runs on the main queue, so not
+        // before dispatchMain() below.
         let shutdown = GracefulShutdown(logger: logger) {
             service.beginShutdown()
             transport.shutdown {
@@ -62,6 +63,16 @@ final class ServerRunner: Sendable {
             }
         }
         shutdown.install(signals: [SIGTERM, SIGINT])
+
+        let port: Int
+        do {
+            port = try transport.start()
+        } catch {
+            store.close()
+            throw error
+        }
+        logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+        FileHandle.standardOutput.write(Data("streakd listening on \(configuration.host):\(port)\n".utf8))
         dispatchMain()
     }
 }

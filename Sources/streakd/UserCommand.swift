@@ -50,7 +50,10 @@ struct UserCommand: ParsableCommand {
     /// `streakd user revoke NAME`: the user's tokens stop working.
     struct Revoke: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Revoke a user's tokens; a running server refuses them within a few seconds."
+            abstract: """
+                Revoke a user's tokens; a running server refuses them, and ends the Watch streams \
+                opened with them, within a few seconds.
+                """
         )
         @Argument(help: "The user's name.") var name: String
         @OptionGroup var storage: DataDirectoryOptions

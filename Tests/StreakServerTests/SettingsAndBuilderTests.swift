@@ -1,7 +1,9 @@
+import Foundation
 import StreakCore
 import StreakFraming
 import StreakTestSupport
 import StreakWire
+import Synchronization
 import Testing
 
 /// Settings, the stateless builders and the operational methods.
@@ -33,6 +35,53 @@ import Testing
         #expect(cleared.settings?.minPercent == 0 && cleared.settings?.locale == "de_DE")
         let read: WireGetSettingsResponse = try harness.call(.getSettings, WireGetSettingsRequest())
         #expect(read.settings == cleared.settings)
+    }
+
+    @Test func concurrentPartialUpdatesOfDifferentFieldsAllSurvive() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo"]
+        let count = 60
+        for round in 0..<4 {
+            let zoneUpdates = (0..<count).map { index in
+                WireUpdateSettingsRequest.with { $0.timeZone = zones[(index + round) % zones.count] }
+            }
+            let percentUpdates = (0..<count).map { index in
+                WireUpdateSettingsRequest.with { $0.minPercent = Int32((index + round) % 100 + 1) }
+            }
+            // Two connections pipeline their updates at the same time; each waits for all its answers.
+            let failures = Mutex(0)
+            let done = DispatchGroup()
+            for updates in [zoneUpdates, percentUpdates] {
+                done.enter()
+                Thread {
+                    defer { done.leave() }
+                    guard let connection = try? harness.server.connect() else {
+                        failures.withLock { $0 += 1 }
+                        return
+                    }
+                    // Pipelined requests of one connection may be applied in any order: the last
+                    // update is sent only once the others were answered, so it is the last applied.
+                    var ok = 0
+                    for batch in [updates.dropLast(), updates.suffix(1)] {
+                        let ids = batch.compactMap {
+                            try? connection.sendRequest(
+                                WireMethod.updateSettings.rawValue,
+                                message: $0.serializedBytes(),
+                                token: harness.token
+                            )
+                        }
+                        ok += ids.filter { (try? connection.awaitResponse($0).status.code) == .ok }.count
+                    }
+                    if ok != updates.count { failures.withLock { $0 += 1 } }
+                }.start()
+            }
+            #expect(done.wait(timeout: .now() + 60) == .success)
+            #expect(failures.withLock { $0 } == 0)
+            let final: WireGetSettingsResponse = try harness.call(.getSettings, WireGetSettingsRequest())
+            #expect(final.settings?.timeZone == zones[(count - 1 + round) % zones.count], "round \(round)")
+            #expect(final.settings?.minPercent == Int32((count - 1 + round) % 100 + 1), "round \(round)")
+        }
     }
 
     @Test(arguments: [

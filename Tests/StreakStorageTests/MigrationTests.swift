@@ -85,4 +85,55 @@ struct MigrationTests {
         #expect(try reopened.completions(of: user) == [Completion(habitID: habit.id, date: day("2024-01-05"))])
         #expect(try reopened.users().map(\.name) == ["u"])
     }
+
+    @Test("close checkpoints the WAL into the database, truncates it, and later calls fail .closed")
+    func closeCheckpoints() throws {
+        let fixture = try StoreFixture()
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user)
+        for index in 0..<30 {
+            let date = try day("2024-01-01").adding(days: index)
+            _ = try fixture.write(.completions([.record(habitID: habit.id, date: date)]), for: user).get()
+        }
+        let wal = fixture.store.path + "-wal"
+        #expect(Self.size(of: wal) ?? 0 > 0)
+        fixture.store.close()
+        #expect((Self.size(of: wal) ?? 0) == 0)
+        #expect(throws: StorageError(.closed, "the store is closed")) { try fixture.store.users() }
+        #expect(throws: StorageError(.closed, "the store is closed")) { try fixture.store.habits(of: user) }
+        fixture.store.close()  // twice is fine
+        // Everything is in the main database file alone.
+        let copy = NSTemporaryDirectory() + "streakd-closed-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fixture.store.path, toPath: copy + "/" + SQLiteStore.fileName)
+        let reopened = try SQLiteStore(directory: copy)
+        defer { reopened.close() }
+        #expect(try reopened.completions(of: user).count == 30)
+    }
+
+    @Test("a database from a newer streakd is refused with a clear error, and left unchanged")
+    func newerSchemaIsRefused() throws {
+        let fixture = try StoreFixture()
+        let path = fixture.store.path
+        fixture.store.close()
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from the future', 0)"
+            )
+        }
+        #expect {
+            _ = try SQLiteStore(directory: fixture.directory)
+        } throws: { error in
+            guard let error = error as? StorageError else { return false }
+            return error.message.contains("schema version 99") && error.message.contains("newer")
+        }
+        let connection = try SQLiteConnection(path: path)
+        #expect(try Migration.version(of: connection) == 99)
+    }
+
+    static func size(of path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+    }
 }

@@ -98,6 +98,21 @@ struct SQLiteStoreTests {
         }
     }
 
+    @Test("a settings change merges with the stored settings inside the write")
+    func settingsChangeMerges() throws {
+        let fixture = try StoreFixture()
+        let user = try fixture.store.createUser(name: "u").user.id
+        _ = try fixture.write(.changeSettings(SettingsChange(timeZone: "Europe/Berlin")), for: user).get()
+        let result = try fixture.write(.changeSettings(SettingsChange(minPercent: .set(70))), for: user).get()
+        let expected = UserSettings(timeZone: "Europe/Berlin", minPercent: 70)
+        #expect(result == .settings(expected))
+        #expect(try fixture.store.settings(of: user) == expected)
+        _ = try fixture.write(.changeSettings(SettingsChange(weekStart: .sunday, minPercent: .clear)), for: user).get()
+        #expect(
+            try fixture.store.settings(of: user) == UserSettings(timeZone: "Europe/Berlin", weekStart: .sunday)
+        )
+    }
+
     @Test("concurrent writes are grouped into fewer transactions and all acknowledged durably")
     func groupCommit() throws {
         let fixture = try StoreFixture()

@@ -14,8 +14,12 @@ struct TokenTests {
         #expect(try fixture.store.authenticate(token: "stk_" + String(repeating: "0", count: 64)) == nil)
         #expect(try fixture.store.authenticate(token: "") == nil)
         #expect(try fixture.store.authenticate(token: "' OR 1=1 --") == nil)
-        let file = try Data(contentsOf: URL(fileURLWithPath: fixture.store.path))
-        #expect(file.range(of: Data(token.utf8)) == nil)
+        // Neither the database nor its WAL (where fresh writes sit) holds the raw token.
+        for suffix in ["", "-wal"] {
+            let file = try Data(contentsOf: URL(fileURLWithPath: fixture.store.path + suffix))
+            #expect(!file.isEmpty || suffix == "-wal")
+            #expect(file.range(of: Data(token.utf8)) == nil, "the token is in \(SQLiteStore.fileName)\(suffix)")
+        }
         try fixture.store.revokeUser(name: "alice")
         #expect(try fixture.store.authenticate(token: token) == nil)
         #expect(try fixture.store.users().map(\.revoked) == [true, false])
@@ -34,5 +38,39 @@ struct TokenTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == token + "\n")
         #expect(try LocalUser.ensure(store: fixture.store, dataDirectory: fixture.directory) == nil)
         #expect(try fixture.store.authenticate(token: token) != nil)
+    }
+
+    @Test("a leftover token.tmp of any mode does not make the token file readable by others")
+    func staleTemporaryFile() throws {
+        let fixture = try StoreFixture()
+        let temporary = fixture.directory + "/token.tmp"
+        #expect(FileManager.default.createFile(atPath: temporary, contents: Data("old".utf8)))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: temporary)
+        let token = try #require(try LocalUser.ensure(store: fixture.store, dataDirectory: fixture.directory))
+        let path = fixture.directory + "/token"
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == token + "\n")
+        #expect(!FileManager.default.fileExists(atPath: temporary))
+    }
+
+    @Test("a local user whose token file is missing gets a new token; the old one stops working")
+    func missingTokenFileIsReissued() throws {
+        let fixture = try StoreFixture()
+        // A crash after the commit and before the file: the user exists, the file does not.
+        let old = try fixture.store.createUser(name: LocalUser.name).token
+        let path = fixture.directory + "/token"
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let token = try #require(try LocalUser.ensure(store: fixture.store, dataDirectory: fixture.directory))
+        #expect(token != old)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == token + "\n")
+        #expect(try fixture.store.authenticate(token: old) == nil)
+        #expect(try fixture.store.authenticate(token: token) != nil)
+        // With the file in place nothing changes; a revoked local user is not revived.
+        #expect(try LocalUser.ensure(store: fixture.store, dataDirectory: fixture.directory) == nil)
+        try fixture.store.revokeUser(name: LocalUser.name)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(try LocalUser.ensure(store: fixture.store, dataDirectory: fixture.directory) == nil)
+        #expect(throws: StorageError.self) { try fixture.store.issueToken(name: LocalUser.name) }
     }
 }

@@ -12,6 +12,8 @@ import Glibc
 public final class ServerProcess: @unchecked Sendable {
     /// The port the server listens on.
     public let port: Int
+    /// The host of the listening line, `streakd listening on HOST:PORT`.
+    public let host: String
     /// The local user's token from `<data dir>/token`, when the server wrote one.
     public let token: String?
     /// The server's data directory.
@@ -19,8 +21,9 @@ public final class ServerProcess: @unchecked Sendable {
     /// The process.
     public let process: Process
 
-    private init(port: Int, token: String?, dataDirectory: URL, process: Process) {
+    private init(port: Int, host: String, token: String?, dataDirectory: URL, process: Process) {
         self.port = port
+        self.host = host
         self.token = token
         self.dataDirectory = dataDirectory
         self.process = process
@@ -56,21 +59,29 @@ public final class ServerProcess: @unchecked Sendable {
     ///   - port: the port; 0 (the default) lets the system pick one. A given port is for
     ///     restarting a server where it was, as clients would see it.
     ///   - extraArguments: more flags, e.g. `["--max-frame-bytes", "1024"]`.
+    ///   - environment: variables to set, e.g. `STREAKD_PORT`; with `passDefaults` false the
+    ///     port and data directory come only from here and `extraArguments`.
+    ///   - passDefaults: pass `--port 0 --data-dir DIR` (true by default).
     ///   - timeout: how long to wait for `streakd listening on HOST:PORT`.
     /// - Throws: `TestSupportError` when the process exits or stays silent.
     public static func start(
         dataDirectory: URL? = nil,
         port: Int = 0,
         extraArguments: [String] = [],
+        environment extraEnvironment: [String: String] = [:],
+        passDefaults: Bool = true,
         timeout: Duration = .seconds(30)
     ) throws -> ServerProcess {
         let directory = dataDirectory ?? temporaryDirectory()
         let process = Process()
         process.executableURL = binaryURL
-        process.arguments = ["--port", String(port), "--data-dir", directory.path] + extraArguments
+        process.arguments =
+            (passDefaults ? ["--port", String(port), "--data-dir", directory.path] : []) + extraArguments
         var environment = ProcessInfo.processInfo.environment
         environment["STREAKD_PORT"] = nil
         environment["STREAKD_HOST"] = nil
+        environment["STREAKD_DATA_DIR"] = nil
+        environment.merge(extraEnvironment) { $1 }
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -85,7 +96,8 @@ public final class ServerProcess: @unchecked Sendable {
             process.waitUntilExit()
             throw TestSupportError("streakd did not start: \(error); log: \(logTail(of: directory))")
         }
-        guard line.hasPrefix("streakd listening on "), let colon = line.lastIndex(of: ":"),
+        let prefix = "streakd listening on "
+        guard line.hasPrefix(prefix), let colon = line.lastIndex(of: ":"),
             let port = Int(line[line.index(after: colon)...])
         else {
             Glibc.kill(process.processIdentifier, SIGKILL)
@@ -95,15 +107,16 @@ public final class ServerProcess: @unchecked Sendable {
         let tokenFile = directory.appendingPathComponent("token")
         let token = (try? String(contentsOf: tokenFile, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return ServerProcess(port: port, token: token, dataDirectory: directory, process: process)
+        let host = String(line[line.index(line.startIndex, offsetBy: prefix.count)..<colon])
+        return ServerProcess(port: port, host: host, token: token, dataDirectory: directory, process: process)
     }
 
-    /// Sends SIGTERM and waits for the exit.
+    /// Sends SIGTERM (or `signal`) and waits for the exit.
     /// - Returns: the exit status (or 128 + the signal when a signal ended it).
     @discardableResult
-    public func stop(timeout: Duration = .seconds(30)) -> Int32 {
+    public func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(30)) -> Int32 {
         guard process.isRunning else { return exitStatus }
-        Glibc.kill(pid, SIGTERM)
+        Glibc.kill(pid, signal)
         if !waitForExit(timeout: timeout) {
             kill()
         }
@@ -135,14 +148,37 @@ public final class ServerProcess: @unchecked Sendable {
     /// The last lines of the server's log, for failure messages.
     public var logTail: String { ServerProcess.logTail(of: dataDirectory) }
 
+    /// The server's whole log (standard error).
+    public var log: String {
+        (try? String(contentsOf: dataDirectory.appendingPathComponent("streakd.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// The server's resident memory in KiB (VmRSS), or nil when it cannot be read.
+    public var residentKilobytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+
+    /// Removes the data directory (after `stop()`).
+    public func removeDataDirectory() {
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+
     /// Opens a raw connection to this server (preface exchanged).
     public func connect(timeout: Duration = .seconds(20)) throws -> TestConnection {
         try TestConnection(port: port, timeout: timeout)
     }
 
     /// Runs `streakd ARGUMENTS` to completion (e.g. `user add bob --data-dir DIR`).
+    /// - Parameter timeout: after this the process is killed (a server that should have refused
+    ///   to start must not hang the test).
     /// - Returns: the exit status, standard output and standard error.
-    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    public static func run(
+        _ arguments: [String],
+        timeout: Duration = .seconds(60)
+    ) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
         process.executableURL = binaryURL
         process.arguments = arguments
@@ -152,6 +188,12 @@ public final class ServerProcess: @unchecked Sendable {
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let pid = process.processIdentifier
+        let finished = OnceValue<Bool>(false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) {
+            if !finished.isSet { Glibc.kill(pid, SIGKILL) }
+        }
+        defer { finished.set(true) }
         // Read both pipes to the end before waiting so that a chatty child never blocks.
         let errorData = OnceValue<Data>(Data())
         let reader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }

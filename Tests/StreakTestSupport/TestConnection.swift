@@ -19,17 +19,37 @@ public final class TestConnection: @unchecked Sendable {
     public private(set) var goAwayLastID: UInt32?
 
     /// Connects to 127.0.0.1:`port`, sends the preface and, when `exchangePreface`, reads the server's.
-    /// - Parameter timeout: the receive timeout of every read.
-    public init(port: Int, timeout: Duration = .seconds(20), exchangePreface: Bool = true) throws {
-        descriptor = try TestSocket.connect(port: port, timeout: timeout)
+    /// - Parameters:
+    ///   - timeout: the receive timeout of every read.
+    ///   - receiveBuffer: a small socket receive buffer (bytes), set before connecting, for
+    ///     clients that must look slow to the server.
+    public init(
+        port: Int,
+        timeout: Duration = .seconds(20),
+        exchangePreface: Bool = true,
+        receiveBuffer: Int? = nil
+    ) throws {
+        descriptor = try TestSocket.connect(port: port, timeout: timeout, receiveBuffer: receiveBuffer)
         decoder = FrameDecoder(expectsPreface: false)
         if exchangePreface {
             try sendRaw(Preface.bytes)
-            let answer = try readExactly(Preface.bytes.count)
-            guard answer == Preface.bytes else {
-                throw TestSupportError("unexpected server preface \(answer)")
-            }
+            try readPreface()
         }
+    }
+
+    /// Reads the server's preface (after connecting with `exchangePreface: false`).
+    public func readPreface() throws {
+        let answer = try readExactly(Preface.bytes.count)
+        guard answer == Preface.bytes else {
+            throw TestSupportError("unexpected server preface \(answer)")
+        }
+    }
+
+    /// Every frame until the server closes the connection (or a read times out).
+    public func framesUntilClose() -> [Frame] {
+        var frames: [Frame] = []
+        while let frame = try? readFrame() { frames.append(frame) }
+        return frames
     }
 
     deinit { close() }

@@ -7,9 +7,13 @@ import Glibc
 /// Blocking socket calls for test connections.
 public enum TestSocket {
     /// Connects a blocking TCP socket to 127.0.0.1:`port` with a receive and send timeout.
-    public static func connect(port: Int, timeout: Duration) throws -> Int32 {
+    /// - Parameter receiveBuffer: SO_RCVBUF in bytes, set before connecting (the window depends on it).
+    public static func connect(port: Int, timeout: Duration, receiveBuffer: Int? = nil) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestSupportError("socket failed: errno \(errno)") }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var seconds = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))

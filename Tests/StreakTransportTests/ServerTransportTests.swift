@@ -174,17 +174,55 @@ struct ServerTransportTests {
         #expect(limited.code == .resourceExhausted)
     }
 
-    @Test("a client that does not read gets its answers once it does (backpressure)")
+    @Test("a client that does not read stops being read, and gets its answers once it does (backpressure)")
     func backpressure() throws {
         let server = try RunningTransport { $0.maxPendingOutputBytes = 256 * 1024 }
         let client = try server.client()
         for id in UInt32(1)...32 { try client.request(id, "/big") }
-        Thread.sleep(forTimeInterval: 0.3)
+        // 32 MiB of answers wait: the server must stop reading this connection. Without that it
+        // would read (and echo) everything, and these writes would never block.
+        let echo = FrameEncoder.encode(
+            .request(id: 100, method: "/echo", metadata: [], message: [UInt8](repeating: 1, count: 4096))
+        )
+        var sent = 0
+        var blocked = false
+        var waited = false
+        while !blocked && sent < 64 << 20 {
+            let count = echo.withUnsafeBytes {
+                send(client.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if count == echo.count {
+                sent += count
+                waited = false
+            } else if count > 0 {
+                // The buffers are full; the rest of the frame goes out once the server reads again.
+                let rest = Array(echo[count...])
+                Thread { try? client.write(rest) }.start()
+                sent += echo.count
+                blocked = true
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                // Give the server time to read, in case it still does.
+                blocked = waited
+                waited = true
+                Thread.sleep(forTimeInterval: 0.5)
+            } else {
+                Issue.record("send failed: errno \(errno)")
+                return
+            }
+        }
+        #expect(blocked, "the server kept reading: \(sent) bytes accepted while 32 MiB waited")
+        #expect(sent < 32 << 20)
+        // Reading drains the answers; reads resume and the echoes are answered too.
         var answered = 0
-        while answered < 32 {
-            guard case .response(_, let status, let message) = try client.next() else { continue }
-            #expect(status == .ok && message.count == 1 << 20)
-            answered += 1
+        var echoes = 0
+        while answered < 32 || echoes < sent / echo.count {
+            guard case .response(let id, let status, let message) = try client.next() else { continue }
+            if id == 100 {
+                echoes += 1
+            } else {
+                #expect(status == .ok && message.count == 1 << 20)
+                answered += 1
+            }
         }
     }
 

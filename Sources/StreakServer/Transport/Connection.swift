@@ -60,7 +60,9 @@ final class Connection: @unchecked Sendable {
         self.decoder = FrameDecoder(maxFrameSize: configuration.maxFrameSize, expectsPreface: true)
         self.acceptedAt = DispatchTime.now().uptimeNanoseconds
         lastActivity.store(acceptedAt, ordering: .relaxed)
-        responder = Responder(queue: queue) { [weak self] in self?.flush() }
+        responder = Responder(queue: queue, streamOutputLimit: configuration.maxPendingOutputBytes) {
+            [weak self] in self?.flush()
+        }
     }
 
     /// Creates the sources and starts reading. Call once, on any thread.
@@ -160,7 +162,8 @@ final class Connection: @unchecked Sendable {
         } catch {
             fail(error.status)
         }
-        if !closeWhenFlushed { handler.didFinishReadBurst(responder: responder) }
+        // Always, even after a protocol error: requests accepted before it may wait for the burst's hop.
+        handler.didFinishReadBurst(responder: responder)
         responder.endBurst()
         flush()
     }
@@ -209,6 +212,7 @@ final class Connection: @unchecked Sendable {
             }
             deadline = .now() + .milliseconds(Int(milliseconds))
         }
+        let generation: UInt64
         switch responder.register(id, limit: configuration.maxInFlightPerConnection) {
         case .duplicate:
             responder.send(
@@ -226,7 +230,8 @@ final class Connection: @unchecked Sendable {
             )
             responder.send(.response(id: id, status: status, message: []))
             return
-        case .accepted(let generation):
+        case .accepted(let accepted):
+            generation = accepted
             if let deadline {
                 queue.asyncAfter(deadline: deadline) { [weak self] in
                     self?.responder.terminate(
@@ -238,7 +243,14 @@ final class Connection: @unchecked Sendable {
             }
         }
         handler.handle(
-            IncomingRequest(id: id, method: method, metadata: metadata, message: message, deadline: deadline),
+            IncomingRequest(
+                id: id,
+                method: method,
+                metadata: metadata,
+                message: message,
+                deadline: deadline,
+                generation: generation
+            ),
             responder: responder
         )
     }
@@ -296,21 +308,24 @@ final class Connection: @unchecked Sendable {
             }
         }
         let pending = unsent.count - unsentOffset
+        responder.noteUnsentBytes(pending)
         if pending == 0 {
             unsent = []
             unsentOffset = 0
             setWriteSourceRunning(false)
+            // Finished means answered and handed over: an answer encoded since takeOutput() is
+            // flushed by the block its responder scheduled, and only then may the connection close.
+            let finished = responder.isFinished
             if closeWhenFlushed {
                 // After a protocol error: answer what was accepted before it, then close.
-                if responder.inFlightCount == 0 { startLingering() }
+                if finished { startLingering() }
                 return
             }
-            let inFlight = responder.inFlightCount
-            if peerEnded && inFlight == 0 {
+            if peerEnded && finished {
                 close()
                 return
             }
-            if machine.mayCloseAfterDraining(inFlight: inFlight, unsentBytes: 0) {
+            if machine.mayCloseAfterDraining(inFlight: finished ? 0 : 1, unsentBytes: 0) {
                 // Not close(): a client still sending would turn it into a reset that drops answers.
                 startLingering()
                 return

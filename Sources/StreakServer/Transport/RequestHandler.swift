@@ -13,14 +13,24 @@ public struct IncomingRequest: Sendable {
     public let message: [UInt8]
     /// When the client stops waiting (from `deadline-ms`); nil without one.
     public let deadline: DispatchTime?
+    /// Tells this request from a later one that reuses its id once it ended (see `Responder`).
+    public let generation: UInt64?
 
     /// Creates a request.
-    public init(id: UInt32, method: String, metadata: [MetadataEntry], message: [UInt8], deadline: DispatchTime?) {
+    public init(
+        id: UInt32,
+        method: String,
+        metadata: [MetadataEntry],
+        message: [UInt8],
+        deadline: DispatchTime?,
+        generation: UInt64? = nil
+    ) {
         self.id = id
         self.method = method
         self.metadata = metadata
         self.message = message
         self.deadline = deadline
+        self.generation = generation
     }
 
     /// The value of the first metadata entry with `key`.

@@ -1,0 +1,108 @@
+import Foundation
+import StreakFraming
+import StreakTestSupport
+import StreakWire
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Flags and environment variables of `streakd`, and the limits they set.
+@Suite struct ServerOptionsTests {
+    @Test func bindsLoopbackByDefault() throws {
+        let server = try ServerProcess.start()
+        defer {
+            server.stop()
+            server.removeDataDirectory()
+        }
+        #expect(server.host == "127.0.0.1")
+    }
+
+    @Test func portAndDataDirectoryFromTheEnvironment() throws {
+        let port = try Self.freePort()
+        let directory = ServerProcess.temporaryDirectory().appendingPathComponent("from-env")
+        let server = try ServerProcess.start(
+            dataDirectory: directory.deletingLastPathComponent(),
+            environment: ["STREAKD_PORT": "\(port)", "STREAKD_DATA_DIR": directory.path],
+            passDefaults: false
+        )
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
+        }
+        #expect(server.port == port)
+        let token = try String(contentsOf: directory.appendingPathComponent("token"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try server.connect().status(of: .listHabits, WireListHabitsRequest(), token: token).code == .ok)
+    }
+
+    @Test(arguments: [
+        ["--idle-timeout", "inf"], ["--handshake-timeout", "1e300"], ["--shutdown-grace", "nan"],
+        ["--idle-timeout", "-1"], ["--shutdown-grace", "1e20"],
+    ])
+    func outOfRangeTimeoutsAreUsageErrors(arguments: [String]) throws {
+        let directory = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try ServerProcess.run(
+            ["--port", "0", "--data-dir", directory.path] + arguments,
+            timeout: .seconds(30)
+        )
+        #expect(result.status == 64, "\(arguments): status \(result.status), \(result.error)")
+        #expect(result.error.contains(arguments[0]), "\(result.error)")
+    }
+
+    @Test func connectionsOverTheLimitAreRefusedAndTheOthersWork() throws {
+        let harness = try ServerHarness(extraArguments: ["--max-connections", "2"])
+        defer { harness.finish() }
+        let second = try harness.server.connect()
+        #expect(try second.status(of: .ping, WirePingRequest(), token: nil).code == .ok)
+
+        // Refused: GOAWAY RESOURCE_EXHAUSTED (or nothing at all), then closed, not kept waiting.
+        let third = try TestConnection(port: harness.server.port, timeout: .seconds(10), exchangePreface: false)
+        try? third.sendRaw(Preface.bytes)
+        var frames: [Frame] = []
+        var closed = false
+        do {
+            try third.readPreface()
+            while let frame = try third.readFrame() { frames.append(frame) }
+            closed = true
+        } catch {
+            closed = "\(error)".contains("closed")  // closed during the preface, not a timeout
+        }
+        let onlyGoAway = frames.allSatisfy { frame in
+            if case .goAway(0, let status) = frame { status.code == .resourceExhausted } else { false }
+        }
+        #expect(closed && onlyGoAway, "the third connection got \(frames), closed: \(closed)")
+
+        #expect(try harness.status(.listHabits, WireListHabitsRequest()).code == .ok)
+        #expect(try second.status(of: .ping, WirePingRequest(), token: nil).code == .ok)
+        // Closing one makes room for another (once the server noticed the close).
+        second.close()
+        var fresh: Status?
+        for _ in 0..<50 where fresh?.code != .ok {
+            if let connection = try? harness.server.connect(timeout: .seconds(2)) {
+                fresh = try? connection.status(of: .ping, WirePingRequest(), token: nil)
+            }
+            if fresh?.code != .ok { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(fresh?.code == .ok)
+    }
+
+    /// A port that was free a moment ago (bound to port 0, then released).
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw TestSupportError("cannot find a free port: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,90 @@
+import Dispatch
+import StreakFraming
+import Synchronization
+import Testing
+
+@testable import StreakServer
+
+@Suite("Responder")
+struct ResponderTests {
+    static func decode(_ bytes: [UInt8]) throws -> [Frame] {
+        var decoder = FrameDecoder(expectsPreface: false)
+        decoder.append(contentsOf: bytes)
+        var frames: [Frame] = []
+        while let frame = try decoder.next() { frames.append(frame) }
+        return frames
+    }
+
+    @Test("a cancelled stream's id reused for a unary call gets no stray stream message or answer")
+    func reusedIDIsAnotherRequest() throws {
+        let responder = Responder(queue: DispatchQueue(label: "test")) {}
+        guard case .accepted(let watch) = responder.register(5, limit: 8) else {
+            Issue.record("not accepted")
+            return
+        }
+        let ended = Atomic<Int>(0)
+        responder.onStreamTermination(5, generation: watch) { ended.add(1, ordering: .relaxed) }
+        responder.terminate(5, status: Status(.cancelled, "cancelled by the client"))
+        guard case .accepted(let unary) = responder.register(5, limit: 8) else {
+            Issue.record("not accepted")
+            return
+        }
+        let endedOnce = ended.load(ordering: .relaxed)
+        #expect(unary != watch && endedOnce == 1)
+        _ = responder.takeOutput()
+
+        // The old stream's late work: dropped, and a termination handler registered late runs at once.
+        #expect(!responder.sendStreamMessage(to: 5, generation: watch, message: [1]))
+        responder.endStream(5, generation: watch, status: .ok)
+        responder.respond(to: 5, generation: watch, status: .ok, message: [9])
+        responder.onStreamTermination(5, generation: watch) { ended.add(1, ordering: .relaxed) }
+        let endedTwice = ended.load(ordering: .relaxed)
+        #expect(responder.takeOutput().isEmpty && endedTwice == 2)
+        #expect(responder.isActive(5, generation: unary) && !responder.isActive(5, generation: watch))
+
+        responder.respond(to: 5, generation: unary, status: .ok, message: [2])
+        #expect(try Self.decode(responder.takeOutput()) == [.response(id: 5, status: .ok, message: [2])])
+    }
+
+    @Test("a stream message that finds too much unsent output ends the stream RESOURCE_EXHAUSTED")
+    func slowReaderEndsTheStream() throws {
+        let responder = Responder(queue: DispatchQueue(label: "test"), streamOutputLimit: 1_000) {}
+        guard case .accepted(let generation) = responder.register(3, limit: 8) else {
+            Issue.record("not accepted")
+            return
+        }
+        let ended = Atomic<Bool>(false)
+        responder.onStreamTermination(3, generation: generation) { ended.store(true, ordering: .relaxed) }
+        #expect(responder.sendStreamMessage(to: 3, generation: generation, message: [1]))
+        responder.noteUnsentBytes(5_000)  // the client stopped reading
+        #expect(!responder.sendStreamMessage(to: 3, generation: generation, message: [2]))
+        let wasEnded = ended.load(ordering: .relaxed)
+        #expect(wasEnded && !responder.isActive(3))
+        let frames = try Self.decode(responder.takeOutput())
+        #expect(frames.first == .streamMessage(id: 3, message: [1]))
+        guard case .endStream(3, let status) = frames.last else {
+            Issue.record("no END_STREAM: \(frames)")
+            return
+        }
+        #expect(status.code == .resourceExhausted && frames.count == 2)
+    }
+
+    @Test("after endAllStreams a stream registered late ends at once with that status")
+    func lateStreamAfterProtocolError() throws {
+        let responder = Responder(queue: DispatchQueue(label: "test")) {}
+        guard case .accepted(let generation) = responder.register(2, limit: 8) else {
+            Issue.record("not accepted")
+            return
+        }
+        responder.endAllStreams(status: Status(.invalidArgument, "bad frame"))
+        let ended = Atomic<Bool>(false)
+        responder.onStreamTermination(2, generation: generation) { ended.store(true, ordering: .relaxed) }
+        let wasEnded = ended.load(ordering: .relaxed)
+        #expect(wasEnded)
+        #expect(
+            try Self.decode(responder.takeOutput()) == [
+                .endStream(id: 2, status: Status(.invalidArgument, "bad frame"))
+            ]
+        )
+    }
+}

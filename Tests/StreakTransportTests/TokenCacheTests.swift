@@ -1,0 +1,72 @@
+import Foundation
+import StreakCore
+import StreakStorage
+import Testing
+
+@testable import StreakServer
+
+@Suite("Token cache")
+struct TokenCacheTests {
+    static func user(_ id: UserID) -> UserState {
+        UserState(
+            id: id,
+            data: UserData(habits: [], completions: [], settings: .defaults),
+            cacheLimits: ResponseCacheLimits(entries: 8, bytes: 4096, entryBytes: 1024)
+        )
+    }
+
+    static func wrongToken(_ index: Int) -> String {
+        let hex = String(index, radix: 16)
+        return "stk_" + String(repeating: "0", count: 64 - hex.count) + hex
+    }
+
+    @Test("many refused tokens never evict an accepted one, and their own count stays bounded")
+    func refusedTokensCannotEvictUsers() {
+        let cache = TokenCache(ttl: .seconds(60), capacity: 4, rejectedCapacity: 16)
+        let valid = "stk_" + String(repeating: "a", count: 64)
+        cache.remember(valid, .user(Self.user(7)))
+        for index in 0..<1000 { cache.remember(Self.wrongToken(index), .rejected) }
+        guard case .user(let user) = cache.lookup(valid) else {
+            Issue.record("the valid token was evicted")
+            return
+        }
+        #expect(user.id == 7)
+        #expect(cache.counts.accepted == 1 && cache.counts.rejected <= 16)
+        if case .rejected = cache.lookup(Self.wrongToken(999)) {} else { Issue.record("the last refusal is forgotten") }
+        #expect(cache.lookup(Self.wrongToken(5000)) == nil)
+    }
+
+    @Test("a token accepted after a refusal is no longer refused, and expired entries are misses")
+    func acceptanceReplacesRefusalAndEntriesExpire() throws {
+        let token = Self.wrongToken(1)
+        let cache = TokenCache(ttl: .seconds(60))
+        cache.remember(token, .rejected)
+        cache.remember(token, .user(Self.user(3)))
+        guard case .user = cache.lookup(token) else {
+            Issue.record("still refused")
+            return
+        }
+        let short = TokenCache(ttl: .milliseconds(1))
+        short.remember(token, .user(Self.user(3)))
+        short.remember(Self.wrongToken(2), .rejected)
+        Thread.sleep(forTimeInterval: 0.01)
+        #expect(short.lookup(token) == nil && short.lookup(Self.wrongToken(2)) == nil)
+    }
+
+    @Test("a full accepted cache drops expired entries before it drops live ones")
+    func fullCacheDropsExpiredFirst() {
+        let cache = TokenCache(ttl: .seconds(60), capacity: 2)
+        cache.remember(Self.wrongToken(1), .user(Self.user(1)))
+        cache.remember(Self.wrongToken(2), .user(Self.user(2)))
+        cache.remember(Self.wrongToken(3), .user(Self.user(3)))  // nothing expired: emptied, then added
+        #expect(cache.counts.accepted == 1)
+    }
+
+    @Test("only well-formed tokens get past the service's first check")
+    func wellFormedTokens() {
+        #expect(TokenHasher.isWellFormed(Self.wrongToken(1)))
+        #expect(!TokenHasher.isWellFormed("stk_wrong"))
+        #expect(!TokenHasher.isWellFormed("stk_" + String(repeating: "A", count: 64)))
+        #expect(!TokenHasher.isWellFormed(String(repeating: "x", count: 65_535)))
+    }
+}

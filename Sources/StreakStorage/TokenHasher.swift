@@ -14,11 +14,22 @@ public enum TokenHasher {
     /// Whether `token` has the shape of a token: "stk_" and 64 lowercase hex digits. Anything
     /// else can be refused without asking the store (and without remembering it).
     public static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == prefix.utf8.count + 64 && token.hasPrefix(prefix)
-            && token.utf8.dropFirst(prefix.utf8.count).allSatisfy {
-                (0x30...0x39).contains($0) || (0x61...0x66).contains($0)
+        // One pass over the bytes: it runs on every authenticated request.
+        let utf8 = token.utf8
+        guard utf8.count == 68 else { return false }
+        var index = 0
+        for byte in utf8 {
+            if index < 4 {
+                guard byte == prefixBytes[index] else { return false }
+            } else if !((0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)) {
+                return false
             }
+            index += 1
+        }
+        return true
     }
+
+    private static let prefixBytes = Array(prefix.utf8)
 
     /// SHA-256 of the token's UTF-8 bytes.
     static func hash(_ token: String) -> [UInt8] { SHA256.hash(token.utf8) }

@@ -24,24 +24,24 @@ final class Connection: @unchecked Sendable {
     /// Whether the client's preface arrived (read by the sweeper without hopping).
     let handshakeDone = Atomic<Bool>(false)
 
-    private let descriptor: Int32
-    private let configuration: TransportConfiguration
-    private let handler: any RequestHandler
-    private let logger: Logger
-    private let onClose: @Sendable (Connection) -> Void
-    private var decoder: FrameDecoder
-    private var machine = ConnectionStateMachine()
-    private var readSource: (any DispatchSourceRead)?
-    private var writeSource: (any DispatchSourceWrite)?
-    private var readsPaused = false
-    private var writeSourceRunning = false
-    private var unsent: [UInt8] = []
-    private var unsentOffset = 0
-    private var closeWhenFlushed = false
-    private var prefaceSent = false
-    private var lingering = false
-    private var peerEnded = false
-    private var cancelledSources = 0
+    let descriptor: Int32
+    let configuration: TransportConfiguration
+    let handler: any RequestHandler
+    let logger: Logger
+    let onClose: @Sendable (Connection) -> Void
+    var decoder: FrameDecoder
+    var machine = ConnectionStateMachine()
+    var readSource: (any DispatchSourceRead)?
+    var writeSource: (any DispatchSourceWrite)?
+    var readsPaused = false
+    var writeSourceRunning = false
+    var unsent: [UInt8] = []
+    var unsentOffset = 0
+    var closeWhenFlushed = false
+    var prefaceSent = false
+    var lingering = false
+    var peerEnded = false
+    var cancelledSources = 0
 
     init(
         descriptor: Int32,
@@ -78,297 +78,6 @@ final class Connection: @unchecked Sendable {
             writeSource = write
             read.activate()
         }
-    }
-
-    // MARK: - Reading
-
-    private func readAvailable() {
-        guard !machine.isClosed else { return }
-        if lingering {
-            discardInput()
-            return
-        }
-        guard !closeWhenFlushed else { return }
-        let buffer = ReadBufferPool.shared.take()
-        defer { ReadBufferPool.shared.give(buffer) }
-        var received = false
-        var ended = false
-        var broken = false
-        while true {
-            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
-            if count > 0 {
-                decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                received = true
-                if count < buffer.count { break }  // a short read: the socket is drained
-            } else if count == 0 {
-                ended = true
-                break
-            } else if errno == EINTR {
-                continue
-            } else {
-                if errno != EAGAIN && errno != EWOULDBLOCK { broken = true }
-                break
-            }
-        }
-        if received {
-            lastActivity.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
-            handleBurst()
-        }
-        if broken {
-            // Reset by the peer: nothing can be delivered any more.
-            logger.debug("a connection was reset by the client")
-            close()
-            return
-        }
-        if ended && !machine.isClosed {
-            do {
-                try decoder.finish()
-            } catch {
-                logger.debug("a connection ended inside a frame", metadata: ["reason": "\(error.code)"])
-            }
-            peerStoppedSending()
-        }
-    }
-
-    /// The client sent everything it will send: end its streams, answer what is in flight, close.
-    private func peerStoppedSending() {
-        peerEnded = true
-        pauseReads()
-        responder.endAllStreams(status: Status(.cancelled, "the client closed the connection"))
-        flush()
-    }
-
-    /// After an error frame: read and drop what the client still sends, so that closing does not
-    /// reset the connection before the client has read the error.
-    private func discardInput() {
-        let buffer = ReadBufferPool.shared.take()
-        defer { ReadBufferPool.shared.give(buffer) }
-        while true {
-            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
-            if count > 0 { continue }
-            if count < 0 && errno == EINTR { continue }
-            if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { close() }
-            return
-        }
-    }
-
-    private func handleBurst() {
-        responder.beginBurst()
-        do {
-            while !closeWhenFlushed, let frame = try nextFrame() {
-                handle(frame)
-            }
-            _ = try nextFrame()  // a preface that completed without a frame still gets its answer
-        } catch {
-            fail(error.status)
-        }
-        // Always, even after a protocol error: requests accepted before it may wait for the burst's hop.
-        handler.didFinishReadBurst(responder: responder)
-        responder.endBurst()
-        flush()
-    }
-
-    private func nextFrame() throws(FramingError) -> Frame? {
-        let frame = try decoder.next()
-        if decoder.hasReceivedPreface && machine.prefaceReceived() {
-            handshakeDone.store(true, ordering: .relaxed)
-            sendPrefaceOnce()
-        }
-        return frame
-    }
-
-    private func handle(_ frame: Frame) {
-        switch frame {
-        case .request(let id, let method, let metadata, let message):
-            accept(id: id, method: method, metadata: metadata, message: message)
-        case .cancel(let id):
-            responder.terminate(id, status: Status(.cancelled, "cancelled by the client"))
-        case .ping(let payload):
-            responder.send(.pong(payload))
-        case .pong:
-            break
-        case .response, .streamMessage, .endStream, .goAway:
-            fail(Status(.invalidArgument, "a client may not send \(frame.kindName) frames"))
-        }
-    }
-
-    private func accept(id: UInt32, method: String, metadata: [MetadataEntry], message: [UInt8]) {
-        switch machine.requestReceived(id: id) {
-        case .accept: break
-        case .refuseDraining:
-            responder.send(.response(id: id, status: Status(.unavailable, "the server is shutting down"), message: []))
-            return
-        case .ignoreClosed: return
-        }
-        var deadline: DispatchTime?
-        if let text = metadata.first(where: { $0.key == MetadataEntry.deadlineKey })?.value {
-            guard let milliseconds = UInt64(text), milliseconds <= 86_400_000 else {
-                let status = Status(
-                    .invalidArgument,
-                    "deadline-ms must be a whole number of milliseconds up to 86400000, got \"\(text.prefix(32))\""
-                )
-                responder.send(.response(id: id, status: status, message: []))
-                return
-            }
-            deadline = .now() + .milliseconds(Int(milliseconds))
-        }
-        let generation: UInt64
-        switch responder.register(id, limit: configuration.maxInFlightPerConnection) {
-        case .duplicate:
-            responder.send(
-                .response(
-                    id: id,
-                    status: Status(.invalidArgument, "request id \(id) is already in flight"),
-                    message: []
-                )
-            )
-            return
-        case .overLimit:
-            let status = Status(
-                .resourceExhausted,
-                "more than \(configuration.maxInFlightPerConnection) requests in flight on one connection"
-            )
-            responder.send(.response(id: id, status: status, message: []))
-            return
-        case .accepted(let accepted):
-            generation = accepted
-            if let deadline {
-                queue.asyncAfter(deadline: deadline) { [weak self] in
-                    self?.responder.terminate(
-                        id,
-                        generation: generation,
-                        status: Status(.deadlineExceeded, "the deadline passed")
-                    )
-                }
-            }
-        }
-        handler.handle(
-            IncomingRequest(
-                id: id,
-                method: method,
-                metadata: metadata,
-                message: message,
-                deadline: deadline,
-                generation: generation
-            ),
-            responder: responder
-        )
-    }
-
-    /// A protocol error: GOAWAY with the reason, streams end with it, requests accepted before it
-    /// are still answered; then the connection closes.
-    private func fail(_ status: Status) {
-        guard !closeWhenFlushed, !machine.isClosed else { return }
-        logger.debug("closing a connection after a protocol error", metadata: ["status": "\(status.code)"])
-        sendPrefaceOnce()
-        responder.send(.goAway(lastRequestID: machine.highestRequestID, status: status))
-        responder.endAllStreams(status: status)
-        closeWhenFlushed = true
-        pauseReads()
-    }
-
-    // MARK: - Writing
-
-    /// Moves the responder's output to the socket; called on the queue.
-    private func flush() {
-        guard !machine.isClosed else { return }
-        let output = responder.takeOutput()
-        if !output.isEmpty {
-            if unsent.isEmpty {
-                unsent = output
-                unsentOffset = 0
-            } else {
-                unsent.append(contentsOf: output)
-            }
-        }
-        writeUnsent()
-    }
-
-    private func writeUnsent() {
-        guard !machine.isClosed else { return }
-        while unsentOffset < unsent.count {
-            let written = unsent.withUnsafeBytes {
-                send(
-                    descriptor,
-                    $0.baseAddress! + unsentOffset,
-                    $0.count - unsentOffset,
-                    Int32(MSG_NOSIGNAL | MSG_DONTWAIT)
-                )
-            }
-            if written > 0 {
-                unsentOffset += written
-                lastActivity.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                break
-            } else {
-                close()
-                return
-            }
-        }
-        let pending = unsent.count - unsentOffset
-        responder.noteUnsentBytes(pending)
-        if pending == 0 {
-            unsent = []
-            unsentOffset = 0
-            setWriteSourceRunning(false)
-            // Finished means answered and handed over: an answer encoded since takeOutput() is
-            // flushed by the block its responder scheduled, and only then may the connection close.
-            let finished = responder.isFinished
-            if closeWhenFlushed {
-                // After a protocol error: answer what was accepted before it, then close.
-                if finished { startLingering() }
-                return
-            }
-            if peerEnded && finished {
-                close()
-                return
-            }
-            if machine.mayCloseAfterDraining(inFlight: finished ? 0 : 1, unsentBytes: 0) {
-                // Not close(): a client still sending would turn it into a reset that drops answers.
-                startLingering()
-                return
-            }
-        } else {
-            setWriteSourceRunning(true)
-        }
-        if pending > configuration.maxPendingOutputBytes {
-            pauseReads()
-        } else if readsPaused && !closeWhenFlushed && !peerEnded && pending <= configuration.maxPendingOutputBytes / 2 {
-            readsPaused = false
-            readSource?.resume()
-        }
-    }
-
-    /// Half-closes, drops further input for up to a second, then closes.
-    private func startLingering() {
-        guard !lingering else { return }
-        lingering = true
-        shutdown(descriptor, Int32(SHUT_WR))
-        if readsPaused {
-            readsPaused = false
-            readSource?.resume()
-        }
-        queue.asyncAfter(deadline: .now() + .seconds(1)) { [self] in close() }
-    }
-
-    private func sendPrefaceOnce() {
-        guard !prefaceSent else { return }
-        prefaceSent = true
-        responder.sendRaw(Preface.bytes)
-    }
-
-    private func setWriteSourceRunning(_ running: Bool) {
-        guard running != writeSourceRunning, let writeSource else { return }
-        writeSourceRunning = running
-        if running { writeSource.resume() } else { writeSource.suspend() }
-    }
-
-    private func pauseReads() {
-        guard !readsPaused, let readSource else { return }
-        readsPaused = true
-        readSource.suspend()
     }
 
     // MARK: - Lifecycle
@@ -433,25 +142,9 @@ final class Connection: @unchecked Sendable {
         queue.async { [self] in close() }
     }
 
-    private func sourceCancelled() {
+    func sourceCancelled() {
         cancelledSources += 1
         if cancelledSources == 2 { Glibc.close(descriptor) }
-    }
-}
-
-extension Frame {
-    /// The kind's name as PROTOCOL.md writes it.
-    var kindName: String {
-        switch self {
-        case .request: "REQUEST"
-        case .response: "RESPONSE"
-        case .streamMessage: "STREAM_MESSAGE"
-        case .endStream: "END_STREAM"
-        case .cancel: "CANCEL"
-        case .ping: "PING"
-        case .pong: "PONG"
-        case .goAway: "GOAWAY"
-        }
     }
 }
 

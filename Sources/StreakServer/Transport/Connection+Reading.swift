@@ -1,0 +1,213 @@
+import Dispatch
+import Foundation
+import Logging
+import StreakFraming
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading: bursts of frames from the socket, handled inline on the connection's queue.
+extension Connection {
+    func readAvailable() {
+        guard !machine.isClosed else { return }
+        if lingering {
+            discardInput()
+            return
+        }
+        guard !closeWhenFlushed else { return }
+        let buffer = ReadBufferPool.shared.take()
+        defer { ReadBufferPool.shared.give(buffer) }
+        var received = false
+        var ended = false
+        var broken = false
+        while true {
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            if count > 0 {
+                decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                received = true
+                if count < buffer.count { break }  // a short read: the socket is drained
+            } else if count == 0 {
+                ended = true
+                break
+            } else if errno == EINTR {
+                continue
+            } else {
+                if errno != EAGAIN && errno != EWOULDBLOCK { broken = true }
+                break
+            }
+        }
+        if received {
+            lastActivity.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            handleBurst()
+        }
+        if broken {
+            // Reset by the peer: nothing can be delivered any more.
+            logger.debug("a connection was reset by the client")
+            close()
+            return
+        }
+        if ended && !machine.isClosed {
+            do {
+                try decoder.finish()
+            } catch {
+                logger.debug("a connection ended inside a frame", metadata: ["reason": "\(error.code)"])
+            }
+            peerStoppedSending()
+        }
+    }
+
+    /// The client sent everything it will send: end its streams, answer what is in flight, close.
+    func peerStoppedSending() {
+        peerEnded = true
+        pauseReads()
+        responder.endAllStreams(status: Status(.cancelled, "the client closed the connection"))
+        flush()
+    }
+
+    /// After an error frame: read and drop what the client still sends, so that closing does not
+    /// reset the connection before the client has read the error.
+    func discardInput() {
+        let buffer = ReadBufferPool.shared.take()
+        defer { ReadBufferPool.shared.give(buffer) }
+        while true {
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            if count > 0 { continue }
+            if count < 0 && errno == EINTR { continue }
+            if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { close() }
+            return
+        }
+    }
+
+    func handleBurst() {
+        responder.beginBurst()
+        do {
+            while !closeWhenFlushed, let frame = try nextFrame() {
+                handle(frame)
+            }
+            _ = try nextFrame()  // a preface that completed without a frame still gets its answer
+        } catch {
+            fail(error.status)
+        }
+        // Always, even after a protocol error: requests accepted before it may wait for the burst's hop.
+        handler.didFinishReadBurst(responder: responder)
+        responder.endBurst()
+        flush()
+    }
+
+    func nextFrame() throws(FramingError) -> Frame? {
+        let frame = try decoder.next()
+        if decoder.hasReceivedPreface && machine.prefaceReceived() {
+            handshakeDone.store(true, ordering: .relaxed)
+            sendPrefaceOnce()
+        }
+        return frame
+    }
+
+    func handle(_ frame: Frame) {
+        switch frame {
+        case .request(let id, let method, let metadata, let message):
+            accept(id: id, method: method, metadata: metadata, message: message)
+        case .cancel(let id):
+            responder.terminate(id, status: Status(.cancelled, "cancelled by the client"))
+        case .ping(let payload):
+            responder.send(.pong(payload))
+        case .pong:
+            break
+        case .response, .streamMessage, .endStream, .goAway:
+            fail(Status(.invalidArgument, "a client may not send \(frame.kindName) frames"))
+        }
+    }
+
+    func accept(id: UInt32, method: String, metadata: [MetadataEntry], message: [UInt8]) {
+        switch machine.requestReceived(id: id) {
+        case .accept: break
+        case .refuseDraining:
+            responder.send(.response(id: id, status: Status(.unavailable, "the server is shutting down"), message: []))
+            return
+        case .ignoreClosed: return
+        }
+        var deadline: DispatchTime?
+        if let text = metadata.first(where: { $0.key == MetadataEntry.deadlineKey })?.value {
+            guard let milliseconds = UInt64(text), milliseconds <= 86_400_000 else {
+                let status = Status(
+                    .invalidArgument,
+                    "deadline-ms must be a whole number of milliseconds up to 86400000, got \"\(text.prefix(32))\""
+                )
+                responder.send(.response(id: id, status: status, message: []))
+                return
+            }
+            deadline = .now() + .milliseconds(Int(milliseconds))
+        }
+        let generation: UInt64
+        switch responder.register(id, limit: configuration.maxInFlightPerConnection) {
+        case .duplicate:
+            responder.send(
+                .response(
+                    id: id,
+                    status: Status(.invalidArgument, "request id \(id) is already in flight"),
+                    message: []
+                )
+            )
+            return
+        case .overLimit:
+            let status = Status(
+                .resourceExhausted,
+                "more than \(configuration.maxInFlightPerConnection) requests in flight on one connection"
+            )
+            responder.send(.response(id: id, status: status, message: []))
+            return
+        case .accepted(let accepted):
+            generation = accepted
+            if let deadline {
+                queue.asyncAfter(deadline: deadline) { [weak self] in
+                    self?.responder.terminate(
+                        id,
+                        generation: generation,
+                        status: Status(.deadlineExceeded, "the deadline passed")
+                    )
+                }
+            }
+        }
+        handler.handle(
+            IncomingRequest(
+                id: id,
+                method: method,
+                metadata: metadata,
+                message: message,
+                deadline: deadline,
+                generation: generation
+            ),
+            responder: responder
+        )
+    }
+
+    /// A protocol error: GOAWAY with the reason, streams end with it, requests accepted before it
+    /// are still answered; then the connection closes.
+    func fail(_ status: Status) {
+        guard !closeWhenFlushed, !machine.isClosed else { return }
+        logger.debug("closing a connection after a protocol error", metadata: ["status": "\(status.code)"])
+        sendPrefaceOnce()
+        responder.send(.goAway(lastRequestID: machine.highestRequestID, status: status))
+        responder.endAllStreams(status: status)
+        closeWhenFlushed = true
+        pauseReads()
+    }
+}
+
+extension Frame {
+    /// The kind's name as PROTOCOL.md writes it.
+    var kindName: String {
+        switch self {
+        case .request: "REQUEST"
+        case .response: "RESPONSE"
+        case .streamMessage: "STREAM_MESSAGE"
+        case .endStream: "END_STREAM"
+        case .cancel: "CANCEL"
+        case .ping: "PING"
+        case .pong: "PONG"
+        case .goAway: "GOAWAY"
+        }
+    }
+}

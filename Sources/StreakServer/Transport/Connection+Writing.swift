@@ -1,0 +1,114 @@
+import Dispatch
+import Foundation
+import Logging
+import StreakFraming
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writing: the responder's output to the socket, the write source only while output is pending.
+extension Connection {
+    /// Moves the responder's output to the socket; called on the queue.
+    func flush() {
+        guard !machine.isClosed else { return }
+        let output = responder.takeOutput()
+        if !output.isEmpty {
+            if unsent.isEmpty {
+                unsent = output
+                unsentOffset = 0
+            } else {
+                unsent.append(contentsOf: output)
+            }
+        }
+        writeUnsent()
+    }
+
+    func writeUnsent() {
+        guard !machine.isClosed else { return }
+        while unsentOffset < unsent.count {
+            let written = unsent.withUnsafeBytes {
+                send(
+                    descriptor,
+                    $0.baseAddress! + unsentOffset,
+                    $0.count - unsentOffset,
+                    Int32(MSG_NOSIGNAL | MSG_DONTWAIT)
+                )
+            }
+            if written > 0 {
+                unsentOffset += written
+                lastActivity.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                break
+            } else {
+                close()
+                return
+            }
+        }
+        let pending = unsent.count - unsentOffset
+        responder.noteUnsentBytes(pending)
+        if pending == 0 {
+            unsent = []
+            unsentOffset = 0
+            setWriteSourceRunning(false)
+            // Finished means answered and handed over: an answer encoded since takeOutput() is
+            // flushed by the block its responder scheduled, and only then may the connection close.
+            let finished = responder.isFinished
+            if closeWhenFlushed {
+                // After a protocol error: answer what was accepted before it, then close.
+                if finished { startLingering() }
+                return
+            }
+            if peerEnded && finished {
+                close()
+                return
+            }
+            if machine.mayCloseAfterDraining(inFlight: finished ? 0 : 1, unsentBytes: 0) {
+                // Not close(): a client still sending would turn it into a reset that drops answers.
+                startLingering()
+                return
+            }
+        } else {
+            setWriteSourceRunning(true)
+        }
+        if pending > configuration.maxPendingOutputBytes {
+            pauseReads()
+        } else if readsPaused && !closeWhenFlushed && !peerEnded && pending <= configuration.maxPendingOutputBytes / 2 {
+            readsPaused = false
+            readSource?.resume()
+        }
+    }
+
+    /// Half-closes, drops further input for up to a second, then closes.
+    func startLingering() {
+        guard !lingering else { return }
+        lingering = true
+        shutdown(descriptor, Int32(SHUT_WR))
+        if readsPaused {
+            readsPaused = false
+            readSource?.resume()
+        }
+        queue.asyncAfter(deadline: .now() + .seconds(1)) { [self] in close() }
+    }
+
+    func sendPrefaceOnce() {
+        guard !prefaceSent else { return }
+        prefaceSent = true
+        responder.sendRaw(Preface.bytes)
+    }
+
+    func setWriteSourceRunning(_ running: Bool) {
+        guard running != writeSourceRunning, let writeSource else { return }
+        writeSourceRunning = running
+        if running { writeSource.resume() } else { writeSource.suspend() }
+    }
+
+    func pauseReads() {
+        guard !readsPaused, let readSource else { return }
+        readsPaused = true
+        readSource.suspend()
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import StreakFraming
+import StreakTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -27,21 +28,13 @@ final class FakeServer: @unchecked Sendable {
     }
 
     init(script: @escaping @Sendable (_ index: Int, _ frame: Frame, _ peer: Peer) -> Void) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else { throw CancellationError() }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        let (descriptor, port) = try LoopbackSocket.bindEphemeral()
+        guard listen(descriptor, 16) == 0 else {
+            Glibc.close(descriptor)
+            throw CancellationError()
         }
         listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let listener = descriptor
         Thread { [self] in
             var index = 0

@@ -87,10 +87,13 @@ let targets: [Target] = [
         swiftSettings: swiftSettings
     ),
 
+    // epoll(7) for the server's event loops, which the Glibc module does not import.
+    .target(name: "CEventPoll"),
+
     // The Dispatch-driven server and the service's handlers.
     .target(
         name: "StreakServer",
-        dependencies: ["StreakCore", "StreakFraming", "StreakWire", "StreakStorage", logging],
+        dependencies: ["StreakCore", "StreakFraming", "StreakWire", "StreakStorage", "CEventPoll", logging],
         swiftSettings: swiftSettings
     ),
     // The transport in-process with an echo handler, over real loopback sockets; the service's

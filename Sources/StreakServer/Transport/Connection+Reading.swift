@@ -8,7 +8,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// Reading: bursts of frames from the socket, handled inline on the connection's queue.
+/// Reading: bursts of frames from the socket, handled inline on the loop's queue.
 extension Connection {
     func readAvailable() {
         guard !machine.isClosed else { return }
@@ -17,8 +17,7 @@ extension Connection {
             return
         }
         guard !closeWhenFlushed else { return }
-        let buffer = ReadBufferPool.shared.take()
-        defer { ReadBufferPool.shared.give(buffer) }
+        let buffer = loop.readBuffer
         var received = false
         var ended = false
         var broken = false
@@ -69,8 +68,7 @@ extension Connection {
     /// After an error frame: read and drop what the client still sends, so that closing does not
     /// reset the connection before the client has read the error.
     func discardInput() {
-        let buffer = ReadBufferPool.shared.take()
-        defer { ReadBufferPool.shared.give(buffer) }
+        let buffer = loop.readBuffer
         while true {
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count > 0 { continue }

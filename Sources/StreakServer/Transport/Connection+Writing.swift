@@ -8,7 +8,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// Writing: the responder's output to the socket, the write source only while output is pending.
+/// Writing: the responder's output to the socket, waiting for writability only while output is pending.
 extension Connection {
     /// Moves the responder's output to the socket; called on the queue.
     func flush() {
@@ -53,7 +53,7 @@ extension Connection {
         if pending == 0 {
             unsent = []
             unsentOffset = 0
-            setWriteSourceRunning(false)
+            setAwaitingWritable(false)
             // Finished means answered and handed over: an answer encoded since takeOutput() is
             // flushed by the block its responder scheduled, and only then may the connection close.
             let finished = responder.isFinished
@@ -72,13 +72,13 @@ extension Connection {
                 return
             }
         } else {
-            setWriteSourceRunning(true)
+            setAwaitingWritable(true)
         }
         if pending > configuration.maxPendingOutputBytes {
             pauseReads()
         } else if readsPaused && !closeWhenFlushed && !peerEnded && pending <= configuration.maxPendingOutputBytes / 2 {
             readsPaused = false
-            readSource?.resume()
+            interestChanged()
         }
     }
 
@@ -89,7 +89,7 @@ extension Connection {
         shutdown(descriptor, Int32(SHUT_WR))
         if readsPaused {
             readsPaused = false
-            readSource?.resume()
+            interestChanged()
         }
         queue.asyncAfter(deadline: .now() + .seconds(1)) { [self] in close() }
     }
@@ -100,15 +100,15 @@ extension Connection {
         responder.sendRaw(Preface.bytes)
     }
 
-    func setWriteSourceRunning(_ running: Bool) {
-        guard running != writeSourceRunning, let writeSource else { return }
-        writeSourceRunning = running
-        if running { writeSource.resume() } else { writeSource.suspend() }
+    func setAwaitingWritable(_ awaiting: Bool) {
+        guard awaiting != awaitingWritable else { return }
+        awaitingWritable = awaiting
+        interestChanged()
     }
 
     func pauseReads() {
-        guard !readsPaused, let readSource else { return }
+        guard !readsPaused else { return }
         readsPaused = true
-        readSource.suspend()
+        interestChanged()
     }
 }

@@ -1,3 +1,4 @@
+import CEventPoll
 import Dispatch
 import Foundation
 import Logging
@@ -8,14 +9,15 @@ import Synchronization
 import Glibc
 #endif
 
-/// One client connection: one read and one write source, created once, on a serial queue.
+/// One client connection, served by its event loop on the loop's serial queue.
 ///
 /// Reads are handled in bursts: everything readable is read, every complete frame handled
 /// inline, and every answer given during the burst written with one `send`. Answers from other
-/// threads are appended by the responder and flushed by one scheduled block. The descriptor is
-/// closed only in the sources' cancel handlers, after both ran.
+/// threads are appended by the responder and flushed by one scheduled block. The socket waits
+/// for writability only while output is pending, and for readability unless reads are paused.
 final class Connection: @unchecked Sendable {
     let queue: DispatchQueue
+    let loop: EventLoop
     private(set) var responder: Responder!
     /// Monotonic nanoseconds of the last bytes read or written, read by the transport's sweeper.
     let lastActivity = Atomic<UInt64>(0)
@@ -31,28 +33,28 @@ final class Connection: @unchecked Sendable {
     let onClose: @Sendable (Connection) -> Void
     var decoder: FrameDecoder
     var machine = ConnectionStateMachine()
-    var readSource: (any DispatchSourceRead)?
-    var writeSource: (any DispatchSourceWrite)?
+    /// The registration in the loop; nil until started and after closing.
+    var token: UInt64?
     var readsPaused = false
-    var writeSourceRunning = false
+    var awaitingWritable = false
     var unsent: [UInt8] = []
     var unsentOffset = 0
     var closeWhenFlushed = false
     var prefaceSent = false
     var lingering = false
     var peerEnded = false
-    var cancelledSources = 0
 
     init(
         descriptor: Int32,
-        queue: DispatchQueue,
+        loop: EventLoop,
         configuration: TransportConfiguration,
         handler: any RequestHandler,
         logger: Logger,
         onClose: @escaping @Sendable (Connection) -> Void
     ) {
         self.descriptor = descriptor
-        self.queue = queue
+        self.loop = loop
+        self.queue = loop.queue
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
@@ -60,24 +62,50 @@ final class Connection: @unchecked Sendable {
         self.decoder = FrameDecoder(maxFrameSize: configuration.maxFrameSize, expectsPreface: true)
         self.acceptedAt = DispatchTime.now().uptimeNanoseconds
         lastActivity.store(acceptedAt, ordering: .relaxed)
-        responder = Responder(queue: queue, streamOutputLimit: configuration.maxPendingOutputBytes) {
+        responder = Responder(queue: loop.queue, streamOutputLimit: configuration.maxPendingOutputBytes) {
             [weak self] in self?.flush()
         }
     }
 
-    /// Creates the sources and starts reading. Call once, on any thread.
+    /// Registers with the loop and starts reading. Call once, on any thread.
     func start() {
         queue.async { [self] in
-            let read = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-            let write = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
-            read.setEventHandler { [unowned self] in readAvailable() }
-            write.setEventHandler { [unowned self] in writeUnsent() }
-            read.setCancelHandler { [self] in sourceCancelled() }
-            write.setCancelHandler { [self] in sourceCancelled() }
-            readSource = read
-            writeSource = write
-            read.activate()
+            guard !machine.isClosed else { return }
+            token = loop.add(self, interest: .read)
+            if token == nil {
+                logger.warning("a connection could not be registered for events; closing it")
+                close()
+            }
         }
+    }
+
+    /// What the loop found ready: readable, writable, or hung up (STREAK_POLL_* bits).
+    func serve(ready: UInt32) {
+        let interest = self.interest
+        if ready & EventLoop.Interest.read.rawValue != 0 && interest.contains(.read) {
+            readAvailable()
+        }
+        if ready & EventLoop.Interest.write.rawValue != 0 && awaitingWritable && !machine.isClosed {
+            writeUnsent()
+        }
+        // Hung up or failed while not reading: nothing will report it again, nothing can be delivered.
+        if ready & UInt32(STREAK_POLL_HANGUP) != 0 && !machine.isClosed && !self.interest.contains(.read) {
+            close()
+        }
+    }
+
+    /// What the socket waits for now.
+    var interest: EventLoop.Interest {
+        var interest: EventLoop.Interest = []
+        if !readsPaused { interest.insert(.read) }
+        if awaitingWritable { interest.insert(.write) }
+        return interest
+    }
+
+    /// Tells the loop about a change of `interest`.
+    func interestChanged() {
+        guard let token, !machine.isClosed else { return }
+        loop.update(self, token: token, interest: interest)
     }
 
     // MARK: - Lifecycle
@@ -128,11 +156,9 @@ final class Connection: @unchecked Sendable {
     func close() {
         guard machine.close() else { return }
         responder.connectionClosed()
-        if readSource == nil { Glibc.close(descriptor) }
-        readSource?.cancel()
-        writeSource?.cancel()
-        if readsPaused { readSource?.resume() }
-        if !writeSourceRunning { writeSource?.resume() }
+        if let token { loop.remove(self, token: token) }
+        token = nil
+        Glibc.close(descriptor)
         unsent = []
         onClose(self)
     }
@@ -140,11 +166,6 @@ final class Connection: @unchecked Sendable {
     /// Closes from any thread.
     func closeSoon() {
         queue.async { [self] in close() }
-    }
-
-    func sourceCancelled() {
-        cancelledSources += 1
-        if cancelledSources == 2 { Glibc.close(descriptor) }
     }
 }
 

@@ -19,7 +19,8 @@ public final class ServerTransport: @unchecked Sendable {
     private let handler: any RequestHandler
     private let logger: Logger
     private let acceptQueue = DispatchQueue(label: "streakd.accept")
-    private let connectionTarget = DispatchQueue(label: "streakd.connections", attributes: .concurrent)
+    private var loops: [EventLoop] = []
+    private var nextLoop = 0
     private let lock = NSLock()
     private var connections: [ObjectIdentifier: Connection] = [:]
     private var listener: Int32 = -1
@@ -45,6 +46,13 @@ public final class ServerTransport: @unchecked Sendable {
     public func start() throws -> Int {
         signal(SIGPIPE, SIG_IGN)
         let (descriptor, port) = try Socket.listen(host: configuration.host, port: configuration.port)
+        do {
+            loops = try (0..<max(1, configuration.eventLoops)).map { try EventLoop(label: "streakd.loop.\($0)") }
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
+        for loop in loops { loop.start() }
         listener = descriptor
         let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: acceptQueue)
         source.setEventHandler { [unowned self] in acceptAll() }
@@ -97,6 +105,7 @@ public final class ServerTransport: @unchecked Sendable {
     private func finishShutdown() {
         guard !finished else { return }
         finished = true
+        for loop in loops { loop.stop() }
         let completions = lock.withLock { () -> [@Sendable () -> Void] in
             defer { drained = [] }
             return drained
@@ -126,10 +135,12 @@ public final class ServerTransport: @unchecked Sendable {
                 )
                 continue
             }
-            let queue = DispatchQueue(label: "streakd.connection", target: connectionTarget)
+            // Round robin: each loop serves its share of connections on one thread at a time.
+            let loop = loops[nextLoop % loops.count]
+            nextLoop &+= 1
             let connection = Connection(
                 descriptor: descriptor,
-                queue: queue,
+                loop: loop,
                 configuration: configuration,
                 handler: handler,
                 logger: logger

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import StreakFraming
 
 /// The listening address and the limits of the server transport, each with a safe default.
@@ -19,6 +20,9 @@ public struct TransportConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(300)
     /// Unsent output above which a connection's reads stop until it drains to half.
     public var maxPendingOutputBytes = 4 * 1024 * 1024
+    /// Event loops: each serves its share of the connections on one thread at a time, so this
+    /// many cores can serve connections at once. One per active processor by default.
+    public var eventLoops = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// How long shutdown waits for in-flight requests before closing anyway.
     public var shutdownGracePeriod: Duration = .seconds(10)
 

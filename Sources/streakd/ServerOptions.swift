@@ -30,6 +30,14 @@ struct ServerOptions: ParsableArguments {
 
     @Option(
         help: """
+            Event loops serving connections, each on one thread at a time (default: one per \
+            active processor).
+            """
+    )
+    var eventLoops: Int = TransportConfiguration().eventLoops
+
+    @Option(
+        help: """
             Unsent output per connection, in bytes, above which reading it stops and its Watch \
             streams end RESOURCE_EXHAUSTED.
             """
@@ -43,6 +51,7 @@ struct ServerOptions: ParsableArguments {
         }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be at least 1") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+        guard (1...256).contains(eventLoops) else { throw ValidationError("--event-loops must be in 1...256") }
         guard maxPendingOutputBytes >= 4096 else {
             throw ValidationError("--max-pending-output-bytes must be at least 4096")
         }
@@ -78,6 +87,7 @@ struct ServerOptions: ParsableArguments {
         configuration.maxFrameSize = maxFrameBytes
         configuration.maxInFlightPerConnection = maxInFlight
         configuration.maxConnections = maxConnections
+        configuration.eventLoops = eventLoops
         configuration.maxPendingOutputBytes = maxPendingOutputBytes
         configuration.handshakeTimeout = .milliseconds(Int(handshakeTimeout * 1000))
         configuration.idleTimeout = .milliseconds(Int(idleTimeout * 1000))

@@ -96,7 +96,7 @@ import Testing
         for flag in [
             "--host", "--port", "--data-dir", "--max-frame-bytes", "--max-in-flight", "--max-connections",
             "--handshake-timeout", "--idle-timeout", "--shutdown-grace", "--max-pending-output-bytes",
-            "--log-level", "STREAKD_DATA_DIR", "STREAKD_PORT", "STREAKD_HOST",
+            "--event-loops", "--log-level", "STREAKD_DATA_DIR", "STREAKD_PORT", "STREAKD_HOST",
         ] {
             #expect(help.output.contains(flag), "missing \(flag)")
         }

@@ -39,9 +39,9 @@ import Glibc
 
     @Test(arguments: [
         ["--idle-timeout", "inf"], ["--handshake-timeout", "1e300"], ["--shutdown-grace", "nan"],
-        ["--idle-timeout", "-1"], ["--shutdown-grace", "1e20"],
+        ["--idle-timeout", "-1"], ["--shutdown-grace", "1e20"], ["--event-loops", "0"], ["--event-loops", "257"],
     ])
-    func outOfRangeTimeoutsAreUsageErrors(arguments: [String]) throws {
+    func outOfRangeValuesAreUsageErrors(arguments: [String]) throws {
         let directory = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try ServerProcess.run(
@@ -50,6 +50,16 @@ import Glibc
         )
         #expect(result.status == 64, "\(arguments): status \(result.status), \(result.error)")
         #expect(result.error.contains(arguments[0]), "\(result.error)")
+    }
+
+    @Test func oneEventLoopServesEveryConnection() throws {
+        let harness = try ServerHarness(extraArguments: ["--event-loops", "1"])
+        defer { harness.finish() }
+        let others = try (0..<5).map { _ in try harness.server.connect() }
+        for connection in others {
+            #expect(try connection.status(of: .listHabits, WireListHabitsRequest(), token: harness.token).code == .ok)
+        }
+        #expect(try harness.status(.listHabits, WireListHabitsRequest()).code == .ok)
     }
 
     @Test func connectionsOverTheLimitAreRefusedAndTheOthersWork() throws {

@@ -22,7 +22,8 @@ public final class StreakService: RequestHandler, Sendable {
     let builderCache: BuilderCache
     let counters = ServiceCounters()
     let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
-    /// Answers to acknowledged writes: one hop to the work queue per group commit.
+    /// Answers to acknowledged writes: encoded on the store's completion queue once the whole
+    /// group commit was applied, without waking another thread.
     let answers: CoalescingQueue
     private let shuttingDown = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
@@ -51,7 +52,7 @@ public final class StreakService: RequestHandler, Sendable {
             byteBudget: configuration.builderCacheBytes,
             entryLimit: configuration.responseCacheEntryBytes
         )
-        answers = CoalescingQueue(target: workQueue)
+        answers = CoalescingQueue(target: store.completionQueue)
         scheduleWatcherRecheck()
     }
 

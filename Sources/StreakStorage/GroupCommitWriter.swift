@@ -15,7 +15,8 @@ struct PendingWrite: Sendable {
 /// commit's cycle is its SQL and its fsync.
 final class GroupCommitWriter: @unchecked Sendable {
     private let connection: SQLiteConnection
-    private let acknowledgements = DispatchQueue(label: "streakd.storage.acknowledge", qos: .userInitiated)
+    /// Where completions run, a batch at a time, in commit order.
+    let acknowledgements = DispatchQueue(label: "streakd.storage.acknowledge", qos: .userInitiated)
     private let condition = NSCondition()
     private var queue: [PendingWrite] = []
     private var stopping = false

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import StreakCore
 
@@ -50,6 +51,8 @@ public final class SQLiteStore: StreakStore, @unchecked Sendable {
 
     /// The schema version after migrating: the number of migrations applied.
     public var schemaVersion: Int { Migration.all.count }
+
+    public var completionQueue: DispatchQueue { writer.acknowledgements }
 
     /// Transactions committed by the writer so far (group commit makes this smaller than the writes).
     public var committedTransactions: Int { writer.committedTransactions }

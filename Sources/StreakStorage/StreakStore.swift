@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import StreakCore
 
@@ -89,7 +90,10 @@ public protocol StreakStore: AnyObject, Sendable {
     func completions(of user: UserID) throws(StorageError) -> [Completion]
     /// The user's settings (the defaults until changed).
     func settings(of user: UserID) throws(StorageError) -> UserSettings
-    /// Applies `write` durably, then calls `completion` (on a storage thread: do not block in it).
+    /// The serial queue on which `submit`'s completions run, in commit order. Work queued on it
+    /// runs after the completions of every write already acknowledged (and before later ones).
+    var completionQueue: DispatchQueue { get }
+    /// Applies `write` durably, then calls `completion` on `completionQueue` (do not block in it).
     func submit(
         _ write: StoreWrite,
         for user: UserID,

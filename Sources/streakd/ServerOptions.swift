@@ -30,8 +30,8 @@ struct ServerOptions: ParsableArguments {
 
     @Option(
         help: """
-            Event loops serving connections, each on one thread at a time (default: one per \
-            active processor).
+            Event loops serving connections, each on one thread at a time (default: half the \
+            active processors, at least one).
             """
     )
     var eventLoops: Int = TransportConfiguration().eventLoops

@@ -16,7 +16,10 @@ extension Connection {
             discardInput()
             return
         }
-        guard !closeWhenFlushed else { return }
+        guard !closeWhenFlushed else {
+            pauseReads()  // level-triggered: input left unread must not be reported again and again
+            return
+        }
         let buffer = loop.readBuffer
         var received = false
         var ended = false

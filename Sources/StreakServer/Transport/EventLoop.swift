@@ -58,7 +58,7 @@ final class EventLoop: @unchecked Sendable {
     /// Starts watching. Call once.
     func start() {
         let source = DispatchSource.makeReadSource(fileDescriptor: poll, queue: queue)
-        source.setEventHandler { [unowned self] in serveReady() }
+        source.setEventHandler { [weak self] in self?.serveReady() }
         let poll = self.poll
         source.setCancelHandler { Glibc.close(poll) }
         self.source = source

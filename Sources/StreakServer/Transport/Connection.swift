@@ -88,7 +88,8 @@ final class Connection: @unchecked Sendable {
         if ready & EventLoop.Interest.write.rawValue != 0 && awaitingWritable && !machine.isClosed {
             writeUnsent()
         }
-        // Hung up or failed while not reading: nothing will report it again, nothing can be delivered.
+        // Hung up or failed while not reading: nothing can be delivered any more, and a
+        // level-triggered registration would report the hang-up again and again.
         if ready & UInt32(STREAK_POLL_HANGUP) != 0 && !machine.isClosed && !self.interest.contains(.read) {
             close()
         }

@@ -27,6 +27,16 @@ struct EventLoopTests {
             #expect(answers == [1: [UInt8(20 + index)], 2: [UInt8(index)]])
         }
         #expect(server.waitForConnectionCount(10))
+        // Shutdown drains the connections of every loop: each gets GOAWAY, then its socket closes.
+        #expect(server.shutdown())
+        for client in clients {
+            var sawGoAway = false
+            while let frame = try client.next() {
+                if case .goAway(_, let status) = frame, status.code == .unavailable { sawGoAway = true }
+            }
+            #expect(sawGoAway)
+        }
+        #expect(server.transport.connectionCount == 0)
     }
 
     @Test("a connection that waits on a big answer does not hold up the others of its loop")

@@ -77,7 +77,8 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// Applies a batch in one transaction; each write in its own savepoint.
+    /// Applies a batch in one transaction; each write that changes several rows in its own
+    /// savepoint, so that a failure undoes all of that write and nothing of the others.
     private func commit(_ batch: [PendingWrite]) -> [Result<StoreWriteResult, StorageError>] {
         do {
             try connection.query("BEGIN IMMEDIATE")
@@ -87,9 +88,20 @@ final class GroupCommitWriter: @unchecked Sendable {
         var results: [Result<StoreWriteResult, StorageError>] = []
         results.reserveCapacity(batch.count)
         for pending in batch {
+            let applier = WriteApplier(connection: connection, user: pending.user)
+            guard pending.write.changesSeveralRows else {
+                // One changing statement, after any checks: SQLite undoes a failed statement by
+                // itself, and a savepoint would cost two more statements for nothing.
+                do {
+                    results.append(.success(try applier.apply(pending.write)))
+                } catch {
+                    results.append(.failure(error))
+                }
+                continue
+            }
             do {
                 try connection.query("SAVEPOINT write")
-                let result = try WriteApplier(connection: connection, user: pending.user).apply(pending.write)
+                let result = try applier.apply(pending.write)
                 try connection.query("RELEASE write")
                 results.append(.success(result))
             } catch {
@@ -106,5 +118,14 @@ final class GroupCommitWriter: @unchecked Sendable {
             _ = try? connection.query("ROLLBACK")
             return batch.map { _ in .failure(error) }
         }
+    }
+}
+
+extension StoreWrite {
+    /// Whether applying it may run more than one statement that changes rows (a batch of
+    /// completions); every other write checks first and then changes rows with one statement.
+    var changesSeveralRows: Bool {
+        if case .completions(let changes) = self { return changes.count > 1 }
+        return false
     }
 }

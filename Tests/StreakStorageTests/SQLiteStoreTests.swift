@@ -113,6 +113,48 @@ struct SQLiteStoreTests {
         )
     }
 
+    @Test("in a group commit a failing write fails alone, and a failing batch keeps none of its rows")
+    func failuresStayAlone() throws {
+        let fixture = try StoreFixture()
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user, from: "2024-01-01")
+        let before = fixture.store.committedTransactions
+        let rounds = 20
+        var boxes: [[ResultBox]] = []
+        for round in 0..<rounds {
+            let good = try day("2024-02-01").adding(days: round * 3)
+            let batched = try day("2024-02-02").adding(days: round * 3)
+            let writes: [StoreWrite] = [
+                .completions([.record(habitID: habit.id, date: good)]),
+                .completions([.record(habitID: 999, date: good)]),  // no such habit: fails alone
+                // Its second change is before the habit existed: the first must not stay either.
+                .completions([
+                    .record(habitID: habit.id, date: batched), .record(habitID: habit.id, date: day("2023-12-31")),
+                ]),
+                .completions([.remove(habitID: habit.id, date: day("2024-01-01"))]),
+            ]
+            // Submitted back to back, without waiting, so that they share commits.
+            boxes.append(
+                writes.map { write in
+                    let box = ResultBox()
+                    fixture.store.submit(write, for: user) { box.set($0) }
+                    return box
+                }
+            )
+        }
+        for round in boxes {
+            #expect((try? round[0].wait().get()) == .completions(changed: [true]))
+            #expect(throws: StorageError.self) { try round[1].wait().get() }
+            #expect(throws: StorageError.self) { try round[2].wait().get() }
+            #expect((try? round[3].wait().get()) == .completions(changed: [false]))
+        }
+        #expect(fixture.store.committedTransactions - before < rounds * 4)
+        let reopened = try SQLiteStore(directory: fixture.directory)
+        let expected = try (0..<rounds).map { try day("2024-02-01").adding(days: $0 * 3) }
+        #expect(try reopened.completions(of: user).map(\.date).sorted() == expected)
+        reopened.close()
+    }
+
     @Test("concurrent writes are grouped into fewer transactions and all acknowledged durably")
     func groupCommit() throws {
         let fixture = try StoreFixture()

@@ -88,25 +88,18 @@ final class GroupCommitWriter: @unchecked Sendable {
         var results: [Result<StoreWriteResult, StorageError>] = []
         results.reserveCapacity(batch.count)
         for pending in batch {
-            let applier = WriteApplier(connection: connection, user: pending.user)
-            guard pending.write.changesSeveralRows else {
-                // One changing statement, after any checks: SQLite undoes a failed statement by
-                // itself, and a savepoint would cost two more statements for nothing.
-                do {
-                    results.append(.success(try applier.apply(pending.write)))
-                } catch {
-                    results.append(.failure(error))
-                }
-                continue
-            }
+            // One changing statement, after any checks, is undone by SQLite itself when it fails.
+            let isolated = pending.write.changesSeveralRows
             do {
-                try connection.query("SAVEPOINT write")
-                let result = try applier.apply(pending.write)
-                try connection.query("RELEASE write")
+                if isolated { try connection.query("SAVEPOINT write") }
+                let result = try WriteApplier(connection: connection, user: pending.user).apply(pending.write)
+                if isolated { try connection.query("RELEASE write") }
                 results.append(.success(result))
             } catch {
-                _ = try? connection.query("ROLLBACK TO write")
-                _ = try? connection.query("RELEASE write")
+                if isolated {
+                    _ = try? connection.query("ROLLBACK TO write")
+                    _ = try? connection.query("RELEASE write")
+                }
                 results.append(.failure(error))
             }
         }

@@ -134,13 +134,7 @@ struct SQLiteStoreTests {
                 .completions([.remove(habitID: habit.id, date: day("2024-01-01"))]),
             ]
             // Submitted back to back, without waiting, so that they share commits.
-            boxes.append(
-                writes.map { write in
-                    let box = ResultBox()
-                    fixture.store.submit(write, for: user) { box.set($0) }
-                    return box
-                }
-            )
+            boxes.append(writes.map { fixture.submit($0, for: user) })
         }
         for round in boxes {
             #expect((try? round[0].wait().get()) == .completions(changed: [true]))

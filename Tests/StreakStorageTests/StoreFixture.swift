@@ -24,9 +24,14 @@ final class StoreFixture: @unchecked Sendable {
 
     /// Submits a write and waits for its durable result.
     func write(_ write: StoreWrite, for user: UserID) -> Result<StoreWriteResult, StorageError> {
+        submit(write, for: user).wait()
+    }
+
+    /// Submits a write without waiting: its result arrives in the box.
+    func submit(_ write: StoreWrite, for user: UserID) -> ResultBox {
         let box = ResultBox()
         store.submit(write, for: user) { box.set($0) }
-        return box.wait()
+        return box
     }
 
     func habit(_ name: String, for user: UserID, from date: String = "2024-01-01") throws -> Habit {

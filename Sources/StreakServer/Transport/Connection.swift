@@ -1,4 +1,3 @@
-import CEventPoll
 import Dispatch
 import Foundation
 import Logging
@@ -16,8 +15,9 @@ import Glibc
 /// threads are appended by the responder and flushed by one scheduled block. The socket waits
 /// for writability only while output is pending, and for readability unless reads are paused.
 final class Connection: @unchecked Sendable {
-    let queue: DispatchQueue
     let loop: EventLoop
+    /// The loop's queue: everything of the connection runs there.
+    var queue: DispatchQueue { loop.queue }
     private(set) var responder: Responder!
     /// Monotonic nanoseconds of the last bytes read or written, read by the transport's sweeper.
     let lastActivity = Atomic<UInt64>(0)
@@ -54,7 +54,6 @@ final class Connection: @unchecked Sendable {
     ) {
         self.descriptor = descriptor
         self.loop = loop
-        self.queue = loop.queue
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
@@ -79,25 +78,24 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// What the loop found ready: readable, writable, or hung up (STREAK_POLL_* bits).
-    func serve(ready: UInt32) {
-        let interest = self.interest
-        if ready & EventLoop.Interest.read.rawValue != 0 && interest.contains(.read) {
+    /// What the loop found ready.
+    func serve(ready: EventLoop.Events) {
+        if ready.contains(.read) && interest.contains(.read) {
             readAvailable()
         }
-        if ready & EventLoop.Interest.write.rawValue != 0 && awaitingWritable && !machine.isClosed {
+        if ready.contains(.write) && awaitingWritable && !machine.isClosed {
             writeUnsent()
         }
         // Hung up or failed while not reading: nothing can be delivered any more, and a
         // level-triggered registration would report the hang-up again and again.
-        if ready & UInt32(STREAK_POLL_HANGUP) != 0 && !machine.isClosed && !self.interest.contains(.read) {
+        if ready.contains(.hangUp) && !machine.isClosed && !interest.contains(.read) {
             close()
         }
     }
 
     /// What the socket waits for now.
-    var interest: EventLoop.Interest {
-        var interest: EventLoop.Interest = []
+    var interest: EventLoop.Events {
+        var interest: EventLoop.Events = []
         if !readsPaused { interest.insert(.read) }
         if awaitingWritable { interest.insert(.write) }
         return interest

@@ -19,11 +19,13 @@ import Glibc
 /// Everything but `init` and `start()` runs on `queue`, which is also the queue of every
 /// connection in the loop.
 final class EventLoop: @unchecked Sendable {
-    /// What a connection waits for.
-    struct Interest: OptionSet, Equatable {
+    /// What a connection waits for (`read`, `write`), or what a wait found (also `hangUp`).
+    struct Events: OptionSet, Equatable {
         let rawValue: UInt32
-        static let read = Interest(rawValue: UInt32(STREAK_POLL_READ))
-        static let write = Interest(rawValue: UInt32(STREAK_POLL_WRITE))
+        static let read = Events(rawValue: UInt32(STREAK_POLL_READ))
+        static let write = Events(rawValue: UInt32(STREAK_POLL_WRITE))
+        /// Reported only: the peer hung up or the socket failed.
+        static let hangUp = Events(rawValue: UInt32(STREAK_POLL_HANGUP))
     }
 
     /// The serial queue of the loop and of its connections.
@@ -75,7 +77,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Registers `connection`'s socket. - Returns: its token, or nil when the kernel refused it.
-    func add(_ connection: Connection, interest: Interest) -> UInt64? {
+    func add(_ connection: Connection, interest: Events) -> UInt64? {
         nextToken &+= 1
         guard streak_poll_add(poll, connection.descriptor, interest.rawValue, nextToken) == 0 else { return nil }
         members[nextToken] = connection
@@ -83,7 +85,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Changes what the connection registered under `token` waits for.
-    func update(_ connection: Connection, token: UInt64, interest: Interest) {
+    func update(_ connection: Connection, token: UInt64, interest: Events) {
         _ = streak_poll_modify(poll, connection.descriptor, interest.rawValue, token)
     }
 
@@ -102,7 +104,7 @@ final class EventLoop: @unchecked Sendable {
             guard count > 0 else { return }
             for index in 0..<count {
                 // A token whose connection closed earlier in this batch finds nothing.
-                members[readyTokens[index]]?.serve(ready: readyBits[index])
+                members[readyTokens[index]]?.serve(ready: Events(rawValue: readyBits[index]))
             }
             if count < capacity { return }
         }

@@ -35,7 +35,8 @@ let argumentParser: Target.Dependency = .product(
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 
 let targets: [Target] = [
-    // The pure domain core: calendar maths, heatmaps, labels, streaks. Foundation only.
+    // The pure domain core: calendar maths, heatmaps, labels, streaks (and the seeded generator
+    // behind sample data and reproducible tests). Foundation only.
     .target(name: "StreakCore", swiftSettings: swiftSettings),
     .testTarget(name: "StreakCoreTests", dependencies: ["StreakCore"], swiftSettings: swiftSettings),
 
@@ -43,7 +44,7 @@ let targets: [Target] = [
     .target(name: "StreakFraming", swiftSettings: swiftSettings),
     .testTarget(
         name: "StreakFramingTests",
-        dependencies: ["StreakFraming"],
+        dependencies: ["StreakFraming", "StreakCore"],
         swiftSettings: swiftSettings
     ),
 

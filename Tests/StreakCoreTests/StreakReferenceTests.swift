@@ -4,18 +4,6 @@ import Testing
 /// Streak summaries of an index changed in place equal a brute-force walk over day records.
 @Suite("Streaks against a brute-force reference")
 struct StreakReferenceTests {
-    /// A deterministic generator, so a failure names a reproducible seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let start = day("2024-01-01")
 
     /// The reference: every calendar day from the first through `asOf`, judged by its day record.
@@ -52,7 +40,7 @@ struct StreakReferenceTests {
         arguments: 1...24
     )
     func randomHistories(seed: UInt64) throws {
-        var random = Generator(state: seed)
+        var random = SplitMix64(seed: seed)
         let habits = (1...4).map { id in
             let created = try! Self.start.adding(days: Int.random(in: 0..<40, using: &random))
             let archived =
@@ -60,7 +48,7 @@ struct StreakReferenceTests {
                 ? try! created.adding(days: Int.random(in: 0..<60, using: &random)) : nil
             return try! Habit(id: Int64(id), name: "h\(id)", createdOn: created, archivedOn: archived)
         }
-        let completion = { (random: inout Generator) in
+        let completion = { (random: inout SplitMix64) in
             Completion(
                 habitID: Int64.random(in: 1...4, using: &random),
                 date: try! Self.start.adding(days: Int.random(in: 0..<90, using: &random))

@@ -1,3 +1,4 @@
+import StreakCore
 import StreakFraming
 import Testing
 
@@ -36,7 +37,7 @@ struct FrameChunkingTests {
 
     @Test("random chunk sizes give the same frames", arguments: [1, 2, 3, 42, 2026])
     func randomChunks(seed: UInt64) throws {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let frames = try Self.decode(Self.stream) { left in Int.random(in: 1...min(left, 700), using: &rng) }
         #expect(frames == FrameRoundTripTests.frames)
     }

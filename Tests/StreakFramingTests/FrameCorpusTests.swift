@@ -1,3 +1,4 @@
+import StreakCore
 import StreakFraming
 import Testing
 
@@ -7,21 +8,21 @@ import Testing
 struct FrameCorpusTests {
     static let corpusSize = 100_000
 
-    static func randomString(_ rng: inout SeededGenerator, maxBytes: Int) -> String {
+    static func randomString(_ rng: inout SplitMix64, maxBytes: Int) -> String {
         let alphabet: [Character] = ["a", "Z", "/", ".", "-", " ", "é", "ü", "日", "🔥"]
         let count = Int.random(in: 0...maxBytes, using: &rng)
         return String((0..<count).map { _ in alphabet.randomElement(using: &rng)! })
     }
 
-    static func randomBytes(_ rng: inout SeededGenerator, max: Int) -> [UInt8] {
+    static func randomBytes(_ rng: inout SplitMix64, max: Int) -> [UInt8] {
         (0..<Int.random(in: 0...max, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
     }
 
-    static func randomStatus(_ rng: inout SeededGenerator) -> Status {
+    static func randomStatus(_ rng: inout SplitMix64) -> Status {
         Status(Status.Code(rawValue: UInt8.random(in: 0...16, using: &rng)), randomString(&rng, maxBytes: 12))
     }
 
-    static func randomFrame(_ rng: inout SeededGenerator) -> Frame {
+    static func randomFrame(_ rng: inout SplitMix64) -> Frame {
         let id = UInt32.random(in: 1...UInt32.max, using: &rng)
         switch Int.random(in: 0..<8, using: &rng) {
         case 0:
@@ -47,7 +48,7 @@ struct FrameCorpusTests {
     }
 
     /// Flips, overwrites, inserts or drops a few bytes.
-    static func mutate(_ bytes: inout [UInt8], _ rng: inout SeededGenerator) {
+    static func mutate(_ bytes: inout [UInt8], _ rng: inout SplitMix64) {
         for _ in 0..<Int.random(in: 1...3, using: &rng) where !bytes.isEmpty {
             let index = Int.random(in: 0..<bytes.count, using: &rng)
             switch Int.random(in: 0..<5, using: &rng) {
@@ -65,7 +66,7 @@ struct FrameCorpusTests {
     static func decodeInChunks(
         _ bytes: [UInt8],
         _ decoder: inout FrameDecoder,
-        _ rng: inout SeededGenerator
+        _ rng: inout SplitMix64
     ) throws(FramingError) -> [Frame] {
         var frames: [Frame] = []
         let largestChunk = [1, 3, 8, Int.max].randomElement(using: &rng)!
@@ -86,7 +87,7 @@ struct FrameCorpusTests {
 
     @Test("100,000 random and mutated streams, fed in random chunks, decode without crashing; intact ones round-trip")
     func corpus() {
-        var rng = SeededGenerator(seed: 0x5EED_F4A3)
+        var rng = SplitMix64(seed: 0x5EED_F4A3)
         var decoded = 0
         var failures = 0
         var badPrefaces = 0

@@ -1,5 +1,5 @@
 /// Steele, Lea and Flood's SplitMix64: tiny, fast and identical on every platform, so that
-/// seeded sample data (and the benchmark's data set) are the same everywhere.
+/// seeded sample data, the benchmark's data set and the randomized tests repeat exactly everywhere.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

@@ -17,64 +17,44 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let connection: SQLiteConnection
     /// Where completions run, a batch at a time, in commit order.
     let acknowledgements = DispatchQueue(label: "streakd.storage.acknowledge", qos: .userInitiated)
-    private let condition = NSCondition()
+    private let worker = WorkerThread<[PendingWrite]>(name: "streakd-storage-writer")
+    /// The writes not yet taken into a batch; guarded by the worker's lock.
     private var queue: [PendingWrite] = []
-    private var stopping = false
-    private var stopped = false
     private var commits = 0
-    private var thread: Thread?
 
     init(connection: SQLiteConnection) {
         self.connection = connection
-        let thread = Thread { [unowned self] in self.loop() }
-        thread.name = "streakd-storage-writer"
-        self.thread = thread
-        thread.start()
+        worker.start(
+            take: { [unowned self] _ in
+                guard !queue.isEmpty else { return nil }
+                defer { queue.removeAll(keepingCapacity: true) }
+                return queue
+            },
+            run: { [unowned self] batch in
+                let results = commit(batch)
+                acknowledgements.async {
+                    for (pending, result) in zip(batch, results) { pending.completion(result) }
+                }
+            }
+        )
     }
 
     /// Transactions committed so far.
-    var committedTransactions: Int { condition.withLock { commits } }
+    var committedTransactions: Int { worker.withLock { commits } }
 
     func enqueue(_ write: PendingWrite) {
-        condition.lock()
-        guard !stopping else {
-            condition.unlock()
-            write.completion(.failure(StorageError(.closed, "the store is closed")))
-            return
+        let accepted = worker.update { stopping in
+            guard !stopping else { return false }
+            queue.append(write)
+            return true
         }
-        queue.append(write)
-        condition.signal()
-        condition.unlock()
+        if !accepted { write.completion(.failure(StorageError(.closed, "the store is closed"))) }
     }
 
     /// Finishes every queued write and delivers its completion, then stops the thread (waits for it).
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while !stopped { condition.wait() }
-        condition.unlock()
+        worker.stop()
         acknowledgements.sync {}
-    }
-
-    private func loop() {
-        while true {
-            condition.lock()
-            while queue.isEmpty && !stopping { condition.wait() }
-            if queue.isEmpty && stopping {
-                stopped = true
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let batch = queue
-            queue.removeAll(keepingCapacity: true)
-            condition.unlock()
-            let results = commit(batch)
-            acknowledgements.async {
-                for (pending, result) in zip(batch, results) { pending.completion(result) }
-            }
-        }
     }
 
     /// Applies a batch in one transaction; each write that changes several rows in its own
@@ -105,7 +85,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
         do {
             try connection.query("COMMIT")
-            condition.withLock { commits += 1 }
+            worker.withLock { commits += 1 }
             return results
         } catch {
             _ = try? connection.query("ROLLBACK")

@@ -17,62 +17,42 @@ final class WALCheckpointer: @unchecked Sendable {
 
     private let connection: SQLiteConnection
     private let threshold: Int32
-    private let condition = NSCondition()
+    private let worker = WorkerThread<Void>(name: "streakd-checkpointer")
+    /// Whether a commit asked for a checkpoint that has not finished yet; guarded by the worker's lock.
     private var requested = false
-    private var stopping = false
-    private var stopped = false
     private var checkpoints = 0
 
     /// Opens a connection of its own to `path` and starts the thread.
     init(path: String, threshold: Int32 = WALCheckpointer.defaultThreshold) throws(StorageError) {
         connection = try SQLiteConnection(path: path)
         self.threshold = threshold
-        let thread = Thread { [unowned self] in self.loop() }
-        thread.name = "streakd-checkpointer"
-        thread.start()
+        // `requested` stays set while the checkpoint runs, so commits meanwhile do not ask again.
+        worker.start(
+            take: { [unowned self] stopping in requested && !stopping ? () : nil },
+            run: { [unowned self] in
+                // A failure (a reader holding an old snapshot, say) only postpones the copy: the
+                // next commit past the threshold asks again, and the log stays correct meanwhile.
+                _ = try? connection.query("PRAGMA wal_checkpoint(PASSIVE)")
+                worker.withLock {
+                    requested = false
+                    checkpoints += 1
+                }
+            }
+        )
     }
 
     /// Checkpoints run so far.
-    var completedCheckpoints: Int { condition.withLock { checkpoints } }
+    var completedCheckpoints: Int { worker.withLock { checkpoints } }
 
     /// Called after each commit with the log's size in pages; cheap, never blocks on a checkpoint.
     func logSize(_ pages: Int32) {
         guard pages >= threshold else { return }
-        condition.withLock {
-            guard !requested else { return }
-            requested = true
-            condition.signal()
-        }
+        worker.update { _ in requested = true }
     }
 
     /// Stops the thread after any checkpoint in progress (waits for it) and closes its connection.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while !stopped { condition.wait() }
-        condition.unlock()
+        worker.stop()
         _ = connection.close()
-    }
-
-    private func loop() {
-        while true {
-            condition.lock()
-            while !requested && !stopping { condition.wait() }
-            if stopping {
-                stopped = true
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            condition.unlock()
-            // A failure (a reader holding an old snapshot, say) only postpones the copy: the next
-            // commit past the threshold asks again, and the log stays correct meanwhile.
-            _ = try? connection.query("PRAGMA wal_checkpoint(PASSIVE)")
-            condition.withLock {
-                requested = false
-                checkpoints += 1
-            }
-        }
     }
 }

@@ -2,7 +2,9 @@
 # Regenerates the code derived from proto/streak/v1/*.proto:
 #   - protoc-c output: headers in Sources/CStreakProto/include/streak/v1/,
 #     sources in Sources/CStreakProto/generated/streak/v1/;
-#   - the Swift message types of StreakWire: Sources/StreakWire/Generated/ (scripts/generate-wire-swift.py).
+#   - the Swift message types of StreakWire: Sources/StreakWire/Generated/ (scripts/generate-wire-swift.py);
+#   - without OUTPUT_ROOT, also the other clients' code: the Python stubs (scripts/generate-python.sh)
+#     and the C client's protoc-c output (make -C clients/c gen).
 # Usage: scripts/generate-proto.sh [OUTPUT_ROOT]   (default: the repository; check-generated.sh uses a temp copy)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,3 +27,8 @@ swift_out="$out/Sources/StreakWire/Generated"
 rm -rf "$swift_out"
 mkdir -p "$swift_out"
 python3 "$repo/scripts/generate-wire-swift.py" --proto "$repo/proto/streak/v1" --out "$swift_out"
+
+if [ $# -eq 0 ]; then
+    bash "$repo/scripts/generate-python.sh"
+    make -s -C "$repo/clients/c" gen
+fi

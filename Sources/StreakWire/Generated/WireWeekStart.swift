@@ -3,8 +3,9 @@
 internal import CStreakProto
 public import StreakCore
 
-/// Which weekday starts a week (a heatmap column, a month page row). Neither field set: the user's setting (stateful)
-/// or Monday (stateless).
+/// Which weekday starts a week (a heatmap column, a month page row). Neither field set (or the message absent): the
+/// request's default, named at each field: heatmaps use the user's setting (GetHeatmap) or Monday (BuildHeatmap); month
+/// pages use the locale's first weekday.
 ///
 /// Protobuf message `streak.v1.WeekStart`.
 public struct WireWeekStart: WireMessage {

@@ -87,7 +87,9 @@ typedef enum {
 
 /*
  * Which weekday starts a week (a heatmap column, a month page row).
- * Neither field set: the user's setting (stateful) or Monday (stateless).
+ * Neither field set (or the message absent): the request's default, named at each field:
+ * heatmaps use the user's setting (GetHeatmap) or Monday (BuildHeatmap); month pages use the
+ * locale's first weekday.
  */
 struct  Streak__V1__WeekStart
 {

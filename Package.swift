@@ -76,15 +76,23 @@ let targets: [Target] = [
         providers: [.apt(["libsqlite3-dev"])]
     ),
 
-    // Storage behind a protocol; SQLite (WAL, group commit) is the embedded default.
+    // The system's libpq, the PostgreSQL client library.
+    .systemLibrary(
+        name: "CPostgres",
+        pkgConfig: "libpq",
+        providers: [.apt(["libpq-dev"])]
+    ),
+
+    // Storage behind a protocol; SQLite (WAL, group commit) is the embedded default, PostgreSQL
+    // the store that several servers share.
     .target(
         name: "StreakStorage",
-        dependencies: ["StreakCore", "CSQLite"],
+        dependencies: ["StreakCore", "CSQLite", "CPostgres"],
         swiftSettings: swiftSettings
     ),
     .testTarget(
         name: "StreakStorageTests",
-        dependencies: ["StreakStorage", "StreakCore"],
+        dependencies: ["StreakStorage", "StreakCore", "StreakTestSupport"],
         swiftSettings: swiftSettings
     ),
 

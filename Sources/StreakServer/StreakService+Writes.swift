@@ -195,12 +195,3 @@ extension StreakService {
 extension ServiceError {
     static let unexpectedStoreResult = ServiceError(.internal, "internal error")
 }
-
-extension CompletionChange {
-    /// The day the change is about.
-    var date: CivilDate {
-        switch self {
-        case .record(_, let date), .remove(_, let date): date
-        }
-    }
-}

@@ -54,6 +54,7 @@ public final class StreakService: RequestHandler, Sendable {
         )
         answers = CoalescingQueue(target: store.completionQueue)
         scheduleWatcherRecheck()
+        store.onExternalChange { [weak self] change in self?.applyExternalChange(change) }
     }
 
     /// Reports the open connection count in GetServerInfo (set once the transport exists).

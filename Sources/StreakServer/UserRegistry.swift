@@ -17,16 +17,30 @@ final class UserRegistry: Sendable {
         if let state = states.withLock({ $0[id] }) { return state }
         // Loaded outside the lock so other users are not held up. Every write goes through a
         // loaded state, so a concurrent loser of this race has nothing newer than the winner.
-        let data = try UserData(
-            habits: store.habits(of: id),
-            completions: store.completions(of: id),
-            settings: store.settings(of: id)
-        )
-        let loaded = UserState(id: id, data: data, cacheLimits: cacheLimits)
+        let loaded = UserState(id: id, data: try data(of: id), cacheLimits: cacheLimits)
         return states.withLock { states in
             if let existing = states[id] { return existing }
             states[id] = loaded
             return loaded
         }
+    }
+
+    /// The user's state if it is in memory.
+    func loadedState(for id: UserID) -> UserState? {
+        states.withLock { $0[id] }
+    }
+
+    /// Every state in memory.
+    func loadedStates() -> [UserState] {
+        states.withLock { Array($0.values) }
+    }
+
+    /// The user's data as the store has it now (blocking).
+    func data(of id: UserID) throws -> UserData {
+        try UserData(
+            habits: store.habits(of: id),
+            completions: store.completions(of: id),
+            settings: store.settings(of: id)
+        )
     }
 }

@@ -14,7 +14,7 @@ struct PendingWrite: Sendable {
 /// already commits the next batch: the writer never waits for the callers' bookkeeping, so a
 /// commit's cycle is its SQL and its fsync.
 final class GroupCommitWriter: @unchecked Sendable {
-    private let connection: SQLiteConnection
+    private let connection: any SQLSession
     /// Where completions run, a batch at a time, in commit order.
     let acknowledgements = DispatchQueue(label: "streakd.storage.acknowledge", qos: .userInitiated)
     private let worker = WorkerThread<[PendingWrite]>(name: "streakd-storage-writer")
@@ -22,8 +22,17 @@ final class GroupCommitWriter: @unchecked Sendable {
     private var queue: [PendingWrite] = []
     private var commits = 0
 
-    init(connection: SQLiteConnection) {
+    /// Runs inside each batch's transaction, after its writes and before COMMIT, with the writes
+    /// and their results; a failure fails the whole batch (PostgreSQL: tells the other servers).
+    typealias BeforeCommit =
+        @Sendable (
+            any SQLSession, [PendingWrite], [Result<StoreWriteResult, StorageError>]
+        ) throws(StorageError) -> Void
+    private let beforeCommit: BeforeCommit?
+
+    init(connection: any SQLSession, beforeCommit: BeforeCommit? = nil) {
         self.connection = connection
+        self.beforeCommit = beforeCommit
         worker.start(
             take: { [unowned self] _ in
                 guard !queue.isEmpty else { return nil }
@@ -48,7 +57,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             queue.append(write)
             return true
         }
-        if !accepted { write.completion(.failure(StorageError(.closed, "the store is closed"))) }
+        if !accepted { write.completion(.failure(.storeClosed)) }
     }
 
     /// Finishes every queued write and delivers its completion, then stops the thread (waits for it).
@@ -61,7 +70,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// savepoint, so that a failure undoes all of that write and nothing of the others.
     private func commit(_ batch: [PendingWrite]) -> [Result<StoreWriteResult, StorageError>] {
         do {
-            try connection.query("BEGIN IMMEDIATE")
+            try connection.query(connection.dialect.beginWrite)
         } catch {
             return batch.map { _ in .failure(error) }
         }
@@ -69,7 +78,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         results.reserveCapacity(batch.count)
         for pending in batch {
             // One changing statement, after any checks, is undone by SQLite itself when it fails.
-            let isolated = pending.write.changesSeveralRows
+            let isolated = pending.write.changesSeveralRows || connection.dialect.isolatesEveryWrite
             do {
                 if isolated { try connection.query("SAVEPOINT write") }
                 let result = try WriteApplier(connection: connection, user: pending.user).apply(pending.write)
@@ -84,6 +93,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             }
         }
         do {
+            try beforeCommit?(connection, batch, results)
             try connection.query("COMMIT")
             worker.withLock { commits += 1 }
             return results

@@ -2,7 +2,7 @@ import StreakCore
 
 /// Conversions between habit rows and `Habit`; dates are stored as day numbers.
 enum HabitRow {
-    static func habit(from row: [SQLiteValue]) throws(StorageError) -> Habit {
+    static func habit(from row: [SQLValue]) throws(StorageError) -> Habit {
         let id = row[0].integer ?? 0
         let createdOn = try date(row[2])
         let archivedOn = row[3] == .null ? nil : try date(row[3])
@@ -13,7 +13,7 @@ enum HabitRow {
         }
     }
 
-    static func date(_ value: SQLiteValue) throws(StorageError) -> CivilDate {
+    static func date(_ value: SQLValue) throws(StorageError) -> CivilDate {
         guard let number = value.integer, let date = try? CivilDate(dayNumber: Int(number)) else {
             throw StorageError(.corrupt, "a stored day number is out of range")
         }
@@ -33,7 +33,7 @@ enum HabitRow {
 
 /// Conversions between the settings row and `UserSettings`.
 enum SettingsRow {
-    static func load(user: UserID, from connection: SQLiteConnection) throws(StorageError) -> UserSettings {
+    static func load(user: UserID, from connection: any SQLSession) throws(StorageError) -> UserSettings {
         let rows = try connection.query(
             "SELECT time_zone, locale, week_start, min_percent FROM settings WHERE user_id = ?",
             [.integer(user)]

@@ -8,22 +8,37 @@ public enum LocalUser {
     public static let tokenFileName = "token"
 
     /// When the store has no users, creates user "local" and writes its token to
-    /// `<dataDirectory>/token` with mode 0600. When "local" exists (and is not revoked) but the
-    /// token file does not (a crash between the commit and the file, or a deleted file), gives
-    /// it a new token, which revokes the old one, and writes that.
+    /// `<dataDirectory>/token` with mode 0600 (creating the directory, mode 0700). When "local"
+    /// exists (and is not revoked) but the token file does not (a crash between the commit and
+    /// the file, or a deleted file), gives it a new token, which revokes the old one, and writes
+    /// that — unless `reissue` is false: a store that several servers share (PostgreSQL) keeps the
+    /// token that another server's data directory may hold.
     /// - Returns: the token written, or nil when nothing had to be done.
-    public static func ensure(store: any StreakStore, dataDirectory: String) throws(StorageError) -> String? {
+    public static func ensure(
+        store: any StreakStore,
+        dataDirectory: String,
+        reissue: Bool = true
+    ) throws(StorageError) -> String? {
         let path = (dataDirectory as NSString).appendingPathComponent(tokenFileName)
         let users = try store.users()
         let token: String
         if users.isEmpty {
             token = try store.createUser(name: name).token
-        } else if let local = users.first(where: { $0.name == name }), !local.revoked,
+        } else if reissue, let local = users.first(where: { $0.name == name }), !local.revoked,
             !FileManager.default.fileExists(atPath: path)
         {
             token = try store.issueToken(name: name)
         } else {
             return nil
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: dataDirectory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            throw StorageError(.io, "cannot create the data directory \(dataDirectory): \(error.localizedDescription)")
         }
         try writeTokenFile(token, to: path)
         return token

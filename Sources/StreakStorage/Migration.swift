@@ -1,3 +1,5 @@
+import Foundation
+
 /// A named, versioned schema change. Migrations are only ever appended, never edited.
 struct Migration: Sendable {
     /// The version this migration brings the schema to, counting from 1.
@@ -7,7 +9,7 @@ struct Migration: Sendable {
     /// The SQL that applies it.
     let sql: String
 
-    /// Every migration, in order.
+    /// Every migration of the SQLite schema, in order (PostgreSQL's: `Migration.postgres`).
     static let all: [Migration] = [
         Migration(
             version: 1,
@@ -56,10 +58,8 @@ struct Migration: Sendable {
     ]
 
     /// The schema version of the database behind `connection` (0 when empty).
-    static func version(of connection: SQLiteConnection) throws(StorageError) -> Int {
-        let exists = try connection.query(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-        )
+    static func version(of connection: any SQLSession) throws(StorageError) -> Int {
+        let exists = try connection.query(connection.dialect.migrationsTableExists)
         guard !exists.isEmpty else { return 0 }
         let rows = try connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
         return Int(rows.first?.first?.integer ?? 0)
@@ -67,17 +67,18 @@ struct Migration: Sendable {
 
     /// Applies every migration newer than the database's version, all in one transaction.
     ///
-    /// The version is read inside `BEGIN IMMEDIATE`, so two processes opening one new database
-    /// at once (the server and `streakd user add`) cannot both apply a migration.
+    /// The version is read inside the transaction after taking the database's write lock (SQLite:
+    /// `BEGIN IMMEDIATE`; PostgreSQL: an advisory lock), so two processes opening one new database
+    /// at once (two servers, or a server and `streakd user add`) cannot both apply a migration.
     /// - Throws: `.corrupt` for a database whose schema is newer than this binary knows (it was
     ///   written by a later streakd: running on would misread it).
-    static func migrate(_ connection: SQLiteConnection, migrations: [Migration] = all) throws(StorageError) {
-        try connection.execute("BEGIN IMMEDIATE")
+    static func migrate(_ connection: any SQLSession, migrations: [Migration]) throws(StorageError) {
+        try connection.execute(connection.dialect.beginMigration)
         do throws(StorageError) {
             try connection.execute(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
-                    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL
+                    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL
                 )
                 """
             )
@@ -90,12 +91,13 @@ struct Migration: Sendable {
                         + "use a newer streakd"
                 )
             }
+            let now = Int64(Date().timeIntervalSince1970)
             for migration in migrations where migration.version > current {
                 do throws(StorageError) {
                     try connection.execute(migration.sql)
                     try connection.query(
-                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, strftime('%s', 'now'))",
-                        [.integer(Int64(migration.version)), .text(migration.name)]
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                        [.integer(Int64(migration.version)), .text(migration.name), .integer(now)]
                     )
                 } catch {
                     throw StorageError(

@@ -1,7 +1,8 @@
 internal import CSQLite
 
 /// One SQLite connection, used by one thread at a time (the caller serialises).
-final class SQLiteConnection {
+final class SQLiteConnection: SQLSession {
+    let dialect = SQLDialect.sqlite
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
 
@@ -45,16 +46,13 @@ final class SQLiteConnection {
 
     /// Runs one or more statements without results.
     func execute(_ sql: String) throws(StorageError) {
-        guard handle != nil else { throw Self.closedError }
+        guard handle != nil else { throw StorageError.storeClosed }
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error("execute") }
     }
 
-    /// The error of any call after `close()`.
-    static let closedError = StorageError(.closed, "the store is closed")
-
     /// Runs a cached prepared statement with `arguments` and returns every row.
     @discardableResult
-    func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(StorageError) -> [[SQLiteValue]] {
+    func query(_ sql: String, _ arguments: [SQLValue]) throws(StorageError) -> [[SQLValue]] {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -74,7 +72,7 @@ final class SQLiteConnection {
             }
             guard result == SQLITE_OK else { throw error("bind") }
         }
-        var rows: [[SQLiteValue]] = []
+        var rows: [[SQLValue]] = []
         while true {
             let step = sqlite3_step(statement)
             if step == SQLITE_DONE { break }
@@ -103,7 +101,7 @@ final class SQLiteConnection {
         )
     }
 
-    private func column(_ statement: OpaquePointer?, _ index: Int32) -> SQLiteValue {
+    private func column(_ statement: OpaquePointer?, _ index: Int32) -> SQLValue {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
         case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
@@ -117,7 +115,7 @@ final class SQLiteConnection {
 
     private func prepared(_ sql: String) throws(StorageError) -> OpaquePointer? {
         if let statement = statements[sql] { return statement }
-        guard handle != nil else { throw Self.closedError }
+        guard handle != nil else { throw StorageError.storeClosed }
         var statement: OpaquePointer?
         let flags = UInt32(SQLITE_PREPARE_PERSISTENT)
         guard sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil) == SQLITE_OK else {
@@ -133,16 +131,4 @@ final class SQLiteConnection {
         let kind: StorageError.Code = (code & 0xFF) == SQLITE_CORRUPT || (code & 0xFF) == SQLITE_NOTADB ? .corrupt : .io
         return StorageError(kind, "SQLite \(operation) failed (\(code)): \(message)")
     }
-}
-
-/// A value bound to or read from SQLite.
-enum SQLiteValue: Hashable {
-    case null
-    case integer(Int64)
-    case text(String)
-    case blob([UInt8])
-
-    var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
-    var text: String? { if case .text(let value) = self { value } else { nil } }
-    var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
 }

@@ -33,6 +33,15 @@ public enum CompletionChange: Hashable, Sendable {
     case remove(habitID: Int64, date: CivilDate)
 }
 
+extension CompletionChange {
+    /// The day the change is about.
+    public var date: CivilDate {
+        switch self {
+        case .record(_, let date), .remove(_, let date): date
+        }
+    }
+}
+
 /// A change to one user's data, applied durably by `StreakStore.submit`.
 public enum StoreWrite: Sendable {
     /// A new habit, active from `createdOn`.
@@ -57,6 +66,16 @@ public enum StoreWriteResult: Sendable, Hashable {
     case completions(changed: [Bool])
     /// The settings as they are now stored.
     case settings(UserSettings)
+}
+
+/// A change that another server committed to a store they share.
+public enum ExternalChange: Sendable, Hashable {
+    /// The user's data changed: `days` lists the days whose completions changed, nil when habits
+    /// or settings changed (or too many days to list).
+    case user(UserID, days: [CivilDate]?)
+    /// Changes may have been missed (the connection that listens for them was lost and
+    /// restored): every user's data may have changed.
+    case everyone
 }
 
 /// Where Streakd keeps users, habits, completions and settings.
@@ -101,4 +120,13 @@ public protocol StreakStore: AnyObject, Sendable {
     )
     /// Finishes queued writes and closes the store; later calls fail with `.closed`.
     func close()
+    /// Calls `handler` on `completionQueue`, in order with the completions of this server's own
+    /// writes, for every change another server commits to a store they share. A store that no
+    /// other server writes (SQLite) never calls it. Set it once, before serving.
+    func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void)
+}
+
+extension StreakStore {
+    /// No other server writes this store: nothing to report.
+    public func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void) {}
 }

@@ -2,16 +2,16 @@ import StreakCore
 
 /// Applies one write inside the writer's transaction.
 struct WriteApplier {
-    let connection: SQLiteConnection
+    let connection: any SQLSession
     let user: UserID
 
     func apply(_ write: StoreWrite) throws(StorageError) -> StoreWriteResult {
         switch write {
         case .createHabit(let name, let createdOn):
             try HabitRow.validate(name: name)
-            // Unique per store (index habits_by_id); only the writer inserts, so there is no race.
-            // A PostgreSQL store would take the id from a sequence instead.
-            let next = try connection.query("SELECT COALESCE(MAX(id), 0) + 1 FROM habits").first?.first?.integer ?? 1
+            // Unique per store (SQLite: index habits_by_id, and only the writer inserts; PostgreSQL:
+            // a sequence, as several servers may insert).
+            let next = try connection.query(connection.dialect.nextHabitID).first?.first?.integer ?? 1
             try connection.query(
                 "INSERT INTO habits (user_id, id, name, created_on) VALUES (?, ?, ?, ?)",
                 [.integer(user), .integer(next), .text(name), .integer(Int64(createdOn.dayNumber))]
@@ -56,7 +56,7 @@ struct WriteApplier {
                         )
                     }
                     try connection.query(
-                        "INSERT OR IGNORE INTO completions (user_id, habit_id, day) VALUES (?, ?, ?)",
+                        "INSERT INTO completions (user_id, habit_id, day) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                         [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
                     )
                 case .remove(let habitID, let date):

@@ -1,8 +1,18 @@
 import ArgumentParser
 import Foundation
+import StreakStorage
 
 /// Where `streakd` keeps its database and the local user's token.
 struct DataDirectoryOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A PostgreSQL database instead of the embedded SQLite (env STREAKD_DATABASE_URL).",
+            discussion: "e.g. postgresql://streakd@127.0.0.1:5432/streakd. Several servers may share it.",
+            valueName: "url"
+        )
+    )
+    var databaseURL: String?
+
     @Option(
         help: ArgumentHelp(
             "The data directory (env STREAKD_DATA_DIR).",
@@ -36,5 +46,17 @@ struct DataDirectoryOptions: ParsableArguments {
             throw ValidationError("cannot create the data directory \(path): \(error.localizedDescription)")
         }
         return url
+    }
+
+    /// The PostgreSQL database's URL, when one is given (the flag, else STREAKD_DATABASE_URL).
+    func postgresURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let databaseURL, !databaseURL.isEmpty { return databaseURL }
+        return environment["STREAKD_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Opens the chosen store: PostgreSQL when a database URL is given, else SQLite in `directory`.
+    func openStore(directory: URL) throws(StorageError) -> SQLStore {
+        if let url = postgresURL() { return try PostgresStore(url: url) }
+        return try SQLiteStore(directory: directory.path)
     }
 }

@@ -15,11 +15,13 @@ import Glibc
 final class ServerRunner: Sendable {
     private let configuration: TransportConfiguration
     private let dataDirectory: URL
+    private let storage: DataDirectoryOptions
     private let logger: Logger
 
-    init(configuration: TransportConfiguration, dataDirectory: URL, logger: Logger) {
+    init(configuration: TransportConfiguration, dataDirectory: URL, storage: DataDirectoryOptions, logger: Logger) {
         self.configuration = configuration
         self.dataDirectory = dataDirectory
+        self.storage = storage
         self.logger = logger
     }
 
@@ -31,8 +33,10 @@ final class ServerRunner: Sendable {
         logger.debug("open file limit", metadata: ["limit": "\(limit)"])
 
         try DataDirectoryLock.acquire(directory: dataDirectory)
-        let store = try SQLiteStore(directory: dataDirectory.path)
-        if try LocalUser.ensure(store: store, dataDirectory: dataDirectory.path) != nil {
+        let store = try storage.openStore(directory: dataDirectory)
+        let shared = store is PostgresStore
+        // A shared database keeps its local user's token: another server's data directory may hold it.
+        if try LocalUser.ensure(store: store, dataDirectory: dataDirectory.path, reissue: !shared) != nil {
             logger.notice(
                 "wrote a new token for the local user into the data directory",
                 metadata: ["file": "\(dataDirectory.appendingPathComponent(LocalUser.tokenFileName).path)"]
@@ -40,7 +44,10 @@ final class ServerRunner: Sendable {
         }
         let service = StreakService(
             store: store,
-            configuration: ServiceConfiguration(version: StreakdVersion.current, storageName: "sqlite"),
+            configuration: ServiceConfiguration(
+                version: StreakdVersion.current,
+                storageName: shared ? "postgres" : "sqlite"
+            ),
             logger: Logger(label: "streakd.service")
         )
         let transport = ServerTransport(

@@ -14,7 +14,9 @@ struct Streakd: ParsableCommand {
             SIGTERM or SIGINT shut it down gracefully (stop accepting, GOAWAY, finish in-flight \
             requests, close the database) with exit status 0.
 
-            Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR (flags take precedence).
+            Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR, STREAKD_DATABASE_URL (flags take \
+            precedence). With a database URL the data is in PostgreSQL, which several servers may \
+            share; the data directory then only holds the local user's token.
             The first start on an empty data directory creates the user "local" and writes its \
             token to <data dir>/token (mode 0600).
             """,
@@ -33,6 +35,7 @@ struct Streakd: ParsableCommand {
         let runner = ServerRunner(
             configuration: configuration,
             dataDirectory: directory,
+            storage: storage,
             logger: Logger(label: "streakd")
         )
         try runner.run()

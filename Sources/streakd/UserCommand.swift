@@ -65,14 +65,15 @@ struct UserCommand: ParsableCommand {
         }
     }
 
-    /// Opens the store of the data directory, runs `body`, closes it; storage errors exit with status 1.
+    /// Opens the store (the data directory's, or the PostgreSQL database given), runs `body`, closes
+    /// it; storage errors exit with status 1.
     static func withStore<T>(
         _ options: DataDirectoryOptions,
-        _ body: (SQLiteStore) throws(StorageError) -> T
+        _ body: (SQLStore) throws(StorageError) -> T
     ) throws -> T {
         let directory = try options.resolve()
         do {
-            let store = try SQLiteStore(directory: directory.path)
+            let store = try options.openStore(directory: directory)
             defer { store.close() }
             return try body(store)
         } catch {

@@ -20,8 +20,8 @@ struct CheckpointTests {
             .get()
         }
         let deadline = Date().addingTimeInterval(10)
-        while fixture.store.completedCheckpoints == 0 && Date() < deadline { usleep(10_000) }
-        #expect(fixture.store.completedCheckpoints > 0)
+        while fixture.sqlite.completedCheckpoints == 0 && Date() < deadline { usleep(10_000) }
+        #expect(fixture.sqlite.completedCheckpoints > 0)
         fixture.store.close()
         let reopened = try SQLiteStore(directory: fixture.directory)
         defer { reopened.close() }

@@ -42,8 +42,8 @@ struct MigrationTests {
     @Test("migrating twice changes nothing")
     func migrationIsIdempotent() throws {
         let fixture = try StoreFixture()
-        let connection = try SQLiteConnection(path: fixture.store.path)
-        try Migration.migrate(connection)
+        let connection = try SQLiteConnection(path: fixture.sqlite.path)
+        try Migration.migrate(connection, migrations: Migration.all)
         #expect(try Migration.version(of: connection) == Migration.all.count)
         #expect(Migration.all.map(\.version) == Array(1...Migration.all.count))
     }
@@ -61,9 +61,9 @@ struct MigrationTests {
         let copy = NSTemporaryDirectory() + "streakd-crash-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: copy) }
         try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: fixture.store.path + suffix) {
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: fixture.sqlite.path + suffix) {
             let target = copy + "/" + SQLiteStore.fileName + suffix
-            try FileManager.default.copyItem(atPath: fixture.store.path + suffix, toPath: target)
+            try FileManager.default.copyItem(atPath: fixture.sqlite.path + suffix, toPath: target)
         }
         let recovered = try SQLiteStore(directory: copy)
         defer { recovered.close() }
@@ -95,7 +95,7 @@ struct MigrationTests {
             let date = try day("2024-01-01").adding(days: index)
             _ = try fixture.write(.completions([.record(habitID: habit.id, date: date)]), for: user).get()
         }
-        let wal = fixture.store.path + "-wal"
+        let wal = fixture.sqlite.path + "-wal"
         #expect(Self.size(of: wal) ?? 0 > 0)
         fixture.store.close()
         #expect((Self.size(of: wal) ?? 0) == 0)
@@ -106,7 +106,7 @@ struct MigrationTests {
         let copy = NSTemporaryDirectory() + "streakd-closed-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: copy) }
         try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: fixture.store.path, toPath: copy + "/" + SQLiteStore.fileName)
+        try FileManager.default.copyItem(atPath: fixture.sqlite.path, toPath: copy + "/" + SQLiteStore.fileName)
         let reopened = try SQLiteStore(directory: copy)
         defer { reopened.close() }
         #expect(try reopened.completions(of: user).count == 30)
@@ -115,7 +115,7 @@ struct MigrationTests {
     @Test("a database from a newer streakd is refused with a clear error, and left unchanged")
     func newerSchemaIsRefused() throws {
         let fixture = try StoreFixture()
-        let path = fixture.store.path
+        let path = fixture.sqlite.path
         fixture.store.close()
         do {
             let connection = try SQLiteConnection(path: path)

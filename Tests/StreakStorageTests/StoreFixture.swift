@@ -1,25 +1,63 @@
 import Foundation
 import StreakCore
+import StreakTestSupport
+import Testing
 
 @testable import StreakStorage
 
-/// A fresh store in a temporary directory, removed at deinit.
-final class StoreFixture: @unchecked Sendable {
-    let directory: String
-    let store: SQLiteStore
+/// The engines the store tests run on: SQLite always, PostgreSQL when a server is configured.
+enum Engine: String, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
 
-    init(checkpointThreshold: Int32? = nil) throws {
+    /// SQLite, and PostgreSQL when `STREAKD_TEST_POSTGRES_URL` names a server (or when the run
+    /// requires it: then a missing server fails the PostgreSQL cases).
+    static var available: [Engine] {
+        PostgresTestDatabase.serverURL == nil && !PostgresTestDatabase.required ? [.sqlite] : [.sqlite, .postgres]
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// A fresh store: SQLite in a temporary directory, or PostgreSQL in a new database; removed at deinit.
+final class StoreFixture: @unchecked Sendable {
+    let engine: Engine
+    let directory: String
+    private let database: PostgresTestDatabase?
+    let store: SQLStore
+
+    init(_ engine: Engine = .sqlite, checkpointThreshold: Int32? = nil) throws {
+        self.engine = engine
         directory = NSTemporaryDirectory() + "streakd-storage-\(UUID().uuidString)"
-        if let checkpointThreshold {
-            store = try SQLiteStore(directory: directory, checkpointThreshold: checkpointThreshold)
-        } else {
-            store = try SQLiteStore(directory: directory)
+        switch engine {
+        case .sqlite:
+            database = nil
+            if let checkpointThreshold {
+                store = try SQLiteStore(directory: directory, checkpointThreshold: checkpointThreshold)
+            } else {
+                store = try SQLiteStore(directory: directory)
+            }
+        case .postgres:
+            let database = try PostgresTestDatabase()
+            self.database = database
+            store = try PostgresStore(url: database.url)
         }
     }
 
     deinit {
         store.close()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The SQLite store (tests of SQLite's files and checkpoints).
+    var sqlite: SQLiteStore { store as! SQLiteStore }
+
+    /// A second store on the same data, as after a restart; the caller closes it.
+    func reopen() throws -> SQLStore {
+        switch engine {
+        case .sqlite: try SQLiteStore(directory: directory)
+        case .postgres: try PostgresStore(url: database!.url)
+        }
     }
 
     /// Submits a write and waits for its durable result.

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Tokens and users")
 struct TokenTests {
-    @Test("a token authenticates its user until revoked; the database holds only its hash")
-    func tokens() throws {
-        let fixture = try StoreFixture()
+    @Test("a token authenticates its user until revoked; the database holds only its hash", arguments: Engine.available)
+    func tokens(engine: Engine) throws {
+        let fixture = try StoreFixture(engine)
         let (alice, token) = try fixture.store.createUser(name: "alice")
         let (bob, _) = try fixture.store.createUser(name: "bob")
         #expect(token.hasPrefix("stk_") && token.count == 68)
@@ -15,8 +15,8 @@ struct TokenTests {
         #expect(try fixture.store.authenticate(token: "") == nil)
         #expect(try fixture.store.authenticate(token: "' OR 1=1 --") == nil)
         // Neither the database nor its WAL (where fresh writes sit) holds the raw token.
-        for suffix in ["", "-wal"] {
-            let file = try Data(contentsOf: URL(fileURLWithPath: fixture.store.path + suffix))
+        for suffix in ["", "-wal"] where engine == .sqlite {
+            let file = try Data(contentsOf: URL(fileURLWithPath: fixture.sqlite.path + suffix))
             #expect(!file.isEmpty || suffix == "-wal")
             #expect(file.range(of: Data(token.utf8)) == nil, "the token is in \(SQLiteStore.fileName)\(suffix)")
         }
@@ -28,9 +28,9 @@ struct TokenTests {
         #expect(throws: StorageError.self) { try fixture.store.revokeUser(name: "carol") }
     }
 
-    @Test("the local user is created once and its token file is private")
-    func localUser() throws {
-        let fixture = try StoreFixture()
+    @Test("the local user is created once and its token file is private", arguments: Engine.available)
+    func localUser(engine: Engine) throws {
+        let fixture = try StoreFixture(engine)
         let token = try #require(try LocalUser.ensure(store: fixture.store, dataDirectory: fixture.directory))
         let path = fixture.directory + "/token"
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -54,9 +54,12 @@ struct TokenTests {
         #expect(!FileManager.default.fileExists(atPath: temporary))
     }
 
-    @Test("a local user whose token file is missing gets a new token; the old one stops working")
-    func missingTokenFileIsReissued() throws {
-        let fixture = try StoreFixture()
+    @Test(
+        "a local user whose token file is missing gets a new token; the old one stops working",
+        arguments: Engine.available
+    )
+    func missingTokenFileIsReissued(engine: Engine) throws {
+        let fixture = try StoreFixture(engine)
         // A crash after the commit and before the file: the user exists, the file does not.
         let old = try fixture.store.createUser(name: LocalUser.name).token
         let path = fixture.directory + "/token"

@@ -3,11 +3,12 @@ import StreakCore
 import StreakStorage
 import Testing
 
-@Suite("SQLite store")
-struct SQLiteStoreTests {
-    @Test("habits are created, renamed and archived for their user only")
-    func habitLifecycle() throws {
-        let fixture = try StoreFixture()
+/// The behaviour every store shares, on each engine (`Engine.available`).
+@Suite("Stores")
+struct StoreTests {
+    @Test("habits are created, renamed and archived for their user only", arguments: Engine.available)
+    func habitLifecycle(engine: Engine) throws {
+        let fixture = try StoreFixture(engine)
         let alice = try fixture.store.createUser(name: "alice").user.id
         let bob = try fixture.store.createUser(name: "bob").user.id
         let read = try fixture.habit("Read 📚", for: alice)
@@ -22,15 +23,16 @@ struct SQLiteStoreTests {
 
     @Test(
         "another user's habit is not found",
-        arguments: [
+        arguments: Engine.available,
+        [
             StoreWrite.renameHabit(id: 1, name: "mine now"),
             .archiveHabit(id: 1, on: day("2024-02-01")),
             .completions([.record(habitID: 1, date: day("2024-02-01"))]),
             .completions([.remove(habitID: 1, date: day("2024-02-01"))]),
         ]
     )
-    func isolation(write: StoreWrite) throws {
-        let fixture = try StoreFixture()
+    func isolation(engine: Engine, write: StoreWrite) throws {
+        let fixture = try StoreFixture(engine)
         let alice = try fixture.store.createUser(name: "alice").user.id
         let bob = try fixture.store.createUser(name: "bob").user.id
         _ = try fixture.habit("Read", for: alice)
@@ -38,9 +40,9 @@ struct SQLiteStoreTests {
         #expect(try fixture.store.habits(of: alice).map(\.name) == ["Read"])
     }
 
-    @Test("recording twice counts once; removing twice changes once")
-    func idempotency() throws {
-        let fixture = try StoreFixture()
+    @Test("recording twice counts once; removing twice changes once", arguments: Engine.available)
+    func idempotency(engine: Engine) throws {
+        let fixture = try StoreFixture(engine)
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user)
         let date = day("2024-03-05")
@@ -56,10 +58,11 @@ struct SQLiteStoreTests {
 
     @Test(
         "a completion outside the habit's active window is refused, and the whole batch with it",
-        arguments: ["2023-12-31", "2024-06-01", "2024-07-01"]
+        arguments: Engine.available,
+        ["2023-12-31", "2024-06-01", "2024-07-01"]
     )
-    func outsideWindow(date: String) throws {
-        let fixture = try StoreFixture()
+    func outsideWindow(engine: Engine, date: String) throws {
+        let fixture = try StoreFixture(engine)
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user)
         _ = try fixture.write(.archiveHabit(id: habit.id, on: day("2024-06-01")), for: user).get()
@@ -73,24 +76,25 @@ struct SQLiteStoreTests {
 
     @Test(
         "habit names are 1 to 200 characters without control characters",
-        arguments: ["", String(repeating: "x", count: 201), "tab\there", "new\nline"]
+        arguments: Engine.available,
+        ["", String(repeating: "x", count: 201), "tab\there", "new\nline"]
     )
-    func badNames(name: String) throws {
-        let fixture = try StoreFixture()
+    func badNames(engine: Engine, name: String) throws {
+        let fixture = try StoreFixture(engine)
         let user = try fixture.store.createUser(name: "u").user.id
         let result = fixture.write(.createHabit(name: name, createdOn: day("2024-01-01")), for: user)
         #expect { try result.get() } throws: { ($0 as? StorageError)?.code == .invalidArgument }
         #expect(try fixture.store.habits(of: user).isEmpty)
     }
 
-    @Test("settings default, update and survive reopening")
-    func settings() throws {
-        let fixture = try StoreFixture()
+    @Test("settings default, update and survive reopening", arguments: Engine.available)
+    func settings(engine: Engine) throws {
+        let fixture = try StoreFixture(engine)
         let user = try fixture.store.createUser(name: "u").user.id
         #expect(try fixture.store.settings(of: user) == .defaults)
         let settings = UserSettings(timeZone: "Europe/Berlin", locale: "de_DE", weekStart: .sunday, minPercent: 60)
         _ = try fixture.write(.updateSettings(settings), for: user).get()
-        let reopened = try SQLiteStore(directory: fixture.directory)
+        let reopened = try fixture.reopen()
         #expect(try reopened.settings(of: user) == settings)
         reopened.close()
         #expect(throws: StorageError.self) {
@@ -98,9 +102,9 @@ struct SQLiteStoreTests {
         }
     }
 
-    @Test("a settings change merges with the stored settings inside the write")
-    func settingsChangeMerges() throws {
-        let fixture = try StoreFixture()
+    @Test("a settings change merges with the stored settings inside the write", arguments: Engine.available)
+    func settingsChangeMerges(engine: Engine) throws {
+        let fixture = try StoreFixture(engine)
         let user = try fixture.store.createUser(name: "u").user.id
         _ = try fixture.write(.changeSettings(SettingsChange(timeZone: "Europe/Berlin")), for: user).get()
         let result = try fixture.write(.changeSettings(SettingsChange(minPercent: .set(70))), for: user).get()
@@ -113,9 +117,12 @@ struct SQLiteStoreTests {
         )
     }
 
-    @Test("in a group commit a failing write fails alone, and a failing batch keeps none of its rows")
-    func failuresStayAlone() throws {
-        let fixture = try StoreFixture()
+    @Test(
+        "in a group commit a failing write fails alone, and a failing batch keeps none of its rows",
+        arguments: Engine.available
+    )
+    func failuresStayAlone(engine: Engine) throws {
+        let fixture = try StoreFixture(engine)
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user, from: "2024-01-01")
         let before = fixture.store.committedTransactions
@@ -143,15 +150,18 @@ struct SQLiteStoreTests {
             #expect((try? round[3].wait().get()) == .completions(changed: [false]))
         }
         #expect(fixture.store.committedTransactions - before < rounds * 4)
-        let reopened = try SQLiteStore(directory: fixture.directory)
+        let reopened = try fixture.reopen()
         let expected = try (0..<rounds).map { try day("2024-02-01").adding(days: $0 * 3) }
         #expect(try reopened.completions(of: user).map(\.date).sorted() == expected)
         reopened.close()
     }
 
-    @Test("concurrent writes are grouped into fewer transactions and all acknowledged durably")
-    func groupCommit() throws {
-        let fixture = try StoreFixture()
+    @Test(
+        "concurrent writes are grouped into fewer transactions and all acknowledged durably",
+        arguments: Engine.available
+    )
+    func groupCommit(engine: Engine) throws {
+        let fixture = try StoreFixture(engine)
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user, from: "2000-01-01")
         let before = fixture.store.committedTransactions
@@ -174,7 +184,7 @@ struct SQLiteStoreTests {
         group.wait()
         let transactions = fixture.store.committedTransactions - before
         #expect(transactions < writes)
-        let reopened = try SQLiteStore(directory: fixture.directory)
+        let reopened = try fixture.reopen()
         #expect(try reopened.completions(of: user).count == writes)
         reopened.close()
     }

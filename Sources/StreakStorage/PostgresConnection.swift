@@ -1,0 +1,230 @@
+internal import CPostgres
+import Foundation
+
+/// One PostgreSQL connection through libpq, used by one thread at a time (the caller serialises).
+///
+/// Statements are prepared once per connection and run with their arguments in text form (blobs
+/// in binary), so no value is ever spliced into SQL. A connection that breaks (the server
+/// restarted) is reset before the next statement; the statement that found it broken fails, so
+/// nothing is acknowledged that was not committed.
+final class PostgresConnection: SQLSession {
+    let dialect = SQLDialect.postgres
+    private var handle: OpaquePointer?
+    /// Prepared statements by their SQL (with `?` placeholders): the name given to the server.
+    private var statements: [String: String] = [:]
+    private(set) var changes = 0
+
+    /// Connects to the database that `url` names (`postgresql://user@host:port/database`, or
+    /// libpq's `key=value` form).
+    /// - Throws: `StorageError(.io)` naming libpq's reason when the server cannot be reached.
+    init(url: String) throws(StorageError) {
+        handle = PQconnectdb(url)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.message(of: handle)
+            PQfinish(handle)
+            handle = nil
+            throw StorageError(.io, "cannot connect to PostgreSQL: \(message)")
+        }
+        configure()
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Closes the connection; later calls fail with `.closed`.
+    func close() {
+        guard let handle else { return }
+        PQfinish(handle)
+        self.handle = nil
+        statements = [:]
+    }
+
+    /// Runs one or more statements without arguments or results (migrations).
+    func execute(_ sql: String) throws(StorageError) {
+        try ensureConnected()
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw error(result, "execute") }
+    }
+
+    @discardableResult
+    func query(_ sql: String, _ arguments: [SQLValue]) throws(StorageError) -> [[SQLValue]] {
+        try ensureConnected()
+        let name = try prepared(sql, count: arguments.count)
+        let result = Self.withParameters(arguments) { values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 0)
+        }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw error(result, "query") }
+        changes = Int(String(cString: PQcmdTuples(result))) ?? 0
+        guard status == PGRES_TUPLES_OK else { return [] }
+        let columns = PQnfields(result)
+        let types = (0..<columns).map { PQftype(result, $0) }
+        return (0..<PQntuples(result)).map { row in
+            (0..<columns).map { column in Self.value(result, row, column, type: types[Int(column)]) }
+        }
+    }
+
+    /// The socket to watch for notifications (after `execute("LISTEN ...")`), or -1 when closed.
+    var socket: Int32 { handle.map { PQsocket($0) } ?? -1 }
+
+    /// Reads what arrived on the socket and returns the payloads of the notifications received;
+    /// nil when the connection is broken or closed.
+    func notifications() -> [String]? {
+        guard let handle, PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else { return nil }
+        var payloads: [String] = []
+        while let notice = PQnotifies(handle) {
+            payloads.append(String(cString: notice.pointee.extra))
+            PQfreemem(notice)
+        }
+        return payloads
+    }
+
+    /// Resets a connection that broke; the prepared statements went with it.
+    private func ensureConnected() throws(StorageError) {
+        guard let handle else { throw StorageError.storeClosed }
+        guard PQstatus(handle) != CONNECTION_OK else { return }
+        statements = [:]
+        PQreset(handle)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw StorageError(.io, "the connection to PostgreSQL is lost: \(Self.message(of: handle))")
+        }
+        configure()
+    }
+
+    /// UTF-8 text, and the server's notices ("relation already exists, skipping") kept off stderr.
+    private func configure() {
+        PQsetClientEncoding(handle, "UTF8")
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    private func prepared(_ sql: String, count: Int) throws(StorageError) -> String {
+        if let name = statements[sql] { return name }
+        let name = "s\(statements.count + 1)"
+        let result = PQprepare(handle, name, Self.numberingPlaceholders(sql), Int32(count), nil)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(result, "prepare") }
+        statements[sql] = name
+        return name
+    }
+
+    /// `sql` with its `?` placeholders (outside string literals) numbered `$1`, `$2`, ...
+    static func numberingPlaceholders(_ sql: String) -> String {
+        var result = ""
+        var number = 0
+        var inLiteral = false
+        for character in sql {
+            if character == "'" { inLiteral.toggle() }
+            if character == "?" && !inLiteral {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// Calls `body` with libpq's parameter arrays: integers and text as text, blobs as binary.
+    private static func withParameters(
+        _ arguments: [SQLValue],
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> OpaquePointer?
+    ) -> OpaquePointer? {
+        var buffers: [UnsafeMutablePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        defer { for buffer in buffers { free(buffer) } }
+        for argument in arguments {
+            switch argument {
+            case .null:
+                buffers.append(nil)
+                lengths.append(0)
+                formats.append(0)
+            case .integer(let value):
+                buffers.append(strdup(String(value)))
+                lengths.append(0)
+                formats.append(0)
+            case .text(let value):
+                buffers.append(strdup(value))
+                lengths.append(0)
+                formats.append(0)
+            case .blob(let bytes):
+                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
+                bytes.withUnsafeBytes { raw in
+                    if let base = raw.baseAddress { memcpy(buffer, base, bytes.count) }
+                }
+                // allocate/free pair through malloc's heap: UnsafeMutablePointer.allocate is malloc on Linux.
+                buffers.append(buffer)
+                lengths.append(Int32(bytes.count))
+                formats.append(1)
+            }
+        }
+        let values = buffers.map { UnsafePointer($0) }
+        return values.withUnsafeBufferPointer { values in
+            lengths.withUnsafeBufferPointer { lengths in
+                formats.withUnsafeBufferPointer { formats in
+                    body(values.baseAddress, lengths.baseAddress, formats.baseAddress)
+                }
+            }
+        }
+    }
+
+    private static let integerTypes: Set<UInt32> = [20, 21, 23, 26]  // int8, int2, int4, oid
+    private static let byteaType: UInt32 = 17
+    private static let boolType: UInt32 = 16
+
+    private static func value(_ result: OpaquePointer?, _ row: Int32, _ column: Int32, type: UInt32) -> SQLValue {
+        guard PQgetisnull(result, row, column) == 0, let text = PQgetvalue(result, row, column) else { return .null }
+        let string = String(cString: text)
+        if integerTypes.contains(type) { return Int64(string).map(SQLValue.integer) ?? .null }
+        if type == boolType { return .integer(string == "t" ? 1 : 0) }
+        if type == byteaType { return .blob(hexBytes(string)) }
+        return .text(string)
+    }
+
+    /// The bytes of bytea's hex output (`\x0a1b...`).
+    private static func hexBytes(_ string: String) -> [UInt8] {
+        let digits = Array(string.utf8.dropFirst(2))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index + 1 < digits.count {
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { break }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private static func message(of handle: OpaquePointer?) -> String {
+        guard let handle, let text = PQerrorMessage(handle) else { return "out of memory" }
+        return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A failed statement as a StorageError: a unique violation is `.alreadyExists`, data
+    /// corruption `.corrupt`, anything else (a lost connection, a conflict) `.io`.
+    private func error(_ result: OpaquePointer?, _ operation: String) -> StorageError {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let detail = PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
+        let message = detail.isEmpty ? Self.message(of: handle) : detail.trimmingCharacters(in: .whitespacesAndNewlines)
+        let code: StorageError.Code =
+            switch state {
+            case "23505": .alreadyExists
+            case "XX001", "XX002": .corrupt
+            default: .io
+            }
+        return StorageError(code, "PostgreSQL \(operation) failed (\(state.isEmpty ? "no state" : state)): \(message)")
+    }
+}

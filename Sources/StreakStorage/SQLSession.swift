@@ -1,0 +1,84 @@
+/// A database connection that the storage code runs its SQL on, whichever the engine: the
+/// statements are written once, with `?` placeholders, in the SQL that SQLite and PostgreSQL share.
+/// Used by one thread at a time (the caller serialises).
+protocol SQLSession: AnyObject {
+    /// The engine, for the few statements that differ.
+    var dialect: SQLDialect { get }
+    /// Runs one statement with `arguments` bound to its `?` placeholders and returns every row.
+    @discardableResult
+    func query(_ sql: String, _ arguments: [SQLValue]) throws(StorageError) -> [[SQLValue]]
+    /// Rows changed by the last statement.
+    var changes: Int { get }
+    /// Runs one or more statements without arguments or results (migrations, transactions).
+    func execute(_ sql: String) throws(StorageError)
+}
+
+extension SQLSession {
+    /// Runs one statement without arguments.
+    @discardableResult
+    func query(_ sql: String) throws(StorageError) -> [[SQLValue]] {
+        try query(sql, [])
+    }
+}
+
+/// Where SQLite and PostgreSQL differ for the storage code.
+enum SQLDialect: Sendable {
+    case sqlite
+    case postgres
+
+    /// Starts a write transaction. SQLite takes the write lock at once (IMMEDIATE), so a busy
+    /// database fails here rather than halfway through a batch.
+    var beginWrite: String {
+        switch self {
+        case .sqlite: "BEGIN IMMEDIATE"
+        case .postgres: "BEGIN"
+        }
+    }
+
+    /// Starts the transaction that migrates the schema, holding the database's write lock.
+    var beginMigration: String {
+        switch self {
+        case .sqlite: "BEGIN IMMEDIATE"
+        case .postgres: "BEGIN; SELECT pg_advisory_xact_lock(7411)"
+        }
+    }
+
+    /// A query with a row when the migrations table exists.
+    var migrationsTableExists: String {
+        switch self {
+        case .sqlite: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        case .postgres: "SELECT 1 WHERE to_regclass('schema_migrations') IS NOT NULL"
+        }
+    }
+
+    /// Whether every write in a group commit needs a savepoint of its own. SQLite undoes a failed
+    /// statement by itself and the transaction goes on; PostgreSQL aborts the whole transaction
+    /// on any error, so each write is isolated and a failure is rolled back to its savepoint.
+    var isolatesEveryWrite: Bool { self == .postgres }
+
+    /// The statement that yields the next habit id, unique in the store. SQLite has one writer, so
+    /// the maximum plus one is safe; several servers share a PostgreSQL database, so a sequence.
+    var nextHabitID: String {
+        switch self {
+        case .sqlite: "SELECT COALESCE(MAX(id), 0) + 1 FROM habits"
+        case .postgres: "SELECT nextval('habit_ids')"
+        }
+    }
+}
+
+/// A value bound to or read from the database.
+enum SQLValue: Hashable {
+    case null
+    case integer(Int64)
+    case text(String)
+    case blob([UInt8])
+
+    var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    var text: String? { if case .text(let value) = self { value } else { nil } }
+    var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
+}
+
+extension StorageError {
+    /// The error of any call on a store after `close()`.
+    static let storeClosed = StorageError(.closed, "the store is closed")
+}

@@ -1,0 +1,162 @@
+import Dispatch
+import Foundation
+import StreakCore
+
+/// What the SQLite and the PostgreSQL stores share: the queries, written once in the SQL both
+/// engines speak, a reading connection behind a lock, and the group-commit writer.
+///
+/// Reads are rare (the server caches a user's state after the first load), so one reading
+/// connection serves them one at a time. Writes go to the single writer thread, which drains every
+/// queued submission into one transaction and answers them all after one durable COMMIT.
+public class SQLStore: StreakStore, @unchecked Sendable {
+    private let readLock = NSLock()
+    private let reader: any SQLSession
+    private let writer: GroupCommitWriter
+    /// Guarded by `readLock`.
+    private var closed = false
+
+    init(reader: any SQLSession, writer: GroupCommitWriter) {
+        self.reader = reader
+        self.writer = writer
+    }
+
+    public var completionQueue: DispatchQueue { writer.acknowledgements }
+
+    /// Transactions committed by the writer so far (group commit makes this smaller than the writes).
+    public var committedTransactions: Int { writer.committedTransactions }
+
+    public func createUser(name: String) throws(StorageError) -> (user: UserRecord, token: String) {
+        let printable = name.unicodeScalars.allSatisfy { !$0.properties.isWhitespace && $0.value >= 0x21 }
+        guard !name.isEmpty, name.count <= 64, printable else {
+            throw StorageError(
+                .invalidArgument,
+                "a user name is 1 to 64 characters without spaces or control characters"
+            )
+        }
+        let token = TokenHasher.generate()
+        let created = Date()
+        let result: Result<UserID, StorageError> = withReader { connection throws(StorageError) in
+            guard try connection.query("SELECT id FROM users WHERE name = ?", [.text(name)]).isEmpty else {
+                throw StorageError(.alreadyExists, "a user with that name already exists")
+            }
+            try connection.query(
+                "INSERT INTO users (name, token_hash, created_at) VALUES (?, ?, ?)",
+                [.text(name), .blob(TokenHasher.hash(token)), .integer(Int64(created.timeIntervalSince1970))]
+            )
+            let rows = try connection.query("SELECT id FROM users WHERE name = ?", [.text(name)])
+            guard let id = rows.first?.first?.integer
+            else { throw StorageError(.corrupt, "the new user was not found") }
+            return id
+        }
+        let id = try result.get()
+        let createdAt = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down))
+        return (UserRecord(id: id, name: name, createdAt: createdAt, revoked: false), token)
+    }
+
+    public func users() throws(StorageError) -> [UserRecord] {
+        try withReader { connection throws(StorageError) in
+            try connection.query("SELECT id, name, created_at, revoked FROM users ORDER BY id").map { row in
+                UserRecord(
+                    id: row[0].integer ?? 0,
+                    name: row[1].text ?? "",
+                    createdAt: Date(timeIntervalSince1970: Double(row[2].integer ?? 0)),
+                    revoked: row[3].integer == 1
+                )
+            }
+        }.get()
+    }
+
+    public func revokeUser(name: String) throws(StorageError) {
+        try withReader { connection throws(StorageError) in
+            try connection.query("UPDATE users SET revoked = 1, token_hash = NULL WHERE name = ?", [.text(name)])
+            guard connection.changes == 1 else { throw StorageError(.notFound, "no user with that name") }
+        }.get()
+    }
+
+    public func issueToken(name: String) throws(StorageError) -> String {
+        let token = TokenHasher.generate()
+        try withReader { connection throws(StorageError) in
+            try connection.query(
+                "UPDATE users SET token_hash = ? WHERE name = ? AND revoked = 0",
+                [.blob(TokenHasher.hash(token)), .text(name)]
+            )
+            guard connection.changes == 1 else { throw StorageError(.notFound, "no active user with that name") }
+        }.get()
+        return token
+    }
+
+    public func authenticate(token: String) throws(StorageError) -> UserID? {
+        guard TokenHasher.isWellFormed(token) else { return nil }
+        let digest = TokenHasher.hash(token)
+        return try withReader { connection throws(StorageError) -> UserID? in
+            let rows = try connection.query(
+                "SELECT id, token_hash FROM users WHERE token_hash = ? AND revoked = 0",
+                [.blob(digest)]
+            )
+            guard let row = rows.first, let stored = row[1].blob, TokenHasher.equal(stored, digest) else { return nil }
+            return row[0].integer
+        }.get()
+    }
+
+    public func habits(of user: UserID) throws(StorageError) -> [Habit] {
+        try withReader { connection throws(StorageError) in
+            try connection.query(
+                "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? ORDER BY id",
+                [.integer(user)]
+            ).map { row throws(StorageError) in try HabitRow.habit(from: row) }
+        }.get()
+    }
+
+    public func completions(of user: UserID) throws(StorageError) -> [Completion] {
+        try withReader { connection throws(StorageError) in
+            try connection.query("SELECT habit_id, day FROM completions WHERE user_id = ?", [.integer(user)]).map {
+                row throws(StorageError) in
+                Completion(habitID: row[0].integer ?? 0, date: try HabitRow.date(row[1]))
+            }
+        }.get()
+    }
+
+    public func settings(of user: UserID) throws(StorageError) -> UserSettings {
+        try withReader { connection throws(StorageError) in try SettingsRow.load(user: user, from: connection) }.get()
+    }
+
+    public func submit(
+        _ write: StoreWrite,
+        for user: UserID,
+        completion: @escaping @Sendable (Result<StoreWriteResult, StorageError>) -> Void
+    ) {
+        writer.enqueue(PendingWrite(write: write, user: user, completion: completion))
+    }
+
+    /// Finishes every queued write and delivers its completion, then closes the connections
+    /// (`closeConnections`). Later calls fail with `.closed`. Safe to call more than once.
+    public func close() {
+        writer.stop()
+        writerStopped()
+        readLock.lock()
+        defer { readLock.unlock() }
+        guard !closed else { return }
+        closed = true
+        closeConnections()
+    }
+
+    /// No other server writes this store (overridden by the shared PostgreSQL store).
+    public func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void) {}
+
+    /// Called by `close` once the writer has ended, before the read lock is taken.
+    func writerStopped() {}
+
+    /// Called once by `close`, under the read lock, after the writer has ended.
+    func closeConnections() {}
+
+    private func withReader<T>(_ body: (any SQLSession) throws(StorageError) -> T) -> Result<T, StorageError> {
+        readLock.lock()
+        defer { readLock.unlock() }
+        guard !closed else { return .failure(StorageError.storeClosed) }
+        do {
+            return .success(try body(reader))
+        } catch {
+            return .failure(error)
+        }
+    }
+}

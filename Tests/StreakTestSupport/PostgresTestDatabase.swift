@@ -1,0 +1,53 @@
+import Foundation
+
+/// A new, empty database on the PostgreSQL server that `STREAKD_TEST_POSTGRES_URL` names
+/// (`scripts/test.sh` starts a throwaway one with `scripts/postgres-test-server.sh`); dropped at
+/// deinit. Created and dropped with `psql`, so tests need no PostgreSQL code of their own.
+public final class PostgresTestDatabase: @unchecked Sendable {
+    /// The server's URL, when one is configured.
+    public static var serverURL: String? {
+        ProcessInfo.processInfo.environment["STREAKD_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether the run must include the PostgreSQL tests (`scripts/test.sh` sets
+    /// `STREAKD_REQUIRE_POSTGRES=1`, so that a missing server fails instead of skipping them).
+    public static var required: Bool {
+        ProcessInfo.processInfo.environment["STREAKD_REQUIRE_POSTGRES"] == "1"
+    }
+
+    /// The new database's URL.
+    public let url: String
+    private let server: String
+    private let name: String
+
+    /// Creates the database. - Throws: `TestSupportError` when no server is configured or psql fails.
+    public init() throws {
+        guard let server = Self.serverURL, let slash = server.lastIndex(of: "/") else {
+            throw TestSupportError("STREAKD_TEST_POSTGRES_URL is not set")
+        }
+        self.server = server
+        name = "streakd_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+        try Self.psql(server, "CREATE DATABASE \(name)")
+        url = server[..<slash] + "/" + name
+    }
+
+    deinit {
+        try? Self.psql(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    /// Runs one SQL command on the database at `url` with `psql`.
+    public static func psql(_ url: String, _ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["psql", "--no-psqlrc", "--quiet", "--set", "ON_ERROR_STOP=1", url, "--command", command]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestSupportError("psql \(command) failed: \(String(decoding: message, as: UTF8.self))")
+        }
+    }
+}

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # README's test command: installs what a fresh machine lacks, checks generated code and
-# formatting, builds with warnings as errors, runs every Swift test (unit and integration
-# against a real streakd on loopback), the Python and C clients against a real streakd,
-# and a short smoke run of the load generator.
+# formatting, builds with warnings as errors, starts a throwaway PostgreSQL server, runs every
+# Swift test (unit and integration against a real streakd on loopback; the stores on SQLite and
+# on PostgreSQL), the Python and C clients against a real streakd, and a short smoke run of the
+# load generator.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 step "system packages"
-scripts/ensure-deps.sh
+# The PostgreSQL server only for the tests: the run command needs its client library alone.
+scripts/ensure-deps.sh postgresql
 
 step "generated code is fresh"
 scripts/check-generated.sh
@@ -19,6 +21,14 @@ scripts/lint.sh
 
 step "build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
+
+step "a throwaway PostgreSQL server"
+postgres_dir="$(mktemp -d)/postgres"
+trap 'scripts/postgres-test-server.sh stop "$postgres_dir" >/dev/null 2>&1 || true' EXIT
+STREAKD_TEST_POSTGRES_URL="$(scripts/postgres-test-server.sh start "$postgres_dir")"
+# Required: a run that could not reach it fails instead of skipping the PostgreSQL tests.
+export STREAKD_TEST_POSTGRES_URL STREAKD_REQUIRE_POSTGRES=1
+echo "$STREAKD_TEST_POSTGRES_URL"
 
 step "swift tests"
 # Bounded: a test that hangs fails the run instead of holding CI for its whole budget.

@@ -52,7 +52,28 @@ final class PostgresConnection: SQLSession {
     @discardableResult
     func query(_ sql: String, _ arguments: [SQLValue]) throws(StorageError) -> [[SQLValue]] {
         try ensureConnected()
+        let idle = PQtransactionStatus(handle) == PQTRANS_IDLE
+        var executed = false
+        do {
+            return try run(sql, arguments, executed: &executed)
+        } catch {
+            // A session the server ended while idle shows only when used. A statement that did
+            // not run, or a read, or BEGIN, is tried once more on a new session; any other
+            // statement may have committed before the connection broke, so it fails.
+            guard idle, PQstatus(handle) == CONNECTION_BAD, !executed || Self.repeatable(sql) else { throw error }
+            try ensureConnected()
+            return try run(sql, arguments, executed: &executed)
+        }
+    }
+
+    private static func repeatable(_ sql: String) -> Bool {
+        sql == "BEGIN" || sql.hasPrefix("SELECT ")
+    }
+
+    private func run(_ sql: String, _ arguments: [SQLValue], executed: inout Bool) throws(StorageError) -> [[SQLValue]]
+    {
         let name = try prepared(sql, count: arguments.count)
+        executed = true
         let result = Self.withParameters(arguments) { values, lengths, formats in
             PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 0)
         }
@@ -83,7 +104,9 @@ final class PostgresConnection: SQLSession {
         return payloads
     }
 
-    /// Resets a connection that broke; the prepared statements went with it.
+    /// Resets a connection that broke; the prepared statements went with it. Inside a
+    /// transaction a lost connection fails the statement, and with it the transaction: nothing
+    /// half-done is acknowledged.
     private func ensureConnected() throws(StorageError) {
         guard let handle else { throw StorageError.storeClosed }
         guard PQstatus(handle) != CONNECTION_OK else { return }

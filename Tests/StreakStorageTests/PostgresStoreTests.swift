@@ -1,0 +1,152 @@
+import Foundation
+import StreakCore
+import StreakTestSupport
+import Synchronization
+import Testing
+
+@testable import StreakStorage
+
+@Suite("Change notices")
+struct ChangeNoticeTests {
+    @Test("a payload round-trips; anything else is ignored")
+    func payloads() {
+        let days = [day("2024-02-29"), day("2024-03-01")]
+        let notice = ChangeNotice(origin: "a1", user: 42, days: days)
+        #expect(notice.payload == "v1 a1 42 \(days[0].dayNumber),\(days[1].dayNumber)")
+        #expect(ChangeNotice(payload: notice.payload) == notice)
+        let everything = ChangeNotice(origin: "a1", user: 42, days: nil)
+        #expect(everything.payload == "v1 a1 42 *")
+        #expect(ChangeNotice(payload: everything.payload) == everything)
+        for bad in ["", "v2 a1 42 *", "v1 a1 x *", "v1 a1 42 1,y", "v1 a1 42", "v1 a1 42 * extra"] {
+            #expect(ChangeNotice(payload: bad) == nil, "\(bad)")
+        }
+        let many = (0..<(ChangeNotice.maximumDays + 1)).map { try! day("2024-01-01").adding(days: $0) }
+        #expect(ChangeNotice(origin: "a1", user: 1, days: many).days == nil)
+    }
+
+    @Test("a batch gives one notice per user whose data changed, with the days that changed")
+    func batches() {
+        let ignore: @Sendable (Result<StoreWriteResult, StorageError>) -> Void = { _ in }
+        let writes = [
+            PendingWrite(
+                write: .completions([.record(habitID: 1, date: day("2024-01-02"))]),
+                user: 1,
+                completion: ignore
+            ),
+            PendingWrite(
+                write: .completions([.record(habitID: 1, date: day("2024-01-01"))]),
+                user: 1,
+                completion: ignore
+            ),
+            PendingWrite(
+                write: .completions([.record(habitID: 2, date: day("2024-01-05"))]),
+                user: 2,
+                completion: ignore
+            ),
+            PendingWrite(write: .renameHabit(id: 3, name: "x"), user: 3, completion: ignore),
+            PendingWrite(
+                write: .completions([.record(habitID: 4, date: day("2024-01-05"))]),
+                user: 4,
+                completion: ignore
+            ),
+            PendingWrite(write: .renameHabit(id: 5, name: "x"), user: 5, completion: ignore),
+        ]
+        let results: [Result<StoreWriteResult, StorageError>] = [
+            .success(.completions(changed: [true])),
+            .success(.completions(changed: [true])),
+            .success(.completions(changed: [false])),  // recorded twice: nothing changed
+            .success(.habit(Habit(id: 3, name: "x", createdOn: day("2024-01-01")))),
+            .failure(StorageError(.notFound, "no habit")),
+            .success(.habit(Habit(id: 5, name: "x", createdOn: day("2024-01-01")))),
+        ]
+        #expect(
+            ChangeNotice.notices(origin: "o", writes: writes, results: results) == [
+                ChangeNotice(origin: "o", user: 1, days: [day("2024-01-01"), day("2024-01-02")]),
+                ChangeNotice(origin: "o", user: 3, days: nil),
+                ChangeNotice(origin: "o", user: 5, days: nil),
+            ]
+        )
+    }
+}
+
+/// The PostgreSQL store's own behaviour: notices between stores, and lost connections.
+@Suite(.enabled(if: PostgresTestDatabase.serverURL != nil || PostgresTestDatabase.required))
+struct PostgresStoreTests {
+    /// Collects the external changes a store reports.
+    final class Changes: Sendable {
+        private let received = Mutex<[ExternalChange]>([])
+        func append(_ change: ExternalChange) { received.withLock { $0.append(change) } }
+        /// Waits up to `seconds` for `expected` to arrive, then returns what arrived.
+        func await(_ expected: ExternalChange, seconds: Double = 10) -> [ExternalChange] {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !received.withLock({ $0.contains(expected) }) && Date() < deadline { usleep(10_000) }
+            return received.withLock { $0 }
+        }
+    }
+
+    @Test("a store hears the other store's commits, with their days, and not its own")
+    func notices() throws {
+        let database = try PostgresTestDatabase()
+        let first = try PostgresStore(url: database.url)
+        let second = try PostgresStore(url: database.url)
+        defer {
+            first.close()
+            second.close()
+        }
+        let heardByFirst = Changes()
+        let heardBySecond = Changes()
+        first.onExternalChange { heardByFirst.append($0) }
+        second.onExternalChange { heardBySecond.append($0) }
+        let user = try first.createUser(name: "u").user.id
+        let habit = try write(.createHabit(name: "h", createdOn: day("2024-01-01")), to: second, for: user)
+        #expect(heardByFirst.await(.user(user, days: nil)).contains(.user(user, days: nil)))
+        guard case .habit(let created) = habit else { throw StorageError(.corrupt, "not a habit") }
+        let days = [day("2024-01-03"), day("2024-01-04")]
+        _ = try write(.completions(days.map { .record(habitID: created.id, date: $0) }), to: second, for: user)
+        #expect(heardByFirst.await(.user(user, days: days)).contains(.user(user, days: days)))
+        // A notice's own store ignores it; the first store's write reaches the second.
+        _ = try write(.completions([.remove(habitID: created.id, date: days[0])]), to: first, for: user)
+        #expect(heardBySecond.await(.user(user, days: [days[0]])) == [.user(user, days: [days[0]])])
+        // Notices are delivered in commit order: by now the first store would have heard its own.
+        #expect(!heardByFirst.await(.user(user, days: [days[0]]), seconds: 0.2).contains(.user(user, days: [days[0]])))
+    }
+
+    @Test("after its listening connection is lost, a store reconnects and reports that anything may have changed")
+    func listenerReconnects() throws {
+        let database = try PostgresTestDatabase()
+        let store = try PostgresStore(url: database.url)
+        defer { store.close() }
+        let heard = Changes()
+        store.onExternalChange { heard.append($0) }
+        try PostgresTestDatabase.psql(
+            database.url,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()"
+        )
+        #expect(heard.await(.everyone).contains(.everyone))
+    }
+
+    @Test("a write after the server dropped the connection fails at most once, then writes go through")
+    func writerReconnects() throws {
+        let database = try PostgresTestDatabase()
+        let store = try PostgresStore(url: database.url)
+        defer { store.close() }
+        let user = try store.createUser(name: "u").user.id
+        try PostgresTestDatabase.psql(
+            database.url,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        let first = try? write(.createHabit(name: "a", createdOn: day("2024-01-01")), to: store, for: user)
+        let second = try write(.createHabit(name: "b", createdOn: day("2024-01-01")), to: store, for: user)
+        guard case .habit(let habit) = second else { throw StorageError(.corrupt, "not a habit") }
+        #expect(habit.name == "b")
+        // Reads reconnect too; whatever the first write answered, the store agrees with it.
+        let names = try store.habits(of: user).map(\.name)
+        #expect(names == (first == nil ? ["b"] : ["a", "b"]))
+    }
+
+    private func write(_ write: StoreWrite, to store: PostgresStore, for user: UserID) throws -> StoreWriteResult {
+        let box = ResultBox()
+        store.submit(write, for: user) { box.set($0) }
+        return try box.wait().get()
+    }
+}

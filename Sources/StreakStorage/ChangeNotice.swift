@@ -78,3 +78,22 @@ struct ChangeNotice: Hashable, Sendable {
         }
     }
 }
+
+extension ChangeNotice {
+    /// Tells the other servers, inside a batch's transaction, whose data it changed: the
+    /// group-commit writer's `BeforeCommit` of a PostgreSQL store.
+    struct Sender: Sendable {
+        /// The store's name in its notices.
+        let origin: String
+
+        func send(
+            _ connection: any SQLSession,
+            writes: [PendingWrite],
+            results: [Result<StoreWriteResult, StorageError>]
+        ) throws(StorageError) {
+            for notice in ChangeNotice.notices(origin: origin, writes: writes, results: results) {
+                try connection.query("SELECT pg_notify(?, ?)", [.text(ChangeNotice.channel), .text(notice.payload)])
+            }
+        }
+    }
+}

@@ -68,7 +68,16 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// Applies a batch in one transaction; each write that changes several rows in its own
     /// savepoint, so that a failure undoes all of that write and nothing of the others.
-    private func commit(_ batch: [PendingWrite]) -> [Result<StoreWriteResult, StorageError>] {
+    ///
+    /// A write with one changing statement needs no savepoint: its checks run first, and SQLite
+    /// undoes a failed statement by itself. Should a statement fail in a way that aborts the whole
+    /// transaction (any error on PostgreSQL, a full disk on SQLite), the batch is rolled back and
+    /// applied again with every write in a savepoint of its own: the failure stays alone, and the
+    /// common case costs no savepoint round trips.
+    private func commit(
+        _ batch: [PendingWrite],
+        isolatingEvery: Bool = false
+    ) -> [Result<StoreWriteResult, StorageError>] {
         do {
             try connection.query(connection.dialect.beginWrite)
         } catch {
@@ -77,8 +86,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         var results: [Result<StoreWriteResult, StorageError>] = []
         results.reserveCapacity(batch.count)
         for pending in batch {
-            // One changing statement, after any checks, is undone by SQLite itself when it fails.
-            let isolated = pending.write.changesSeveralRows || connection.dialect.isolatesEveryWrite
+            let isolated = isolatingEvery || pending.write.changesSeveralRows
             do {
                 if isolated { try connection.query("SAVEPOINT write") }
                 let result = try WriteApplier(connection: connection, user: pending.user).apply(pending.write)
@@ -88,11 +96,18 @@ final class GroupCommitWriter: @unchecked Sendable {
                 if isolated {
                     _ = try? connection.query("ROLLBACK TO write")
                     _ = try? connection.query("RELEASE write")
+                } else if connection.transactionAborted {
+                    _ = try? connection.query("ROLLBACK")
+                    return commit(batch, isolatingEvery: true)
                 }
                 results.append(.failure(error))
             }
         }
-        do {
+        do throws(StorageError) {
+            // PostgreSQL would answer COMMIT of an aborted transaction with a ROLLBACK.
+            guard !connection.transactionAborted else {
+                throw StorageError(.io, "the transaction was aborted")
+            }
             try beforeCommit?(connection, batch, results)
             try connection.query("COMMIT")
             worker.withLock { commits += 1 }

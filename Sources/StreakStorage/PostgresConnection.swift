@@ -89,6 +89,13 @@ final class PostgresConnection: SQLSession {
         }
     }
 
+    /// Whether the open transaction failed (or the connection is gone).
+    var transactionAborted: Bool {
+        guard let handle else { return true }
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INERROR || status == PQTRANS_UNKNOWN
+    }
+
     /// The socket to watch for notifications (after `execute("LISTEN ...")`), or -1 when closed.
     var socket: Int32 { handle.map { PQsocket($0) } ?? -1 }
 

@@ -28,15 +28,8 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
         let reader = try PostgresConnection(url: url)
         self.writeConnection = writeConnection
         self.reader = reader
-        let origin = origin
-        let writer = GroupCommitWriter(connection: writeConnection) {
-            connection,
-            writes,
-            results throws(StorageError) in
-            for notice in ChangeNotice.notices(origin: origin, writes: writes, results: results) {
-                try connection.query("SELECT pg_notify(?, ?)", [.text(ChangeNotice.channel), .text(notice.payload)])
-            }
-        }
+        let notifier = ChangeNotice.Sender(origin: origin)
+        let writer = GroupCommitWriter(connection: writeConnection, beforeCommit: notifier.send)
         super.init(reader: reader, writer: writer)
     }
 

@@ -11,6 +11,9 @@ protocol SQLSession: AnyObject {
     var changes: Int { get }
     /// Runs one or more statements without arguments or results (migrations, transactions).
     func execute(_ sql: String) throws(StorageError)
+    /// Whether a failed statement ended the open transaction's usefulness: PostgreSQL aborts it
+    /// on any error until a rollback; SQLite rolls it back itself on a few (a full disk).
+    var transactionAborted: Bool { get }
 }
 
 extension SQLSession {
@@ -50,11 +53,6 @@ enum SQLDialect: Sendable {
         case .postgres: "SELECT 1 WHERE to_regclass('schema_migrations') IS NOT NULL"
         }
     }
-
-    /// Whether every write in a group commit needs a savepoint of its own. SQLite undoes a failed
-    /// statement by itself and the transaction goes on; PostgreSQL aborts the whole transaction
-    /// on any error, so each write is isolated and a failure is rolled back to its savepoint.
-    var isolatesEveryWrite: Bool { self == .postgres }
 
     /// The statement that yields the next habit id, unique in the store. SQLite has one writer, so
     /// the maximum plus one is safe; several servers share a PostgreSQL database, so a sequence.

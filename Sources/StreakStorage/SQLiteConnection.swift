@@ -85,6 +85,9 @@ final class SQLiteConnection: SQLSession {
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Whether SQLite rolled back the transaction the caller opened (back in autocommit mode).
+    var transactionAborted: Bool { handle == nil || sqlite3_get_autocommit(handle) != 0 }
+
     /// Replaces SQLite's automatic checkpoints: after each commit, `report` receives the
     /// write-ahead log's size in pages (on the committing thread). Keep `report` alive as long
     /// as the connection.

@@ -52,6 +52,20 @@ import Glibc
         #expect(result.error.contains(arguments[0]), "\(result.error)")
     }
 
+    @Test("an unreachable PostgreSQL database is a clear error, for the server and the admin commands")
+    func unreachableDatabase() throws {
+        let directory = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Port 1 on loopback: nothing listens there.
+        let url = "postgresql://streakd@127.0.0.1:1/streakd"
+        for arguments in [["--port", "0"], ["user", "list"]] {
+            let result = try ServerProcess.run(arguments + ["--data-dir", directory.path, "--database-url", url])
+            #expect(result.status == 1, "\(arguments): status \(result.status)")
+            #expect(result.error.contains("cannot connect to PostgreSQL"), "\(result.error)")
+            #expect(!result.output.contains("listening"))
+        }
+    }
+
     @Test func oneEventLoopServesEveryConnection() throws {
         let harness = try ServerHarness(extraArguments: ["--event-loops", "1"])
         defer { harness.finish() }

@@ -144,6 +144,38 @@ struct PostgresStoreTests {
         #expect(names == (first == nil ? ["b"] : ["a", "b"]))
     }
 
+    @Test("a statement that fails in the database fails its write alone, though it aborts the transaction")
+    func abortedTransactionIsRetried() throws {
+        let database = try PostgresTestDatabase()
+        let store = try PostgresStore(url: database.url)
+        defer { store.close() }
+        let user = try store.createUser(name: "u").user.id
+        // A trigger fails one insert in the database itself, after the store's own checks passed.
+        try PostgresTestDatabase.psql(
+            database.url,
+            """
+            CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.name = 'boom' THEN RAISE EXCEPTION 'boom refused'; END IF; RETURN NEW; END $$;
+            CREATE TRIGGER refuse_boom BEFORE INSERT ON habits FOR EACH ROW EXECUTE FUNCTION refuse_boom();
+            """
+        )
+        for round in 0..<5 {
+            // Submitted back to back, so that they share a group commit.
+            let boxes = ["a\(round)", "boom", "b\(round)"].map { name in
+                let box = ResultBox()
+                store.submit(.createHabit(name: name, createdOn: day("2024-01-01")), for: user) { box.set($0) }
+                return box
+            }
+            #expect((try? boxes[0].wait().get()) != nil)
+            #expect { try boxes[1].wait().get() } throws: {
+                ($0 as? StorageError)?.message.contains("boom refused") == true
+            }
+            #expect((try? boxes[2].wait().get()) != nil)
+        }
+        let names = Set(try store.habits(of: user).map(\.name))
+        #expect(names == Set((0..<5).flatMap { ["a\($0)", "b\($0)"] }))
+    }
+
     private func write(_ write: StoreWrite, to store: PostgresStore, for user: UserID) throws -> StoreWriteResult {
         let box = ResultBox()
         store.submit(write, for: user) { box.set($0) }

@@ -76,12 +76,9 @@ let targets: [Target] = [
         providers: [.apt(["libsqlite3-dev"])]
     ),
 
-    // The system's libpq, the PostgreSQL client library.
-    .systemLibrary(
-        name: "CPostgres",
-        pkgConfig: "libpq",
-        providers: [.apt(["libpq-dev"])]
-    ),
+    // libpq, the PostgreSQL client library, loaded only when a server uses PostgreSQL (Debian's
+    // libpq-dev headers; see include/streak_pq.h).
+    .target(name: "CPostgres"),
 
     // Storage behind a protocol; SQLite (WAL, group commit) is the embedded default, PostgreSQL
     // the store that several servers share.

@@ -18,10 +18,11 @@ final class PostgresConnection: SQLSession {
     /// libpq's `key=value` form).
     /// - Throws: `StorageError(.io)` naming libpq's reason when the server cannot be reached.
     init(url: String) throws(StorageError) {
-        handle = PQconnectdb(url)
-        guard PQstatus(handle) == CONNECTION_OK else {
+        if let failure = streak_pq_load() { throw StorageError(.io, String(cString: failure)) }
+        handle = streak_PQconnectdb(url)
+        guard streak_PQstatus(handle) == CONNECTION_OK else {
             let message = Self.message(of: handle)
-            PQfinish(handle)
+            streak_PQfinish(handle)
             handle = nil
             throw StorageError(.io, "cannot connect to PostgreSQL: \(message)")
         }
@@ -35,7 +36,7 @@ final class PostgresConnection: SQLSession {
     /// Closes the connection; later calls fail with `.closed`.
     func close() {
         guard let handle else { return }
-        PQfinish(handle)
+        streak_PQfinish(handle)
         self.handle = nil
         statements = [:]
     }
@@ -43,16 +44,16 @@ final class PostgresConnection: SQLSession {
     /// Runs one or more statements without arguments or results (migrations).
     func execute(_ sql: String) throws(StorageError) {
         try ensureConnected()
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
+        let result = streak_PQexec(handle, sql)
+        defer { streak_PQclear(result) }
+        let status = streak_PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw error(result, "execute") }
     }
 
     @discardableResult
     func query(_ sql: String, _ arguments: [SQLValue]) throws(StorageError) -> [[SQLValue]] {
         try ensureConnected()
-        let idle = PQtransactionStatus(handle) == PQTRANS_IDLE
+        let idle = streak_PQtransactionStatus(handle) == PQTRANS_IDLE
         var executed = false
         do {
             return try run(sql, arguments, executed: &executed)
@@ -60,7 +61,9 @@ final class PostgresConnection: SQLSession {
             // A session the server ended while idle shows only when used. A statement that did
             // not run, or a read, or BEGIN, is tried once more on a new session; any other
             // statement may have committed before the connection broke, so it fails.
-            guard idle, PQstatus(handle) == CONNECTION_BAD, !executed || Self.repeatable(sql) else { throw error }
+            guard idle, streak_PQstatus(handle) == CONNECTION_BAD, !executed || Self.repeatable(sql) else {
+                throw error
+            }
             try ensureConnected()
             return try run(sql, arguments, executed: &executed)
         }
@@ -75,16 +78,16 @@ final class PostgresConnection: SQLSession {
         let name = try prepared(sql, count: arguments.count)
         executed = true
         let result = Self.withParameters(arguments) { values, lengths, formats in
-            PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 0)
+            streak_PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 0)
         }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
+        defer { streak_PQclear(result) }
+        let status = streak_PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw error(result, "query") }
-        changes = Int(String(cString: PQcmdTuples(result))) ?? 0
+        changes = Int(String(cString: streak_PQcmdTuples(result))) ?? 0
         guard status == PGRES_TUPLES_OK else { return [] }
-        let columns = PQnfields(result)
-        let types = (0..<columns).map { PQftype(result, $0) }
-        return (0..<PQntuples(result)).map { row in
+        let columns = streak_PQnfields(result)
+        let types = (0..<columns).map { streak_PQftype(result, $0) }
+        return (0..<streak_PQntuples(result)).map { row in
             (0..<columns).map { column in Self.value(result, row, column, type: types[Int(column)]) }
         }
     }
@@ -92,21 +95,23 @@ final class PostgresConnection: SQLSession {
     /// Whether the open transaction failed (or the connection is gone).
     var transactionAborted: Bool {
         guard let handle else { return true }
-        let status = PQtransactionStatus(handle)
+        let status = streak_PQtransactionStatus(handle)
         return status == PQTRANS_INERROR || status == PQTRANS_UNKNOWN
     }
 
     /// The socket to watch for notifications (after `execute("LISTEN ...")`), or -1 when closed.
-    var socket: Int32 { handle.map { PQsocket($0) } ?? -1 }
+    var socket: Int32 { handle.map { streak_PQsocket($0) } ?? -1 }
 
     /// Reads what arrived on the socket and returns the payloads of the notifications received;
     /// nil when the connection is broken or closed.
     func notifications() -> [String]? {
-        guard let handle, PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else { return nil }
+        guard let handle, streak_PQconsumeInput(handle) == 1, streak_PQstatus(handle) == CONNECTION_OK else {
+            return nil
+        }
         var payloads: [String] = []
-        while let notice = PQnotifies(handle) {
+        while let notice = streak_PQnotifies(handle) {
             payloads.append(String(cString: notice.pointee.extra))
-            PQfreemem(notice)
+            streak_PQfreemem(notice)
         }
         return payloads
     }
@@ -116,10 +121,10 @@ final class PostgresConnection: SQLSession {
     /// half-done is acknowledged.
     private func ensureConnected() throws(StorageError) {
         guard let handle else { throw StorageError.storeClosed }
-        guard PQstatus(handle) != CONNECTION_OK else { return }
+        guard streak_PQstatus(handle) != CONNECTION_OK else { return }
         statements = [:]
-        PQreset(handle)
-        guard PQstatus(handle) == CONNECTION_OK else {
+        streak_PQreset(handle)
+        guard streak_PQstatus(handle) == CONNECTION_OK else {
             throw StorageError(.io, "the connection to PostgreSQL is lost: \(Self.message(of: handle))")
         }
         configure()
@@ -127,16 +132,16 @@ final class PostgresConnection: SQLSession {
 
     /// UTF-8 text, and the server's notices ("relation already exists, skipping") kept off stderr.
     private func configure() {
-        PQsetClientEncoding(handle, "UTF8")
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        streak_PQsetClientEncoding(handle, "UTF8")
+        streak_PQsetNoticeProcessor(handle, { _, _ in }, nil)
     }
 
     private func prepared(_ sql: String, count: Int) throws(StorageError) -> String {
         if let name = statements[sql] { return name }
         let name = "s\(statements.count + 1)"
-        let result = PQprepare(handle, name, Self.numberingPlaceholders(sql), Int32(count), nil)
-        defer { PQclear(result) }
-        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(result, "prepare") }
+        let result = streak_PQprepare(handle, name, Self.numberingPlaceholders(sql), Int32(count), nil)
+        defer { streak_PQclear(result) }
+        guard streak_PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(result, "prepare") }
         statements[sql] = name
         return name
     }
@@ -207,7 +212,9 @@ final class PostgresConnection: SQLSession {
     private static let boolType: UInt32 = 16
 
     private static func value(_ result: OpaquePointer?, _ row: Int32, _ column: Int32, type: UInt32) -> SQLValue {
-        guard PQgetisnull(result, row, column) == 0, let text = PQgetvalue(result, row, column) else { return .null }
+        guard streak_PQgetisnull(result, row, column) == 0, let text = streak_PQgetvalue(result, row, column) else {
+            return .null
+        }
         let string = String(cString: text)
         if integerTypes.contains(type) { return Int64(string).map(SQLValue.integer) ?? .null }
         if type == boolType { return .integer(string == "t" ? 1 : 0) }
@@ -239,15 +246,15 @@ final class PostgresConnection: SQLSession {
     }
 
     private static func message(of handle: OpaquePointer?) -> String {
-        guard let handle, let text = PQerrorMessage(handle) else { return "out of memory" }
+        guard let handle, let text = streak_PQerrorMessage(handle) else { return "out of memory" }
         return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A failed statement as a StorageError: a unique violation is `.alreadyExists`, data
     /// corruption `.corrupt`, anything else (a lost connection, a conflict) `.io`.
     private func error(_ result: OpaquePointer?, _ operation: String) -> StorageError {
-        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-        let detail = PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
+        let state = streak_PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let detail = streak_PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
         let message = detail.isEmpty ? Self.message(of: handle) : detail.trimmingCharacters(in: .whitespacesAndNewlines)
         let code: StorageError.Code =
             switch state {

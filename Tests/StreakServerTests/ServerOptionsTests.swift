@@ -66,6 +66,16 @@ import Glibc
         }
     }
 
+    @Test("on the embedded store, libpq (and the ~5 MiB it links) is never loaded")
+    func sqliteServerDoesNotLoadLibpq() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        _ = try harness.status(.listHabits, WireListHabitsRequest())
+        let maps = try ServerProcess.memoryMaps(of: harness.server.pid)
+        #expect(maps.contains("libsqlite3"))
+        #expect(!maps.contains("libpq"))
+    }
+
     @Test func oneEventLoopServesEveryConnection() throws {
         let harness = try ServerHarness(extraArguments: ["--event-loops", "1"])
         defer { harness.finish() }

@@ -18,6 +18,8 @@ struct SharedPostgresTests {
             _ = first.stop()
             _ = second.stop()
         }
+        let maps = try ServerProcess.memoryMaps(of: first.pid)
+        #expect(maps.contains("libpq"))
         // The first start created the local user; the second kept its token (no file of its own).
         let token = try #require(first.token)
         #expect(second.token == nil)

@@ -45,6 +45,16 @@ public final class ServerProcess: @unchecked Sendable {
         return bundle.deletingLastPathComponent().appendingPathComponent("streakd")
     }
 
+    /// The process's memory map, `/proc/PID/maps`, read to its end (its size shows as 0, so
+    /// reading by size would stop early).
+    public static func memoryMaps(of pid: Int32) throws -> String {
+        guard let file = FileHandle(forReadingAtPath: "/proc/\(pid)/maps") else {
+            throw TestSupportError("cannot open /proc/\(pid)/maps")
+        }
+        defer { try? file.close() }
+        return String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+    }
+
     /// A fresh empty directory under the system's temporary directory.
     public static func temporaryDirectory(prefix: String = "streakd-test") -> URL {
         let url = FileManager.default.temporaryDirectory

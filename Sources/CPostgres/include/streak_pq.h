@@ -1,0 +1,65 @@
+#pragma once
+// libpq, loaded at run time: a server on the embedded SQLite store never maps libpq and what it
+// links (OpenSSL, Kerberos, LDAP: about 5 MiB of resident memory). The types and constants come
+// from Debian's libpq-dev headers; the functions are called through pointers that
+// streak_pq_load() resolves in libpq.so.5, as streak_PQ... wrappers of libpq's PQ... functions.
+#include "/usr/include/postgresql/libpq-fe.h"
+
+/// Loads libpq.so.5 once; NULL when it is loaded, else why it is not. Call before any streak_PQ...
+const char *streak_pq_load(void);
+
+/// The functions resolved by streak_pq_load().
+struct streak_pq_functions {
+    PGconn * (*PQconnectdb)(const char *conninfo);
+    void (*PQfinish)(PGconn *conn);
+    void (*PQreset)(PGconn *conn);
+    ConnStatusType (*PQstatus)(const PGconn *conn);
+    PGTransactionStatusType (*PQtransactionStatus)(const PGconn *conn);
+    char * (*PQerrorMessage)(const PGconn *conn);
+    int (*PQsocket)(const PGconn *conn);
+    int (*PQsetClientEncoding)(PGconn *conn, const char *encoding);
+    PQnoticeProcessor (*PQsetNoticeProcessor)(PGconn *conn, PQnoticeProcessor proc, void *arg);
+    PGresult * (*PQexec)(PGconn *conn, const char *query);
+    PGresult * (*PQprepare)(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes);
+    PGresult * (*PQexecPrepared)(PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat);
+    int (*PQconsumeInput)(PGconn *conn);
+    PGnotify * (*PQnotifies)(PGconn *conn);
+    ExecStatusType (*PQresultStatus)(const PGresult *res);
+    char * (*PQresultErrorMessage)(const PGresult *res);
+    char * (*PQresultErrorField)(const PGresult *res, int fieldcode);
+    int (*PQntuples)(const PGresult *res);
+    int (*PQnfields)(const PGresult *res);
+    Oid (*PQftype)(const PGresult *res, int field_num);
+    char * (*PQcmdTuples)(PGresult *res);
+    char * (*PQgetvalue)(const PGresult *res, int tup_num, int field_num);
+    int (*PQgetisnull)(const PGresult *res, int tup_num, int field_num);
+    void (*PQclear)(PGresult *res);
+    void (*PQfreemem)(void *ptr);
+};
+extern struct streak_pq_functions streak_pq;
+
+static inline PGconn * streak_PQconnectdb(const char *conninfo) { return streak_pq.PQconnectdb(conninfo); }
+static inline void streak_PQfinish(PGconn *conn) { streak_pq.PQfinish(conn); }
+static inline void streak_PQreset(PGconn *conn) { streak_pq.PQreset(conn); }
+static inline ConnStatusType streak_PQstatus(const PGconn *conn) { return streak_pq.PQstatus(conn); }
+static inline PGTransactionStatusType streak_PQtransactionStatus(const PGconn *conn) { return streak_pq.PQtransactionStatus(conn); }
+static inline char * streak_PQerrorMessage(const PGconn *conn) { return streak_pq.PQerrorMessage(conn); }
+static inline int streak_PQsocket(const PGconn *conn) { return streak_pq.PQsocket(conn); }
+static inline int streak_PQsetClientEncoding(PGconn *conn, const char *encoding) { return streak_pq.PQsetClientEncoding(conn, encoding); }
+static inline PQnoticeProcessor streak_PQsetNoticeProcessor(PGconn *conn, PQnoticeProcessor proc, void *arg) { return streak_pq.PQsetNoticeProcessor(conn, proc, arg); }
+static inline PGresult * streak_PQexec(PGconn *conn, const char *query) { return streak_pq.PQexec(conn, query); }
+static inline PGresult * streak_PQprepare(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes) { return streak_pq.PQprepare(conn, stmtName, query, nParams, paramTypes); }
+static inline PGresult * streak_PQexecPrepared(PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat) { return streak_pq.PQexecPrepared(conn, stmtName, nParams, paramValues, paramLengths, paramFormats, resultFormat); }
+static inline int streak_PQconsumeInput(PGconn *conn) { return streak_pq.PQconsumeInput(conn); }
+static inline PGnotify * streak_PQnotifies(PGconn *conn) { return streak_pq.PQnotifies(conn); }
+static inline ExecStatusType streak_PQresultStatus(const PGresult *res) { return streak_pq.PQresultStatus(res); }
+static inline char * streak_PQresultErrorMessage(const PGresult *res) { return streak_pq.PQresultErrorMessage(res); }
+static inline char * streak_PQresultErrorField(const PGresult *res, int fieldcode) { return streak_pq.PQresultErrorField(res, fieldcode); }
+static inline int streak_PQntuples(const PGresult *res) { return streak_pq.PQntuples(res); }
+static inline int streak_PQnfields(const PGresult *res) { return streak_pq.PQnfields(res); }
+static inline Oid streak_PQftype(const PGresult *res, int field_num) { return streak_pq.PQftype(res, field_num); }
+static inline char * streak_PQcmdTuples(PGresult *res) { return streak_pq.PQcmdTuples(res); }
+static inline char * streak_PQgetvalue(const PGresult *res, int tup_num, int field_num) { return streak_pq.PQgetvalue(res, tup_num, field_num); }
+static inline int streak_PQgetisnull(const PGresult *res, int tup_num, int field_num) { return streak_pq.PQgetisnull(res, tup_num, field_num); }
+static inline void streak_PQclear(PGresult *res) { streak_pq.PQclear(res); }
+static inline void streak_PQfreemem(void *ptr) { streak_pq.PQfreemem(ptr); }

@@ -31,15 +31,7 @@ public enum LocalUser {
         } else {
             return nil
         }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: dataDirectory,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            throw StorageError(.io, "cannot create the data directory \(dataDirectory): \(error.localizedDescription)")
-        }
+        try DataDirectory.create(dataDirectory)
         try writeTokenFile(token, to: path)
         return token
     }

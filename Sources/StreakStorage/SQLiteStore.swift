@@ -25,15 +25,7 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
 
     /// Opens the store with the log size, in pages, past which a checkpoint runs (tests use small ones).
     init(directory: String, checkpointThreshold: Int32) throws(StorageError) {
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            throw StorageError(.io, "cannot create the data directory \(directory): \(error.localizedDescription)")
-        }
+        try DataDirectory.create(directory)
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         let writeConnection = try SQLiteConnection(path: path)
         try Migration.migrate(writeConnection, migrations: Migration.all)

@@ -35,17 +35,12 @@ struct DataDirectoryOptions: ParsableArguments {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
             path = home + "/.local/share/streakd"
         }
-        let url = URL(fileURLWithPath: path, isDirectory: true)
         do {
-            try FileManager.default.createDirectory(
-                at: url,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
+            try DataDirectory.create(path)
         } catch {
-            throw ValidationError("cannot create the data directory \(path): \(error.localizedDescription)")
+            throw ValidationError(error.message)
         }
-        return url
+        return URL(fileURLWithPath: path, isDirectory: true)
     }
 
     /// The PostgreSQL database's URL, when one is given (the flag, else STREAKD_DATABASE_URL).

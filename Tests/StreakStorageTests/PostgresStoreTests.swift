@@ -86,13 +86,10 @@ struct PostgresStoreTests {
 
     @Test("a store hears the other store's commits, with their days, and not its own")
     func notices() throws {
-        let database = try PostgresTestDatabase()
-        let first = try PostgresStore(url: database.url)
-        let second = try PostgresStore(url: database.url)
-        defer {
-            first.close()
-            second.close()
-        }
+        let fixture = try StoreFixture(.postgres)
+        let first = fixture.store
+        let second = try fixture.reopen()
+        defer { second.close() }
         let heardByFirst = Changes()
         let heardBySecond = Changes()
         first.onExternalChange { heardByFirst.append($0) }
@@ -113,13 +110,12 @@ struct PostgresStoreTests {
 
     @Test("after its listening connection is lost, a store reconnects and reports that anything may have changed")
     func listenerReconnects() throws {
-        let database = try PostgresTestDatabase()
-        let store = try PostgresStore(url: database.url)
-        defer { store.close() }
+        let fixture = try StoreFixture(.postgres)
+        let store = fixture.store
         let heard = Changes()
         store.onExternalChange { heard.append($0) }
         try PostgresTestDatabase.psql(
-            database.url,
+            fixture.databaseURL!,
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()"
         )
         #expect(heard.await(.everyone).contains(.everyone))
@@ -127,12 +123,11 @@ struct PostgresStoreTests {
 
     @Test("a write after the server dropped the connection fails at most once, then writes go through")
     func writerReconnects() throws {
-        let database = try PostgresTestDatabase()
-        let store = try PostgresStore(url: database.url)
-        defer { store.close() }
+        let fixture = try StoreFixture(.postgres)
+        let store = fixture.store
         let user = try store.createUser(name: "u").user.id
         try PostgresTestDatabase.psql(
-            database.url,
+            fixture.databaseURL!,
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
         let first = try? write(.createHabit(name: "a", createdOn: day("2024-01-01")), to: store, for: user)
@@ -146,13 +141,12 @@ struct PostgresStoreTests {
 
     @Test("a statement that fails in the database fails its write alone, though it aborts the transaction")
     func abortedTransactionIsRetried() throws {
-        let database = try PostgresTestDatabase()
-        let store = try PostgresStore(url: database.url)
-        defer { store.close() }
+        let fixture = try StoreFixture(.postgres)
+        let store = fixture.store
         let user = try store.createUser(name: "u").user.id
         // A trigger fails one insert in the database itself, after the store's own checks passed.
         try PostgresTestDatabase.psql(
-            database.url,
+            fixture.databaseURL!,
             """
             CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN IF NEW.name = 'boom' THEN RAISE EXCEPTION 'boom refused'; END IF; RETURN NEW; END $$;
@@ -176,7 +170,7 @@ struct PostgresStoreTests {
         #expect(names == Set((0..<5).flatMap { ["a\($0)", "b\($0)"] }))
     }
 
-    private func write(_ write: StoreWrite, to store: PostgresStore, for user: UserID) throws -> StoreWriteResult {
+    private func write(_ write: StoreWrite, to store: SQLStore, for user: UserID) throws -> StoreWriteResult {
         let box = ResultBox()
         store.submit(write, for: user) { box.set($0) }
         return try box.wait().get()

@@ -49,6 +49,9 @@ final class StoreFixture: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// The PostgreSQL database's URL (nil on SQLite).
+    var databaseURL: String? { database?.url }
+
     /// The SQLite store (tests of SQLite's files and checkpoints).
     var sqlite: SQLiteStore { store as! SQLiteStore }
 

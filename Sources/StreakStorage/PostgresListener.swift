@@ -15,6 +15,8 @@ final class PostgresListener: @unchecked Sendable {
     /// The listener's own serial queue: the connection and the source are only touched on it.
     private let listening = DispatchQueue(label: "streakd.storage.listen")
     private var connection: PostgresConnection?
+    /// The connection of a cancelled source, until its cancel handler closes it.
+    private var retiring: PostgresConnection?
     private var source: (any DispatchSourceRead)?
     private var stopped = false
 
@@ -56,12 +58,19 @@ final class PostgresListener: @unchecked Sendable {
         source.resume()
     }
 
-    /// On `listening`.
+    /// On `listening`. The connection (and its descriptor) is closed in the source's cancel
+    /// handler: a descriptor must outlive its source, or a new connection reusing the number
+    /// could meet the old registration (DISPATCH-NOTES.md, pitfalls).
     private func detach() {
-        source?.cancel()
-        source = nil
-        connection?.close()
+        guard let source else { return }
+        self.source = nil
+        retiring = connection
         connection = nil
+        source.setCancelHandler { [self] in
+            retiring?.close()
+            retiring = nil
+        }
+        source.cancel()
     }
 
     /// On `listening`.

@@ -91,9 +91,15 @@ extension ChangeNotice {
             writes: [PendingWrite],
             results: [Result<StoreWriteResult, StorageError>]
         ) throws(StorageError) {
-            for notice in ChangeNotice.notices(origin: origin, writes: writes, results: results) {
-                try connection.query("SELECT pg_notify(?, ?)", [.text(ChangeNotice.channel), .text(notice.payload)])
-            }
+            let notices = ChangeNotice.notices(origin: origin, writes: writes, results: results)
+            guard !notices.isEmpty else { return }
+            // One statement for the whole batch: a text array of the payloads (which hold no
+            // quotes or backslashes, so quoting each element is enough).
+            let payloads = "{" + notices.map { "\"\($0.payload)\"" }.joined(separator: ",") + "}"
+            try connection.query(
+                "SELECT pg_notify(?, payload) FROM unnest(?::text[]) AS payload",
+                [.text(ChangeNotice.channel), .text(payloads)]
+            )
         }
     }
 }

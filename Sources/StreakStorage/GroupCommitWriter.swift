@@ -83,16 +83,27 @@ final class GroupCommitWriter: @unchecked Sendable {
         } catch {
             return batch.map { _ in .failure(error) }
         }
+        let habits = BatchHabits()
+        if connection.dialect.prefetchesHabits {
+            do {
+                try habits.prefetch(for: batch, from: connection)
+            } catch {
+                _ = try? connection.query("ROLLBACK")
+                return batch.map { _ in .failure(error) }
+            }
+        }
         var results: [Result<StoreWriteResult, StorageError>] = []
         results.reserveCapacity(batch.count)
         for pending in batch {
             let isolated = isolatingEvery || pending.write.changesSeveralRows
             do {
                 if isolated { try connection.query("SAVEPOINT write") }
-                let result = try WriteApplier(connection: connection, user: pending.user).apply(pending.write)
+                let applier = WriteApplier(connection: connection, user: pending.user, habits: habits)
+                let result = try applier.apply(pending.write)
                 if isolated { try connection.query("RELEASE write") }
                 results.append(.success(result))
             } catch {
+                habits.forget(pending.user)
                 if isolated {
                     _ = try? connection.query("ROLLBACK TO write")
                     _ = try? connection.query("RELEASE write")

@@ -54,6 +54,10 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// Whether a group commit reads its writes' habits in one query first: a round trip saved
+    /// per write on PostgreSQL (`= ANY(array)`), nothing to save in-process on SQLite.
+    var prefetchesHabits: Bool { self == .postgres }
+
     /// The statement that yields the next habit id, unique in the store. SQLite has one writer, so
     /// the maximum plus one is safe; several servers share a PostgreSQL database, so a sequence.
     var nextHabitID: String {

@@ -4,6 +4,8 @@ import StreakCore
 struct WriteApplier {
     let connection: any SQLSession
     let user: UserID
+    /// The habits this write's batch has read or written: each is asked of the database once.
+    let habits: BatchHabits
 
     func apply(_ write: StoreWrite) throws(StorageError) -> StoreWriteResult {
         switch write {
@@ -16,7 +18,9 @@ struct WriteApplier {
                 "INSERT INTO habits (user_id, id, name, created_on) VALUES (?, ?, ?, ?)",
                 [.integer(user), .integer(next), .text(name), .integer(Int64(createdOn.dayNumber))]
             )
-            return .habit(Habit(id: next, name: name, createdOn: createdOn))
+            let habit = Habit(id: next, name: name, createdOn: createdOn)
+            habits.remember(habit, of: user)
+            return .habit(habit)
         case .renameHabit(let id, let name):
             try HabitRow.validate(name: name)
             var habit = try existingHabit(id)
@@ -25,6 +29,7 @@ struct WriteApplier {
                 [.text(name), .integer(user), .integer(id)]
             )
             habit.name = name
+            habits.remember(habit, of: user)
             return .habit(habit)
         case .archiveHabit(let id, let day):
             var habit = try existingHabit(id)
@@ -40,15 +45,15 @@ struct WriteApplier {
                 "UPDATE habits SET archived_on = ? WHERE user_id = ? AND id = ?",
                 [.integer(Int64(day.dayNumber)), .integer(user), .integer(id)]
             )
+            habits.remember(habit, of: user)
             return .habit(habit)
         case .completions(let changes):
-            var habits: [Int64: Habit] = [:]
             var changed: [Bool] = []
             changed.reserveCapacity(changes.count)
             for change in changes {
                 switch change {
                 case .record(let habitID, let date):
-                    let habit = try cachedHabit(habitID, in: &habits)
+                    let habit = try existingHabit(habitID)
                     guard habit.isActive(on: date) else {
                         throw StorageError(
                             .invalidArgument,
@@ -60,7 +65,7 @@ struct WriteApplier {
                         [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
                     )
                 case .remove(let habitID, let date):
-                    _ = try cachedHabit(habitID, in: &habits)
+                    _ = try existingHabit(habitID)
                     try connection.query(
                         "DELETE FROM completions WHERE user_id = ? AND habit_id = ? AND day = ?",
                         [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
@@ -92,20 +97,23 @@ struct WriteApplier {
         }
     }
 
-    private func cachedHabit(_ id: Int64, in cache: inout [Int64: Habit]) throws(StorageError) -> Habit {
-        if let habit = cache[id] { return habit }
-        let habit = try existingHabit(id)
-        cache[id] = habit
-        return habit
-    }
-
     private func existingHabit(_ id: Int64) throws(StorageError) -> Habit {
+        switch habits.lookup(id, of: user) {
+        case .habit(let habit): return habit
+        case .missing: throw StorageError(.notFound, "no habit with id \(id)")
+        case nil: break
+        }
         let rows = try connection.query(
             "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? AND id = ?",
             [.integer(user), .integer(id)]
         )
-        guard let row = rows.first else { throw StorageError(.notFound, "no habit with id \(id)") }
-        return try HabitRow.habit(from: row)
+        guard let row = rows.first else {
+            habits.rememberMissing(id, of: user)
+            throw StorageError(.notFound, "no habit with id \(id)")
+        }
+        let habit = try HabitRow.habit(from: row)
+        habits.remember(habit, of: user)
+        return habit
     }
 
     private func window(of habit: Habit) -> String {

@@ -106,6 +106,18 @@ struct PostgresStoreTests {
         #expect(heardBySecond.await(.user(user, days: [days[0]])) == [.user(user, days: [days[0]])])
         // Notices are delivered in commit order: by now the first store would have heard its own.
         #expect(!heardByFirst.await(.user(user, days: [days[0]]), seconds: 0.2).contains(.user(user, days: [days[0]])))
+
+        // Several users' writes submitted together (one group commit, one notice each).
+        let others = try (1...5).map { try first.createUser(name: "other\($0)").user.id }
+        let boxes = others.map { other in
+            let box = ResultBox()
+            second.submit(.createHabit(name: "h", createdOn: day("2024-01-01")), for: other) { box.set($0) }
+            return box
+        }
+        for box in boxes { _ = try box.wait().get() }
+        for other in others {
+            #expect(heardByFirst.await(.user(other, days: nil)).contains(.user(other, days: nil)), "user \(other)")
+        }
     }
 
     @Test("after its listening connection is lost, a store reconnects and reports that anything may have changed")

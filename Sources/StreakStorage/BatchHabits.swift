@@ -1,0 +1,80 @@
+import StreakCore
+
+/// The habits a group commit's writes have read or written, by user and id, so that a batch asks
+/// the database once per habit rather than once per write (on PostgreSQL each ask is a round
+/// trip; a batch's habits are also fetched together first, `prefetch`).
+///
+/// Only valid inside its batch's transaction: the writer is the only one changing habits of the
+/// users it serves, and a write that fails forgets its user's entries (`forget`).
+final class BatchHabits {
+    /// What is known of a habit id for a user.
+    enum Entry {
+        /// The user's habit, as it is now in the transaction.
+        case habit(Habit)
+        /// The user has no habit with the id.
+        case missing
+    }
+
+    private var known: [UserID: [Int64: Entry]] = [:]
+
+    /// What is known of the user's habit `id`, or nil when it was not asked yet.
+    func lookup(_ id: Int64, of user: UserID) -> Entry? {
+        known[user].flatMap { $0[id] }
+    }
+
+    func remember(_ habit: Habit, of user: UserID) {
+        known[user, default: [:]][habit.id] = .habit(habit)
+    }
+
+    func rememberMissing(_ id: Int64, of user: UserID) {
+        known[user, default: [:]][id] = .missing
+    }
+
+    /// Drops what is known of the user's habits (after a write of theirs failed: it may have been undone).
+    func forget(_ user: UserID) {
+        known[user] = nil
+    }
+
+    /// Reads, in one query, every habit that the batch's writes name and that is not known yet;
+    /// ids that no user of the batch has are remembered as missing.
+    func prefetch(for batch: [PendingWrite], from connection: any SQLSession) throws(StorageError) {
+        var wanted: [UserID: Set<Int64>] = [:]
+        for pending in batch {
+            for id in pending.write.habitIDs where lookup(id, of: pending.user) == nil {
+                wanted[pending.user, default: []].insert(id)
+            }
+        }
+        let ids = Set(wanted.values.joined())
+        guard ids.count > 1 else { return }
+        let list = "{" + ids.sorted().map(String.init).joined(separator: ",") + "}"
+        let rows = try connection.query(
+            "SELECT id, name, created_on, archived_on, user_id FROM habits WHERE id = ANY(?::bigint[])",
+            [.text(list)]
+        )
+        var found: [UserID: [Int64: Habit]] = [:]
+        for row in rows {
+            found[row[4].integer ?? 0, default: [:]][row[0].integer ?? 0] = try HabitRow.habit(from: row)
+        }
+        for (user, ids) in wanted {
+            for id in ids {
+                if let habit = found[user]?[id] { remember(habit, of: user) } else { rememberMissing(id, of: user) }
+            }
+        }
+    }
+}
+
+extension StoreWrite {
+    /// The ids of the existing habits the write names.
+    var habitIDs: [Int64] {
+        switch self {
+        case .renameHabit(let id, _), .archiveHabit(let id, _): [id]
+        case .completions(let changes):
+            changes.map {
+                switch $0 {
+                case .record(let id, _), .remove(let id, _): id
+                }
+            }
+        case .createHabit, .updateSettings, .changeSettings: []
+        }
+    }
+}

@@ -30,7 +30,6 @@ from spec_reference import (LOCALE_FIRST_WEEKDAY, MAX_DAY, MIN_DAY, civil_from_d
                             days_from_civil, days_in_month, fmt, is_active, level, opt_date, parse, pb_date,
                             percent, weekday)
 from streakd_client import Client, service_pb2, types_pb2
-from streakd_process import StreakdProcess, streakd_binary
 
 pytestmark = pytest.mark.integration
 
@@ -180,22 +179,6 @@ def test_reference_against_spec_examples():
 
 
 # == Fixtures ===================================================================================
-
-@pytest.fixture(scope="module")
-def server():
-    binary = streakd_binary()
-    if binary is None:
-        pytest.skip("STREAKD_BIN is not set to an executable streakd")
-    process = StreakdProcess(binary)
-    yield process
-    process.stop()
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    with Client(server.host, server.port, token=server.token, timeout=10) as client:
-        yield client
-
 
 @pytest.fixture
 def fresh_user(server):

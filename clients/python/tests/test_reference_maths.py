@@ -15,11 +15,10 @@ import random
 
 import pytest
 
-from streakd_client import Client, service_pb2, types_pb2
+from streakd_client import service_pb2, types_pb2
 from spec_reference import (LOCALE_FIRST_WEEKDAY, MAX_DAY, MIN_DAY, MONDAY, civil_from_days, contributing,
                             days_from_civil, days_in_month, fmt, is_active, level, opt_date, parse,
                             pb_date, percent, weekday)
-from streakd_process import StreakdProcess, streakd_binary
 
 pytestmark = pytest.mark.integration
 
@@ -398,22 +397,6 @@ def first_difference(expected: dict, actual: dict, model: Model) -> str | None:
 
 
 # == Against the server =======================================================================
-
-@pytest.fixture(scope="module")
-def server():
-    binary = streakd_binary()
-    if binary is None:
-        pytest.skip("STREAKD_BIN is not set to an executable streakd")
-    process = StreakdProcess(binary)
-    yield process
-    process.stop()
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    with Client(server.host, server.port, token=server.token, timeout=10) as client:
-        yield client
-
 
 @pytest.mark.parametrize("seed", HEATMAP_SEEDS, ids=lambda seed: f"seed{seed}")
 def test_build_heatmap_matches_reference(client, seed):

@@ -5,8 +5,9 @@ import Foundation
 /// connection of its own watched by a Dispatch read source, and reports them as `ExternalChange`s
 /// on `queue`.
 ///
-/// When the connection breaks, notices may be lost: it reconnects (every second until it can)
-/// and then reports `.everyone`, so that no server keeps serving data it did not see change.
+/// When the connection breaks, or cannot be opened at the start, notices may be lost: it
+/// reconnects (every second until it can) and then reports `.everyone`, so that no server keeps
+/// serving data it did not see change.
 final class PostgresListener: @unchecked Sendable {
     private let url: String
     private let origin: String
@@ -20,19 +21,24 @@ final class PostgresListener: @unchecked Sendable {
     private var source: (any DispatchSourceRead)?
     private var stopped = false
 
-    /// Starts listening; fails when the database cannot be reached.
+    /// Starts listening (when the database cannot be reached yet, from the first reconnection).
     init(
         url: String,
         origin: String,
         queue: DispatchQueue,
         handler: @escaping @Sendable (ExternalChange) -> Void
-    ) throws(StorageError) {
+    ) {
         self.url = url
         self.origin = origin
         self.queue = queue
         self.handler = handler
-        let connection = try Self.connect(url)
-        listening.sync { attach(connection) }
+        listening.sync {
+            do {
+                attach(try Self.connect(url))
+            } catch {
+                reconnect()
+            }
+        }
     }
 
     /// Stops listening and closes the connection (waits for a notice being read).

@@ -35,15 +35,7 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
 
     /// Listens for the other servers' changes (a connection of its own) and reports them.
     public override func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void) {
-        let listener: PostgresListener
-        do {
-            listener = try PostgresListener(url: url, origin: origin, queue: completionQueue, handler: handler)
-        } catch {
-            // The database was reachable a moment ago; until it is again, the others' changes
-            // are unknown, so report that once it can listen.
-            handler(.everyone)
-            return
-        }
+        let listener = PostgresListener(url: url, origin: origin, queue: completionQueue, handler: handler)
         listeners.withLock { $0.append(listener) }
     }
 

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Statements are prepared once per connection and run with their arguments in text form (blobs
 /// in binary), so no value is ever spliced into SQL. A connection that breaks (the server
-/// restarted) is reset before the next statement; the statement that found it broken fails, so
-/// nothing is acknowledged that was not committed.
+/// restarted) is reset. The statement that found it broken fails, so nothing is acknowledged
+/// that was not committed, unless it cannot have changed anything (it never ran, or it is a read
+/// or BEGIN outside a transaction): then it runs again on the new session.
 final class PostgresConnection: SQLSession {
     let dialect = SQLDialect.postgres
     private var handle: OpaquePointer?

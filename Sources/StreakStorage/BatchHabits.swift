@@ -74,12 +74,7 @@ extension StoreWrite {
     var habitIDs: [Int64] {
         switch self {
         case .renameHabit(let id, _), .archiveHabit(let id, _): [id]
-        case .completions(let changes):
-            changes.map {
-                switch $0 {
-                case .record(let id, _), .remove(let id, _): id
-                }
-            }
+        case .completions(let changes): changes.map(\.habitID)
         case .createHabit, .updateSettings, .changeSettings: []
         }
     }

@@ -92,13 +92,23 @@ final class GroupCommitWriter: @unchecked Sendable {
                 return batch.map { _ in .failure(error) }
             }
         }
+        var bulk = BulkRecords(connection.dialect.bulkInsertsRecords && !isolatingEvery ? batch : [])
         var results: [Result<StoreWriteResult, StorageError>] = []
         results.reserveCapacity(batch.count)
-        for pending in batch {
+        for (index, pending) in batch.enumerated() {
             let isolated = isolatingEvery || pending.write.changesSeveralRows
             do {
-                if isolated { try connection.query("SAVEPOINT write") }
                 let applier = WriteApplier(connection: connection, user: pending.user, habits: habits)
+                if bulk.isEligible(index), case .completions(let changes) = pending.write,
+                    case .record(let habitID, let date) = changes[0]
+                {
+                    // Checked here, in its place; inserted with the others before COMMIT.
+                    try applier.checkRecord(habitID: habitID, date: date)
+                    bulk.append(index: index, key: .init(user: pending.user, habitID: habitID, day: date.dayNumber))
+                    results.append(.success(.completions(changed: [false])))
+                    continue
+                }
+                if isolated { try connection.query("SAVEPOINT write") }
                 let result = try applier.apply(pending.write)
                 if isolated { try connection.query("RELEASE write") }
                 results.append(.success(result))
@@ -113,6 +123,15 @@ final class GroupCommitWriter: @unchecked Sendable {
                 }
                 results.append(.failure(error))
             }
+        }
+        do {
+            for (index, new) in try bulk.insert(into: connection) {
+                results[index] = .success(.completions(changed: [new]))
+            }
+        } catch {
+            // One deferred record failed in the database and took the transaction with it.
+            _ = try? connection.query("ROLLBACK")
+            return commit(batch, isolatingEvery: true)
         }
         do throws(StorageError) {
             // PostgreSQL would answer COMMIT of an aborted transaction with a ROLLBACK.

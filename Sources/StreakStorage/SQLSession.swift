@@ -58,6 +58,10 @@ enum SQLDialect: Sendable {
     /// per write on PostgreSQL (`= ANY(array)`), nothing to save in-process on SQLite.
     var prefetchesHabits: Bool { self == .postgres }
 
+    /// Whether a group commit inserts its single-completion records with one statement
+    /// (`BulkRecords`, `unnest` of arrays): a round trip saved per write on PostgreSQL.
+    var bulkInsertsRecords: Bool { self == .postgres }
+
     /// The statement that yields the next habit id, unique in the store. SQLite has one writer, so
     /// the maximum plus one is safe; several servers share a PostgreSQL database, so a sequence.
     var nextHabitID: String {

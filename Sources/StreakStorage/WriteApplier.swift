@@ -53,13 +53,7 @@ struct WriteApplier {
             for change in changes {
                 switch change {
                 case .record(let habitID, let date):
-                    let habit = try existingHabit(habitID)
-                    guard habit.isActive(on: date) else {
-                        throw StorageError(
-                            .invalidArgument,
-                            "habit \(habitID) is not active on \(date) \(window(of: habit))"
-                        )
-                    }
+                    try checkRecord(habitID: habitID, date: date)
                     try connection.query(
                         "INSERT INTO completions (user_id, habit_id, day) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                         [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
@@ -94,6 +88,14 @@ struct WriteApplier {
                 ]
             )
             return .settings(settings)
+        }
+    }
+
+    /// Checks that the user's habit exists and is active on `date`, as recording requires.
+    func checkRecord(habitID: Int64, date: CivilDate) throws(StorageError) {
+        let habit = try existingHabit(habitID)
+        guard habit.isActive(on: date) else {
+            throw StorageError(.invalidArgument, "habit \(habitID) is not active on \(date) \(window(of: habit))")
         }
     }
 

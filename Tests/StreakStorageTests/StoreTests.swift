@@ -157,6 +157,41 @@ struct StoreTests {
     }
 
     @Test(
+        "writes that share a commit see each other in order: a record, the same again, its removal",
+        arguments: Engine.available
+    )
+    func sameDayInOneCommit(engine: Engine) throws {
+        let fixture = try StoreFixture(engine)
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user, from: "2024-01-01")
+        for round in 0..<10 {
+            let date = try day("2024-02-01").adding(days: round)
+            let other = try day("2024-06-01").adding(days: round)
+            // Submitted back to back, without waiting, so that they share commits.
+            let writes: [StoreWrite] = [
+                .completions([.record(habitID: habit.id, date: date)]),
+                .completions([.record(habitID: habit.id, date: date)]),
+                .completions([.remove(habitID: habit.id, date: date)]),
+                .completions([.record(habitID: habit.id, date: other)]),
+                .completions([.record(habitID: habit.id, date: day("2023-12-31"))]),  // before the habit
+                .completions([.record(habitID: habit.id, date: date)]),
+            ]
+            let boxes = writes.map { fixture.submit($0, for: user) }
+            let changed = boxes.map { box -> Bool? in
+                guard case .completions(let flags) = try? box.wait().get() else { return nil }
+                return flags.first
+            }
+            #expect(changed == [true, false, true, true, nil, true], "round \(round)")
+        }
+        let reopened = try fixture.reopen()
+        defer { reopened.close() }
+        let expected = try (0..<10).flatMap {
+            [try day("2024-02-01").adding(days: $0), try day("2024-06-01").adding(days: $0)]
+        }
+        #expect(try reopened.completions(of: user).map(\.date).sorted() == expected.sorted())
+    }
+
+    @Test(
         "concurrent writes are grouped into fewer transactions and all acknowledged durably",
         arguments: Engine.available
     )

@@ -7,19 +7,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 import pytest  # noqa: E402
 
 from streakd_client import Client  # noqa: E402
-from streakd_process import StreakdProcess, streakd_binary  # noqa: E402
+from streakd_process import running_streakd  # noqa: E402
 
 
 # One real streakd per test module, for modules that do not define their own `server`
 # (test_integration.py starts one per test).
 @pytest.fixture(scope="module")
 def server():
-    binary = streakd_binary()
-    if binary is None:
-        pytest.skip("STREAKD_BIN is not set to an executable streakd")
-    process = StreakdProcess(binary)
-    yield process
-    process.stop()
+    yield from running_streakd()
 
 
 @pytest.fixture(scope="module")

@@ -98,3 +98,16 @@ class StreakdProcess:
 def streakd_binary() -> str | None:
     path = os.environ.get("STREAKD_BIN")
     return path if path and os.access(path, os.X_OK) else None
+
+
+def running_streakd():
+    """Yields a started StreakdProcess and stops it afterwards (the body of a `server` fixture);
+    skips the test when STREAKD_BIN names no executable."""
+    import pytest
+
+    binary = streakd_binary()
+    if binary is None:
+        pytest.skip("STREAKD_BIN is not set to an executable streakd")
+    process = StreakdProcess(binary)
+    yield process
+    process.stop()

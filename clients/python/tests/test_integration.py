@@ -7,7 +7,7 @@ import pytest
 
 from streakd_client import Client, StatusCode, StreakError, framing, service_pb2, types_pb2
 from streakd_client.framing import FrameKind
-from streakd_process import StreakdProcess, streakd_binary
+from streakd_process import running_streakd
 
 pytestmark = pytest.mark.integration
 
@@ -16,12 +16,7 @@ D = types_pb2.Date
 
 @pytest.fixture
 def server():
-    binary = streakd_binary()
-    if binary is None:
-        pytest.skip("STREAKD_BIN is not set to an executable streakd")
-    process = StreakdProcess(binary)
-    yield process
-    process.stop()
+    yield from running_streakd()
 
 
 @pytest.fixture

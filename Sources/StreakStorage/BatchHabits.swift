@@ -46,16 +46,13 @@ final class BatchHabits {
         }
         let ids = Set(wanted.values.joined())
         guard ids.count > 1 else { return }
-        func array(_ numbers: some Sequence<Int64>) -> SQLValue {
-            .text("{" + numbers.sorted().map(String.init).joined(separator: ",") + "}")
-        }
         // Both arrays: the users lead the primary key (and let Citus route to their shards).
         let rows = try connection.query(
             """
             SELECT id, name, created_on, archived_on, user_id FROM habits
             WHERE user_id = ANY(?::bigint[]) AND id = ANY(?::bigint[])
             """,
-            [array(wanted.keys), array(ids)]
+            [.integerArray(wanted.keys.sorted()), .integerArray(ids.sorted())]
         )
         var found: [UserID: [Int64: Habit]] = [:]
         for row in rows {

@@ -44,9 +44,6 @@ struct BulkRecords {
     /// Inserts every deferred record; returns, by batch index, whether each was new.
     func insert(into connection: any SQLSession) throws(StorageError) -> [Int: Bool] {
         guard !deferred.isEmpty else { return [:] }
-        func array(_ numbers: [Int64]) -> SQLValue {
-            .text("{" + numbers.map(String.init).joined(separator: ",") + "}")
-        }
         let rows = try connection.query(
             """
             INSERT INTO completions (user_id, habit_id, day)
@@ -54,8 +51,8 @@ struct BulkRecords {
             ON CONFLICT DO NOTHING RETURNING user_id, habit_id, day
             """,
             [
-                array(deferred.map(\.key.user)), array(deferred.map(\.key.habitID)),
-                array(deferred.map { Int64($0.key.day) }),
+                .integerArray(deferred.map(\.key.user)), .integerArray(deferred.map(\.key.habitID)),
+                .integerArray(deferred.map { Int64($0.key.day) }),
             ]
         )
         let inserted = Set(

@@ -84,7 +84,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             return batch.map { _ in .failure(error) }
         }
         let habits = BatchHabits()
-        if connection.dialect.prefetchesHabits {
+        if connection.dialect.batchesStatements {
             do {
                 try habits.prefetch(for: batch, from: connection)
             } catch {
@@ -92,7 +92,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 return batch.map { _ in .failure(error) }
             }
         }
-        var bulk = BulkRecords(connection.dialect.bulkInsertsRecords && !isolatingEvery ? batch : [])
+        var bulk = BulkRecords(connection.dialect.batchesStatements && !isolatingEvery ? batch : [])
         var results: [Result<StoreWriteResult, StorageError>] = []
         results.reserveCapacity(batch.count)
         for (index, pending) in batch.enumerated() {

@@ -188,11 +188,11 @@ final class PostgresConnection: SQLSession {
                 lengths.append(0)
                 formats.append(0)
             case .blob(let bytes):
-                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
+                // malloc, like strdup above: every buffer is released with free.
+                let buffer = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: CChar.self)
                 bytes.withUnsafeBytes { raw in
-                    if let base = raw.baseAddress { memcpy(buffer, base, bytes.count) }
+                    if let buffer, let base = raw.baseAddress { memcpy(buffer, base, bytes.count) }
                 }
-                // allocate/free pair through malloc's heap: UnsafeMutablePointer.allocate is malloc on Linux.
                 buffers.append(buffer)
                 lengths.append(Int32(bytes.count))
                 formats.append(1)

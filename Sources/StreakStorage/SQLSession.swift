@@ -54,13 +54,11 @@ enum SQLDialect: Sendable {
         }
     }
 
-    /// Whether a group commit reads its writes' habits in one query first: a round trip saved
-    /// per write on PostgreSQL (`= ANY(array)`), nothing to save in-process on SQLite.
-    var prefetchesHabits: Bool { self == .postgres }
-
-    /// Whether a group commit inserts its single-completion records with one statement
-    /// (`BulkRecords`, `unnest` of arrays): a round trip saved per write on PostgreSQL.
-    var bulkInsertsRecords: Bool { self == .postgres }
+    /// Whether each statement is a round trip to a server, so that a group commit batches its
+    /// statements: it reads its writes' habits in one query (`BatchHabits.prefetch`) and inserts
+    /// its single-completion records with one statement (`BulkRecords`). PostgreSQL: yes; SQLite
+    /// runs in-process, with nothing to save.
+    var batchesStatements: Bool { self == .postgres }
 
     /// The statement that yields the next habit id, unique in the store. SQLite has one writer, so
     /// the maximum plus one is safe; several servers share a PostgreSQL database, so a sequence.
@@ -87,4 +85,12 @@ enum SQLValue: Hashable {
 extension StorageError {
     /// The error of any call on a store after `close()`.
     static let storeClosed = StorageError(.closed, "the store is closed")
+}
+
+extension SQLValue {
+    /// A PostgreSQL array literal of `numbers` (`{1,2,3}`), bound as text and cast in the SQL
+    /// (`?::bigint[]`).
+    static func integerArray(_ numbers: some Sequence<Int64>) -> SQLValue {
+        .text("{" + numbers.map(String.init).joined(separator: ",") + "}")
+    }
 }

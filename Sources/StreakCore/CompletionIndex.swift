@@ -1,4 +1,5 @@
-/// A user's habits and completions, indexed by day for O(log n) day records.
+/// A user's habits and completions (and skips, schedules and rest periods), indexed by day for
+/// O(log n) day records.
 ///
 /// Built once in time linear in habits and completions; updated in place when a completion
 /// or habit changes, so a server can keep one per user in memory. Active-habit counts come
@@ -6,13 +7,13 @@
 /// days), never from scanning habits per day.
 public struct CompletionIndex: Hashable, Sendable {
     /// Every habit, archived ones included, by id.
-    public private(set) var habits: [Habit]
+    public internal(set) var habits: [Habit]
     /// The day numbers that have at least one completion, ascending.
-    public private(set) var daysWithCompletions: [Int]
+    public internal(set) var daysWithCompletions: [Int]
     /// The ids of the habits completed on each day of `daysWithCompletions` (same position),
     /// ascending, active or not. Two sorted arrays rather than a dictionary: streak summaries
     /// walk every day in order, and do it after every write.
-    private(set) var completedIDs: [[Int64]]
+    var completedIDs: [[Int64]]
     /// Habit id -> the day numbers on which it is active, for a constant-time check per completion.
     private(set) var windows: [Int64: ActiveWindow]
     /// Each habit's first active day number, ascending.
@@ -22,9 +23,22 @@ public struct CompletionIndex: Hashable, Sendable {
     /// Completions on days their habit was not active. While there are none, every day in
     /// `daysWithCompletions` has a completed active habit, which streaks use to skip the check.
     private var inactiveCompletionCount = 0
+    /// The skips by day. Never holds a habit on a day it is completed: per habit and day the state
+    /// is exactly one of done, skipped, nothing.
+    var skipTable = DayHabitTable()
+    /// The rest periods as given, in the order given.
+    public private(set) var restPeriods: [RestPeriod] = []
+    /// The rest periods as day-number ranges, merged where they overlap or touch, ascending.
+    private(set) var restIntervals: [ClosedRange<Int>] = []
+    /// The position of each habit whose schedule is not every day among such habits.
+    private(set) var scheduleSlots: [Int64: Int] = [:]
+    /// The windows and schedule entries of the habits in `scheduleSlots`, in day order.
+    private(set) var scheduleTimeline: [ScheduleEvent] = []
 
-    /// Indexes `habits` and `completions` (duplicates count once).
-    public init(habits: [Habit], completions: [Completion]) {
+    /// Indexes `habits` (with their schedules), `completions`, `skips` and `restPeriods`
+    /// (duplicates count once). A skip of a habit on a day it is also completed is dropped: the
+    /// day is done. The stateless builders use this to get a stateful user's answers.
+    public init(habits: [Habit], completions: [Completion], skips: [Skip] = [], restPeriods: [RestPeriod] = []) {
         self.habits = habits.sorted { $0.id < $1.id }
         var byDay: [Int: [Int64]] = [:]
         for completion in completions { byDay[completion.date.dayNumber, default: []].append(completion.habitID) }
@@ -34,7 +48,13 @@ public struct CompletionIndex: Hashable, Sendable {
         createdDays = []
         archivedDays = []
         windows = [:]
+        self.restPeriods = restPeriods
+        restIntervals = Self.merged(restPeriods)
         rebuildWindows()
+        if !skips.isEmpty {
+            let open = skips.filter { !hasCompletion(habitID: $0.habitID, onDayNumber: $0.date.dayNumber) }
+            skipTable = DayHabitTable(open.map { ($0.habitID, $0.date.dayNumber) })
+        }
     }
 
     /// The habit with `id`, if any.
@@ -56,8 +76,10 @@ public struct CompletionIndex: Hashable, Sendable {
 
     /// Records a completion. - Returns: whether it was new.
     @discardableResult
+    /// A skip of the habit that day is removed: completing a skipped day makes it done.
     public mutating func record(habitID: Int64, date: CivilDate) -> Bool {
         let day = date.dayNumber
+        if !skipTable.isEmpty { _ = skipTable.remove(habitID, onDayNumber: day) }
         let slot = daysWithCompletions.partitioningIndex { $0 >= day }
         guard slot < daysWithCompletions.count && daysWithCompletions[slot] == day else {
             daysWithCompletions.insert(day, at: slot)
@@ -86,6 +108,12 @@ public struct CompletionIndex: Hashable, Sendable {
         }
         countInactive(habitID, date.dayNumber, by: -1)
         return true
+    }
+
+    /// Replaces every rest period.
+    public mutating func replaceRestPeriods(_ periods: [RestPeriod]) {
+        restPeriods = periods
+        restIntervals = Self.merged(periods)
     }
 
     /// How many habits are active on `date` (never negative).
@@ -135,12 +163,15 @@ public struct CompletionIndex: Hashable, Sendable {
         daysWithCompletions.partitioningIndex { $0 >= day }
     }
 
-    /// The record of `date` under `threshold`.
+    /// The record of `date` under `threshold`, with its due count and rest-day flag.
     public func record(on date: CivilDate, threshold: StreakThreshold = .atLeastOneHabit) -> DayRecord {
-        DayRecord(
+        let done = completedHabitIDs(on: date)
+        let active = activeCount(on: date)
+        return DayRecord(
             date: date,
-            completedHabitIDs: completedHabitIDs(on: date),
-            active: activeCount(on: date),
+            completedHabitIDs: done,
+            due: dueCount(onDayNumber: date.dayNumber, done: done, active: active),
+            active: active,
             threshold: threshold
         )
     }
@@ -156,13 +187,22 @@ public struct CompletionIndex: Hashable, Sendable {
         return slot < daysWithCompletions.count && daysWithCompletions[slot] == day ? slot : nil
     }
 
-    private func isActive(_ id: Int64, onDayNumber day: Int) -> Bool {
+    func isActive(_ id: Int64, onDayNumber day: Int) -> Bool {
         windows[id]?.contains(day) ?? false
     }
 
-    private mutating func rebuildWindows() {
+    mutating func rebuildWindows() {
         let all = habits.map { ($0.id, ActiveWindow($0)) }
         windows = Dictionary(all, uniquingKeysWith: { first, _ in first })
+        if habits.allSatisfy(\.schedule.isEveryDay) {
+            scheduleSlots = [:]
+            scheduleTimeline = []
+        } else {
+            var seen = Set<Int64>()
+            let scheduled = habits.filter { seen.insert($0.id).inserted && !$0.schedule.isEveryDay }
+            scheduleSlots = Dictionary(uniqueKeysWithValues: scheduled.enumerated().map { ($1.id, $0) })
+            scheduleTimeline = ScheduleEvent.timeline(of: scheduled, slots: scheduleSlots)
+        }
         createdDays = all.map(\.1.start).sorted()
         archivedDays = all.compactMap { $0.1.end == .max ? nil : $0.1.end }.sorted()
         inactiveCompletionCount = 0

@@ -1,14 +1,18 @@
-/// An error from the domain core: a code that can grow, and a message safe to show and log.
+/// An error from the domain core: a code that can grow, a message safe to show and log, and the
+/// gRPC status it maps to when it crosses the wire.
 public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a value that can gain cases without breaking callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
-        /// A date that does not exist or lies outside 0001-01-01...9999-12-31.
-        public static let invalidDate = Code(name: "invalidDate")
-        /// An argument outside its documented range (a month of 13, a threshold of 0).
-        public static let invalidArgument = Code(name: "invalidArgument")
-        /// A time zone or locale identifier that Foundation does not know.
-        public static let unknownIdentifier = Code(name: "unknownIdentifier")
+        let status: UInt8
+        /// A date that does not exist or lies outside 0001-01-01...9999-12-31 (INVALID_ARGUMENT).
+        public static let invalidDate = Code(name: "invalidDate", status: 3)
+        /// An argument outside its documented range (a month of 13, a threshold of 0) (INVALID_ARGUMENT).
+        public static let invalidArgument = Code(name: "invalidArgument", status: 3)
+        /// A time zone or locale identifier that Foundation does not know (INVALID_ARGUMENT).
+        public static let unknownIdentifier = Code(name: "unknownIdentifier", status: 3)
+        /// A habit id the user does not have, e.g. in a per-habit filter (NOT_FOUND).
+        public static let notFound = Code(name: "notFound", status: 5)
         /// The code's name.
         public var description: String { name }
     }
@@ -23,6 +27,9 @@ public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
+
+    /// The gRPC status code this error maps to (3 INVALID_ARGUMENT, 5 NOT_FOUND).
+    public var grpcStatusCode: UInt8 { code.status }
 
     /// The message.
     public var description: String { message }

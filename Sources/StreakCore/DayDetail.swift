@@ -4,7 +4,7 @@ public struct DayDetail: Hashable, Sendable {
     public var record: DayRecord
     /// The completed habits that were active that day, by id.
     public var completedHabits: [Habit]
-    /// E.g. `March 5: 80% completed, 4 of 5 habits`.
+    /// E.g. `March 5: 80% completed, 4 of 5 habits` (4 done of 5 due), or `March 5: rest day`.
     public var accessibilityLabel: String
 
     /// The detail of `date` from `index`.
@@ -19,6 +19,7 @@ public struct DayDetail: Hashable, Sendable {
         accessibilityLabel = AccessibilityLabel.text(
             date: date,
             completed: record.completed,
+            due: record.due,
             active: record.active,
             locale: locale
         )

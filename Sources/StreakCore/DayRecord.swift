@@ -1,30 +1,53 @@
 /// Everything about one day of one user: what was done and how it counts.
+///
+/// `due` is what percentage, level and the contributing flag are measured against: the active
+/// habits that were done that day or expected (on their schedule, not skipped, no rest period).
+/// Without schedules, skips and rest periods `due == active`.
 public struct DayRecord: Hashable, Sendable {
     /// The day.
     public var date: CivilDate
     /// The ids of the habits completed that day that were active that day, ascending.
     public var completedHabitIDs: [Int64]
-    /// How many habits active that day were completed.
+    /// How many habits active that day were completed (never more than `due`).
     public var completed: Int
-    /// How many habits were active that day.
+    /// How many habits were active that day (in their window, expected or not).
     public var active: Int
-    /// The completion percentage shown to people (see `Percentage.shown`).
+    /// How many active habits were due that day: done, or scheduled, not skipped and not resting.
+    public var due: Int
+    /// The completion percentage shown to people (see `Percentage.shown`), of `due`; 0 on a rest day,
+    /// which shows no percentage.
     public var percentage: Int
-    /// The heatmap intensity.
+    /// The heatmap intensity, of `due`.
     public var level: IntensityLevel
-    /// Whether the day counts towards a streak.
+    /// Whether the day counts towards a streak, of `due`.
     public var contributes: Bool
+    /// Whether every active habit was excused (`active > 0` and `due == 0`): a neutral day that
+    /// neither breaks a streak nor counts in it.
+    public var isRestDay: Bool
 
-    /// Creates the record of a day from its counts, deriving percentage, level and the flag.
+    /// Creates the record of a day on which every active habit was due.
     public init(date: CivilDate, completedHabitIDs: [Int64], active: Int, threshold: StreakThreshold = .atLeastOneHabit)
     {
+        self.init(date: date, completedHabitIDs: completedHabitIDs, due: active, active: active, threshold: threshold)
+    }
+
+    /// Creates the record of a day from its counts, deriving percentage, level and the flags.
+    public init(
+        date: CivilDate,
+        completedHabitIDs: [Int64],
+        due: Int,
+        active: Int,
+        threshold: StreakThreshold = .atLeastOneHabit
+    ) {
         self.date = date
         self.completedHabitIDs = completedHabitIDs
         self.completed = completedHabitIDs.count
         self.active = active
-        self.percentage = Percentage.shown(completed: completed, active: active)
-        self.level = IntensityLevel(completed: completed, active: active)
-        self.contributes = threshold.contributes(completed: completed, active: active)
+        self.due = due
+        self.percentage = Percentage.shown(completed: completed, active: due)
+        self.level = IntensityLevel(completed: completed, active: due)
+        self.contributes = threshold.contributes(completed: completed, active: due)
+        self.isRestDay = active > 0 && due == 0
     }
 }
 

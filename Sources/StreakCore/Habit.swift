@@ -11,6 +11,8 @@ public struct Habit: Hashable, Sendable, Identifiable {
     public private(set) var createdOn: CivilDate
     /// The first day on which the habit is no longer active; nil while it is live.
     public private(set) var archivedOn: CivilDate?
+    /// The weekdays on which it is expected, effective-dated; every day unless changed.
+    public var schedule: HabitSchedule = .everyDay
 
     /// Creates a live habit.
     public init(id: Int64, name: String, createdOn: CivilDate) {
@@ -37,6 +39,12 @@ public struct Habit: Hashable, Sendable, Identifiable {
             )
         }
         archivedOn = day
+    }
+
+    /// Whether the habit is active on `day` and its schedule expects it that day (skips and rest
+    /// periods aside).
+    public func isScheduled(on day: CivilDate) -> Bool {
+        isActive(on: day) && schedule.isScheduled(on: day)
     }
 
     /// Whether the habit counts on `day`: `createdOn <= day` and (`archivedOn` is nil or `day < archivedOn`).

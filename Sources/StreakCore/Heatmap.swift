@@ -26,15 +26,20 @@ public struct HeatmapWeek: Hashable, Sendable {
 public struct HeatmapCell: Hashable, Sendable {
     /// The day.
     public var date: CivilDate
-    /// Habits completed (of those active).
+    /// Habits completed (of those active; never more than `due`).
     public var completed: Int
     /// Habits active.
     public var active: Int
-    /// The intensity.
+    /// Habits due: done, or scheduled, not skipped and not resting (`active` without schedules,
+    /// skips or rest periods).
+    public var due: Int
+    /// The intensity, of `due`.
     public var level: IntensityLevel
-    /// The percentage shown to people.
+    /// The percentage shown to people, of `due`; 0 on a rest day, which shows none.
     public var percentage: Int
-    /// "March 5: 80% completed, 4 of 5 habits", when requested.
+    /// Whether every active habit was excused (`active > 0`, `due == 0`).
+    public var isRestDay: Bool
+    /// "March 5: 80% completed, 4 of 5 habits" or "March 5: rest day", when requested.
     public var accessibilityLabel: String?
 }
 
@@ -60,7 +65,21 @@ public struct LegendEntry: Hashable, Sendable {
 
 /// The accessibility text of a day, e.g. `March 5: 80% completed, 4 of 5 habits` (en_US).
 public enum AccessibilityLabel {
-    /// The label for a day's counts, with the month named in `locale`.
+    /// The label for a day's counts, with the month named in `locale`: `March 5: rest day` when
+    /// `active > 0` and `due == 0`, else the label of `completed` of `due`.
+    public static func text(
+        date: CivilDate,
+        completed: Int,
+        due: Int,
+        active: Int,
+        locale: LocaleProfile = .english
+    ) -> String {
+        guard active == 0 || due > 0 else { return "\(locale.monthSymbols[date.month - 1]) \(date.day): rest day" }
+        return text(date: date, completed: completed, active: due, locale: locale)
+    }
+
+    /// The label for a day's counts, with the month named in `locale`; `active` is what the
+    /// percentage is measured against (the due count where habits can be excused).
     public static func text(date: CivilDate, completed: Int, active: Int, locale: LocaleProfile = .english) -> String {
         let percent = Percentage.shown(completed: completed, active: active)
         let noun = active == 1 ? "habit" : "habits"

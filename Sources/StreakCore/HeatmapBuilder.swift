@@ -76,13 +76,38 @@ public enum HeatmapBuilder {
         steps: inout Int
     ) throws(CoreError) -> Heatmap {
         let range = try options.resolvedRange()
+        let weeks: [HeatmapWeek]
+        if index.hasSchedulesSkipsOrRest {
+            var sweep = DueSweep(index)
+            weeks = columns(range, options: options, sweep: &sweep)
+            steps += sweep.steps
+        } else {
+            var sweep = DaySweep(index)
+            weeks = columns(range, options: options, sweep: &sweep)
+            steps += sweep.steps
+        }
+        return Heatmap(
+            from: range.lowerBound,
+            to: range.upperBound,
+            weekStart: options.weekStart,
+            weeks: weeks,
+            monthLabels: MonthLabelBuilder.labels(weekStarts: weeks.map(\.start), locale: options.locale),
+            legend: LegendEntry.standard
+        )
+    }
+
+    /// The week columns of `range`, each day's counts taken from `sweep`.
+    private static func columns(
+        _ range: ClosedRange<CivilDate>,
+        options: HeatmapOptions,
+        sweep: inout some DayCounting
+    ) -> [HeatmapWeek] {
         let from = range.lowerBound.dayNumber
         let to = range.upperBound.dayNumber
         let lastPresent = min(to, options.asOf.dayNumber)
         let firstColumn = from - range.lowerBound.weekday.offset(from: options.weekStart)
         var weeks: [HeatmapWeek] = []
         weeks.reserveCapacity((to - firstColumn) / 7 + 1)
-        var sweep = DaySweep(index)
         var columnStart = firstColumn
         while columnStart <= to {
             var cells: [HeatmapCell?] = []
@@ -92,37 +117,32 @@ public enum HeatmapBuilder {
                     cells.append(nil)
                     continue
                 }
-                let date = CivilDate(validDayNumber: day)
-                let (completed, active) = sweep.counts(onDayNumber: day)
-                cells.append(
-                    HeatmapCell(
-                        date: date,
-                        completed: completed,
-                        active: active,
-                        level: IntensityLevel(completed: completed, active: active),
-                        percentage: Percentage.shown(completed: completed, active: active),
-                        accessibilityLabel: options.accessibilityLabels
-                            ? AccessibilityLabel.text(
-                                date: date,
-                                completed: completed,
-                                active: active,
-                                locale: options.locale
-                            )
-                            : nil
-                    )
-                )
+                cells.append(cell(CivilDate(validDayNumber: day), sweep.dayCounts(onDayNumber: day), options: options))
             }
             weeks.append(HeatmapWeek(start: CivilDate(validDayNumber: max(columnStart, from)), cells: cells))
             columnStart += 7
         }
-        steps += sweep.steps
-        return Heatmap(
-            from: range.lowerBound,
-            to: range.upperBound,
-            weekStart: options.weekStart,
-            weeks: weeks,
-            monthLabels: MonthLabelBuilder.labels(weekStarts: weeks.map(\.start), locale: options.locale),
-            legend: LegendEntry.standard
+        return weeks
+    }
+
+    private static func cell(_ date: CivilDate, _ counts: DayCounts, options: HeatmapOptions) -> HeatmapCell {
+        HeatmapCell(
+            date: date,
+            completed: counts.completed,
+            active: counts.active,
+            due: counts.due,
+            level: IntensityLevel(completed: counts.completed, active: counts.due),
+            percentage: Percentage.shown(completed: counts.completed, active: counts.due),
+            isRestDay: counts.isRestDay,
+            accessibilityLabel: options.accessibilityLabels
+                ? AccessibilityLabel.text(
+                    date: date,
+                    completed: counts.completed,
+                    due: counts.due,
+                    active: counts.active,
+                    locale: options.locale
+                )
+                : nil
         )
     }
 }

@@ -53,6 +53,8 @@ public struct MonthPageOptions: Hashable, Sendable {
     public var highlighted: Set<CivilDate>
     /// The level of each day, when known.
     public var levels: [CivilDate: IntensityLevel]
+    /// The rest days (every active habit excused), marked on the page.
+    public var restDays: Set<CivilDate>
 
     /// Creates options.
     public init(
@@ -61,8 +63,10 @@ public struct MonthPageOptions: Hashable, Sendable {
         today: CivilDate? = nil,
         selected: CivilDate? = nil,
         highlighted: Set<CivilDate> = [],
-        levels: [CivilDate: IntensityLevel] = [:]
+        levels: [CivilDate: IntensityLevel] = [:],
+        restDays: Set<CivilDate> = []
     ) {
+        self.restDays = restDays
         self.weekStart = weekStart
         self.locale = locale
         self.today = today
@@ -106,6 +110,8 @@ public struct MonthPageDay: Hashable, Sendable {
     public var isHighlighted: Bool
     /// Its intensity level.
     public var level: IntensityLevel
+    /// Whether it is a rest day (every active habit excused).
+    public var isRestDay: Bool
 }
 
 /// Builds month pages.
@@ -134,7 +140,8 @@ public enum MonthPageBuilder {
                 isToday: date == options.today,
                 isSelected: date == options.selected,
                 isHighlighted: options.highlighted.contains(date),
-                level: options.levels[date] ?? .none
+                level: options.levels[date] ?? .none,
+                isRestDay: !options.restDays.isEmpty && options.restDays.contains(date)
             )
         }
         return MonthPage(

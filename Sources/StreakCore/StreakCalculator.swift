@@ -12,7 +12,8 @@ public struct StreakSummary: Hashable, Sendable {
     public var longestStart: CivilDate?
     /// The longest streak's last day; nil when `longest` is 0.
     public var longestEnd: CivilDate?
-    /// Whether `asOf` does not contribute (yet) while the streak ending the day before is kept.
+    /// Whether `asOf` does not contribute (yet, or it is a rest day) while the streak ending
+    /// before it is kept.
     public var todayPending: Bool
 
     /// Creates a summary.
@@ -39,15 +40,23 @@ public struct StreakSummary: Hashable, Sendable {
 public enum StreakCalculator {
     /// The streak summary as of `asOf`.
     ///
-    /// Current: the run of consecutive contributing days ending at `asOf`, or, when `asOf`
-    /// does not contribute yet, the run ending the day before (today is pending). Longest: the
-    /// longest run on or before `asOf`; on a tie, the most recent. Cost: linear in the days
-    /// that have completions, never in the calendar days between them.
+    /// A run is a maximal sequence of contributing days whose gaps are rest days only; its
+    /// length counts the contributing days. Current: with c the latest contributing day on or
+    /// before `asOf`, c's run when every day strictly between c and `asOf` is a rest day, else 0
+    /// (`asOf` itself may be pending or resting). Longest: the longest run on or before `asOf`;
+    /// on a tie, the most recent. Without schedules, skips and rest periods there are no rest
+    /// days, and the cost is linear in the days that have completions, never in the calendar
+    /// days between them; with them, linear in the days from the first completion on (see
+    /// `summaryBridgingRestDays`).
     public static func summary(
         _ index: CompletionIndex,
         threshold: StreakThreshold = .atLeastOneHabit,
         asOf: CivilDate
     ) -> StreakSummary {
+        guard !index.hasSchedulesSkipsOrRest else {
+            var steps = 0
+            return summaryBridgingRestDays(index, threshold: threshold, asOf: asOf, steps: &steps)
+        }
         let last = asOf.dayNumber
         var runStart = 0
         var runEnd = Int.min

@@ -8,14 +8,18 @@ public struct UserSettings: Hashable, Sendable {
     public var weekStart: Weekday
     /// The streak threshold in percent (1...100); nil means "at least one habit".
     public var minPercent: Int?
+    /// When the user's day begins (default midnight): "today" follows it.
+    public var dayStart: DayStart
 
-    /// Creates settings; the defaults are UTC, en_US, Monday and no threshold.
+    /// Creates settings; the defaults are UTC, en_US, Monday, no threshold and a day starting at midnight.
     public init(
         timeZone: String = "UTC",
         locale: String = "en_US",
         weekStart: Weekday = .monday,
-        minPercent: Int? = nil
+        minPercent: Int? = nil,
+        dayStart: DayStart = .midnight
     ) {
+        self.dayStart = dayStart
         self.timeZone = timeZone
         self.locale = locale
         self.weekStart = weekStart

@@ -4,7 +4,10 @@ import Testing
 
 @Suite("The day's start: wall-clock time minus day_start")
 struct DayStartTests {
-    @Test("day_start must be 0...720 minutes", arguments: [(-1, false), (0, true), (60, true), (720, true), (721, false)])
+    @Test(
+        "day_start must be 0...720 minutes",
+        arguments: [(-1, false), (0, true), (60, true), (720, true), (721, false)]
+    )
     func validation(minutes: Int, valid: Bool) {
         if valid {
             #expect((try? DayStart(minutes: minutes))?.minutes == minutes)

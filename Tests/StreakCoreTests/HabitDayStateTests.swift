@@ -40,7 +40,8 @@ struct HabitDayStateTests {
     @Test(
         "a skip needs a known habit active that day",
         arguments: [
-            (Int64(1), "2024-03-05", nil), (1, "2023-12-31", "habit 1 is not active on 2023-12-31, so it cannot be skipped"),
+            (Int64(1), "2024-03-05", nil),
+            (1, "2023-12-31", "habit 1 is not active on 2023-12-31, so it cannot be skipped"),
             (1, "2024-06-01", "habit 1 is not active on 2024-06-01, so it cannot be skipped"),
             (9, "2024-03-05", "no habit with id 9"),
         ] as [(Int64, String, String?)]

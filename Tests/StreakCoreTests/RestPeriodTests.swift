@@ -25,7 +25,11 @@ struct RestPeriodTests {
 
     @Test("overlapping and touching periods merge; adding, removing and membership are inclusive")
     func membership() {
-        var data = index(habits: [habit(1)], completions: [], rest: ["2024-03-04..2024-03-06", "2024-03-05..2024-03-08"])
+        var data = index(
+            habits: [habit(1)],
+            completions: [],
+            rest: ["2024-03-04..2024-03-06", "2024-03-05..2024-03-08"]
+        )
         #expect(!data.isInRestPeriod(day("2024-03-03")))
         #expect(data.isInRestPeriod(day("2024-03-04")) && data.isInRestPeriod(day("2024-03-08")))
         #expect(!data.isInRestPeriod(day("2024-03-09")))

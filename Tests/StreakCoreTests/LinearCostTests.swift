@@ -59,4 +59,85 @@ struct LinearCostTests {
         let edgesBefore = (data.createdDays + data.archivedDays).filter { $0 <= day("2020-03-31").dayNumber }.count
         #expect(steps == 31 + inRange + edgesBefore)
     }
+
+    /// The same ten years with schedules (three entries a habit), a skip every eleventh day of each
+    /// habit where it was not done, and a week of rest every year.
+    static func tenYearsWithSchedulesSkipsAndRest() throws -> CompletionIndex {
+        let base = try tenYearsOfFiftyHabits()
+        let first = day("2015-01-01")
+        let habits = try base.habits.map { habit -> Habit in
+            var habit = habit
+            for entry in 0..<3 {
+                let weekdays = try WeekdaySet(numbers: [
+                    (Int(habit.id) + entry) % 7 + 1, (Int(habit.id) * 3 + entry) % 7 + 1,
+                ])
+                habit.schedule.set(weekdays, from: try first.adding(days: 400 + entry * 1000 + Int(habit.id)))
+            }
+            return habit
+        }
+        var skips: [Skip] = []
+        for habit in habits {
+            for offset in stride(from: Int(habit.id) % 11, to: 3653, by: 11) {
+                skips.append(Skip(habitID: habit.id, date: try first.adding(days: offset)))
+            }
+        }
+        let rest = try (0..<10).map { year in
+            let start = try first.adding(days: year * 365 + 200)
+            return try RestPeriod(from: start, to: try start.adding(days: 6))
+        }
+        let completions = zip(base.daysWithCompletions, base.completedIDs).flatMap { day, ids in
+            ids.map { Completion(habitID: $0, date: CivilDate(validDayNumber: day)) }
+        }
+        return CompletionIndex(habits: habits, completions: completions, skips: skips, restPeriods: rest)
+    }
+
+    @Test("with schedules, skips and rest periods: each day, completion, skip and schedule entry once")
+    func tenYearsWithExceptions() throws {
+        let data = try Self.tenYearsWithSchedulesSkipsAndRest()
+        #expect(data.hasSchedulesSkipsOrRest)
+        let options = HeatmapOptions(asOf: day("2024-12-31"), from: day("2015-01-01"), to: day("2024-12-31"))
+        var steps = 0
+        let heatmap = try HeatmapBuilder.build(data, options: options, steps: &steps)
+
+        let days = 3653
+        let completions = data.completedIDs.reduce(0) { $0 + $1.count }
+        let skips = data.skipTable.count
+        let windowEdges = data.createdDays.count + data.archivedDays.count
+        let scheduleEvents = data.scheduleTimeline.count  // entries plus each scheduled habit's window edges
+        #expect(skips > 4_000 && scheduleEvents == 50 * 3 + 50 + 10)
+        #expect(steps >= days + completions + skips)
+        #expect(
+            steps <= days + completions + skips + windowEdges + scheduleEvents + data.restIntervals.count,
+            "\(steps) steps"
+        )
+
+        // The sweep's counts are the single-day records' counts, computed another way.
+        let cells = heatmap.weeks.flatMap(\.cells).compactMap { $0 }
+        #expect(cells.contains { $0.isRestDay })
+        for cell in cells {
+            let record = data.record(on: cell.date)
+            #expect(
+                cell.completed == record.completed && cell.due == record.due && cell.active == record.active,
+                "\(cell.date)"
+            )
+        }
+
+        // A streak walks the same days once, from the first completion through as of.
+        steps = 0
+        let summary = StreakCalculator.summaryBridgingRestDays(
+            data,
+            threshold: .atLeastOneHabit,
+            asOf: day("2024-12-31"),
+            steps: &steps
+        )
+        #expect(summary == StreakCalculator.summary(data, asOf: day("2024-12-31")))
+        #expect(
+            steps <= days + completions + skips + windowEdges + scheduleEvents + data.restIntervals.count,
+            "\(steps) steps"
+        )
+        // And a far "as of" stops at the first missed day after the last completion.
+        steps = 0
+        _ = StreakCalculator.summaryBridgingRestDays(data, threshold: .atLeastOneHabit, asOf: .max, steps: &steps)
+        #expect(steps <= days + 7 + completions + skips + windowEdges + scheduleEvents + data.restIntervals.count)
+    }
 }

@@ -13,7 +13,9 @@ struct ReferenceHistory {
 
     /// Whether habit `h` is expected on `date` by its schedule: the entry with the latest date on or before it.
     static func scheduled(_ habit: Habit, _ date: CivilDate) -> Bool {
-        let entry = habit.schedule.entries.filter { $0.effectiveFrom <= date }.max { $0.effectiveFrom < $1.effectiveFrom }
+        let entry = habit.schedule.entries.filter { $0.effectiveFrom <= date }.max {
+            $0.effectiveFrom < $1.effectiveFrom
+        }
         return entry.map { $0.weekdays.contains(date.weekday) } ?? true
     }
 
@@ -85,7 +87,11 @@ struct RestDayReferenceTests {
     }
 
     static func randomWeekdays(_ random: inout SplitMix64) -> WeekdaySet {
-        try! WeekdaySet(numbers: (1...7).filter { _ in Int.random(in: 0..<3, using: &random) == 0 } + [Int.random(in: 1...7, using: &random)])
+        try! WeekdaySet(
+            numbers: (1...7).filter { _ in Int.random(in: 0..<3, using: &random) == 0 } + [
+                Int.random(in: 1...7, using: &random)
+            ]
+        )
     }
 
     static func randomRest(_ random: inout SplitMix64) -> RestPeriod {
@@ -120,7 +126,8 @@ struct RestDayReferenceTests {
         var random = SplitMix64(seed: seed)
         var habits = (1...3).map { id in
             let created = Self.randomDate(&random, within: 20)
-            let archived = Bool.random(using: &random) ? try! created.adding(days: Int.random(in: 0..<90, using: &random)) : nil
+            let archived =
+                Bool.random(using: &random) ? try! created.adding(days: Int.random(in: 0..<90, using: &random)) : nil
             var habit = try! Habit(id: Int64(id), name: "h\(id)", createdOn: created, archivedOn: archived)
             for _ in 0..<Int.random(in: 0...2, using: &random) {
                 habit.schedule.set(Self.randomWeekdays(&random), from: Self.randomDate(&random))
@@ -188,7 +195,9 @@ struct RestDayReferenceTests {
         for offset in stride(from: 0, to: 105, by: 7) {
             let asOf = try ReferenceHistory.start.adding(days: offset)
             let options = HeatmapOptions(asOf: asOf, from: ReferenceHistory.start, to: asOf, accessibilityLabels: true)
-            #expect(try HeatmapBuilder.build(stateless, options: options) == HeatmapBuilder.build(data, options: options))
+            #expect(
+                try HeatmapBuilder.build(stateless, options: options) == HeatmapBuilder.build(data, options: options)
+            )
             #expect(StreakCalculator.summary(stateless, asOf: asOf) == StreakCalculator.summary(data, asOf: asOf))
         }
     }
@@ -198,7 +207,8 @@ struct RestDayReferenceTests {
         var random = SplitMix64(seed: seed)
         let habits = (1...3).map { id in
             let created = Self.randomDate(&random, within: 20)
-            let archived = Bool.random(using: &random) ? try! created.adding(days: Int.random(in: 0..<90, using: &random)) : nil
+            let archived =
+                Bool.random(using: &random) ? try! created.adding(days: Int.random(in: 0..<90, using: &random)) : nil
             return try! Habit(id: Int64(id), name: "h\(id)", createdOn: created, archivedOn: archived)
         }
         let completions = (0..<60).map { _ in
@@ -215,8 +225,16 @@ struct RestDayReferenceTests {
             for offset in 0..<110 {
                 let asOf = try ReferenceHistory.start.adding(days: offset)
                 var steps = 0
-                let walked = StreakCalculator.summaryBridgingRestDays(data, threshold: threshold, asOf: asOf, steps: &steps)
-                #expect(walked == StreakCalculator.summary(data, threshold: threshold, asOf: asOf), "seed \(seed), \(asOf)")
+                let walked = StreakCalculator.summaryBridgingRestDays(
+                    data,
+                    threshold: threshold,
+                    asOf: asOf,
+                    steps: &steps
+                )
+                #expect(
+                    walked == StreakCalculator.summary(data, threshold: threshold, asOf: asOf),
+                    "seed \(seed), \(asOf)"
+                )
             }
         }
     }

@@ -177,6 +177,12 @@ let targets: [Target] = [
         ],
         swiftSettings: swiftSettings
     ),
+    // The SQLite store's group-commit throughput alone, without the server (docs/PERFORMANCE.md).
+    .executableTarget(
+        name: "streak-storage-bench",
+        dependencies: ["StreakStorage", "StreakCore"],
+        swiftSettings: swiftSettings
+    ),
 ]
 
 let package = Package(

@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
 // Streakd: a habit-tracking heatmap and streak service.
+// SPDX-License-Identifier: Apache-2.0 (LICENSE)
 //
 // Dependencies are few on purpose (see README, "Dependencies"): argument parsing,
 // logging and a latency histogram. Networking is Dispatch, serialization is the

@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
 // Streakd: a habit-tracking heatmap and streak service.
+// SPDX-License-Identifier: Apache-2.0 (LICENSE)
 //
 // Dependencies are few on purpose (see README, "Dependencies"): argument parsing,
 // logging and a latency histogram. Networking is Dispatch, serialization is the
@@ -115,7 +116,7 @@ let targets: [Target] = [
         dependencies: ["StreakClient", "StreakWire", "StreakFraming", "StreakCore", "StreakTestSupport"],
         swiftSettings: swiftSettings
     ),
-    // Test support: starts the built streakd, and a small synchronous raw connection.
+    // Test support: starts the built streakd, a small synchronous raw connection, a scripted stand-in.
     .target(
         name: "StreakTestSupport",
         dependencies: ["StreakFraming", "StreakWire", "StreakCore"],
@@ -123,16 +124,35 @@ let targets: [Target] = [
         swiftSettings: swiftSettings
     ),
 
-    // The Swift client library.
+    // The Swift client library: the protocol over a connection, nothing presentational.
     .target(
         name: "StreakClient",
         dependencies: ["StreakCore", "StreakFraming", "StreakWire"],
         swiftSettings: swiftSettings
     ),
-    // The `streak` CLI against a real streakd, with golden files.
+    // The library against a real streakd and a scripted stand-in: calls, deadlines, watch reconnects.
     .testTarget(
         name: "StreakClientTests",
         dependencies: ["StreakClient", "StreakCore", "StreakWire", "StreakFraming", "StreakTestSupport"],
+        swiftSettings: swiftSettings
+    ),
+
+    // The CLI's presentation: terminal renderers, the --json shapes and the seeded sample data.
+    .target(
+        name: "StreakCLI",
+        dependencies: ["StreakCore", "StreakWire"],
+        swiftSettings: swiftSettings
+    ),
+    // Renderers, JSON shapes and sample data on hand-built values (no server).
+    .testTarget(
+        name: "StreakCLITests",
+        dependencies: ["StreakCLI", "StreakCore", "StreakWire"],
+        swiftSettings: swiftSettings
+    ),
+    // The built `streak` binary against a real streakd, with golden files.
+    .testTarget(
+        name: "StreakCommandTests",
+        dependencies: ["StreakFraming", "StreakTestSupport"],
         resources: [.copy("Golden")],
         swiftSettings: swiftSettings
     ),
@@ -146,7 +166,7 @@ let targets: [Target] = [
     // The command-line client.
     .executableTarget(
         name: "streak",
-        dependencies: ["StreakClient", "StreakCore", "StreakWire", argumentParser],
+        dependencies: ["StreakClient", "StreakCLI", "StreakCore", "StreakWire", argumentParser],
         swiftSettings: swiftSettings
     ),
     // The load generator behind scripts/bench.
@@ -156,6 +176,12 @@ let targets: [Target] = [
             "StreakClient", "StreakFraming", "StreakWire", "StreakCore", argumentParser,
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ],
+        swiftSettings: swiftSettings
+    ),
+    // The SQLite store's group-commit throughput alone, without the server (docs/PERFORMANCE.md).
+    .executableTarget(
+        name: "streak-storage-bench",
+        dependencies: ["StreakStorage", "StreakCore"],
         swiftSettings: swiftSettings
     ),
 ]

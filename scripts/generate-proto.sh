@@ -3,8 +3,8 @@
 #   - protoc-c output: headers in Sources/CStreakProto/include/streak/v1/,
 #     sources in Sources/CStreakProto/generated/streak/v1/;
 #   - the Swift message types of StreakWire: Sources/StreakWire/Generated/ (scripts/generate-wire-swift.py);
-#   - without OUTPUT_ROOT, also the other clients' code: the Python stubs (scripts/generate-python.sh)
-#     and the C client's protoc-c output (make -C clients/c gen).
+#   - without OUTPUT_ROOT, also the Python client's stubs (scripts/generate-python.sh).
+# The C client (clients/c) compiles the protoc-c output above: there is no second copy.
 # Usage: scripts/generate-proto.sh [OUTPUT_ROOT]   (default: the repository; check-generated.sh uses a temp copy)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,5 +30,4 @@ python3 "$repo/scripts/generate-wire-swift.py" --proto "$repo/proto/streak/v1" -
 
 if [ $# -eq 0 ]; then
     bash "$repo/scripts/generate-python.sh"
-    make -s -C "$repo/clients/c" gen
 fi

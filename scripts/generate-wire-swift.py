@@ -2,7 +2,7 @@
 """Generates StreakWire's Swift message types from proto/streak/v1/*.proto.
 
 One file per message, `Wire<Message>.swift`: a public value type with one stored property per
-field (CONTRACTS.md: lowerCamelCase names, `Date` -> `CivilDate?`, `Weekday` -> `Weekday?`,
+field (lowerCamelCase names, `Date` -> `CivilDate?`, `Weekday` -> `Weekday?`,
 other messages optional, repeated fields arrays, oneofs `Wire<Message>.<Oneof>` enums), and its
 bridge to the protoc-c struct (`lower(into:)` for encoding, `init(lifting:)` for decoding).
 Plus `WireMethod.swift` with one case per rpc of the service.

@@ -2,8 +2,8 @@
 # README's test command: installs what a fresh machine lacks, checks generated code and
 # formatting, builds with warnings as errors, starts a throwaway PostgreSQL server, runs every
 # Swift test (unit and integration against a real streakd on loopback; the stores on SQLite and
-# on PostgreSQL), the Python and C clients against a real streakd, and a short smoke run of the
-# load generator.
+# on PostgreSQL), the Python and C clients against a real streakd, a short smoke run of the
+# load generator, and the framing and wire tests again under AddressSanitizer (scripts/test-asan.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +43,14 @@ STREAKD_BIN="$(swift build --show-bin-path)/streakd" scripts/test-clients.sh
 
 step "load generator smoke run"
 scripts/bench --smoke
+
+step "framing and wire tests under AddressSanitizer"
+# Its own build directory (.build-asan): a cold one costs a full instrumented build (see README).
+timeout --kill-after=10 1800 scripts/test-asan.sh || {
+    status=$?
+    [ "$status" = 124 ] && echo "the AddressSanitizer tests did not finish within 30 minutes" >&2
+    exit "$status"
+}
 
 echo
 echo "all tests passed"

@@ -54,7 +54,7 @@ public struct LegendEntry: Hashable, Sendable {
     /// The range as text, e.g. "1-49%".
     public var description: String
 
-    /// The design card's bands: 0% empty, 1-49% light, 50-99% medium, 100% full.
+    /// The bands of docs/RULES.md (Intensity levels): 0% empty, 1-49% light, 50-99% medium, 100% full.
     public static let standard: [LegendEntry] = [
         LegendEntry(level: .none, minPercent: 0, maxPercent: 0, description: "0%"),
         LegendEntry(level: .light, minPercent: 1, maxPercent: 49, description: "1-49%"),

@@ -66,7 +66,7 @@ final class PostgresListener: @unchecked Sendable {
 
     /// On `listening`. The connection (and its descriptor) is closed in the source's cancel
     /// handler: a descriptor must outlive its source, or a new connection reusing the number
-    /// could meet the old registration (DISPATCH-NOTES.md, pitfalls).
+    /// could meet the old registration in libdispatch.
     private func detach() {
         guard let source else { return }
         self.source = nil

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StreakCLI
 import StreakClient
 import StreakCore
 import StreakWire

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StreakCLI
 import StreakClient
 import StreakWire
 

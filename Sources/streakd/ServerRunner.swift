@@ -11,7 +11,7 @@ import Glibc
 /// Opens the store, starts the service and the transport, and runs until SIGTERM or SIGINT.
 ///
 /// Lives outside `main.swift` on purpose: closures there would be main-actor isolated,
-/// and the signal handlers must not be (DISPATCH-NOTES.md, pitfalls).
+/// and the signal handlers, which run on Dispatch queues, must not be.
 final class ServerRunner: Sendable {
     private let configuration: TransportConfiguration
     private let dataDirectory: URL

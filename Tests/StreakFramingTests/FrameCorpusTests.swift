@@ -3,7 +3,7 @@ import StreakFraming
 import Testing
 
 /// Random and mutated frames and prefaces, fed in random chunks and decoded without crashing
-/// (run under AddressSanitizer by scripts/fuzz-framing.sh).
+/// (run under AddressSanitizer by scripts/test-asan.sh).
 @Suite("Corpus")
 struct FrameCorpusTests {
     static let corpusSize = 100_000

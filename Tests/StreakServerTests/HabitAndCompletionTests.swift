@@ -4,7 +4,7 @@ import StreakTestSupport
 import StreakWire
 import Testing
 
-/// Habits and completions through the real server, checked against SPEC section 2.
+/// Habits and completions through the real server, checked against docs/RULES.md.
 @Suite struct HabitAndCompletionTests {
     @Test func createListRenameArchive() throws {
         let harness = try ServerHarness()

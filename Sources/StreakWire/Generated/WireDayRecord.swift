@@ -15,7 +15,7 @@ public struct WireDayRecord: WireMessage {
     public var completed: Int32 = 0
     /// Habits active that day.
     public var active: Int32 = 0
-    /// 0...100 as shown to people (see SPEC rounding)
+    /// 0...100 as shown to people (docs/RULES.md)
     public var percent: Int32 = 0
     /// 0...3.
     public var level: Int32 = 0

@@ -1,8 +1,8 @@
 """Differential: month pages, weekday charts and day details of a real streakd against a reference.
 
-The second half of the SPEC §2 reference (the first, heatmaps and month labels, is
+The second half of the docs/RULES.md reference (the first, heatmaps and month labels, is
 test_reference_maths.py; the shared civil-date helpers and day-record formulas are in
-spec_reference.py). Written from the SPEC text and the proto comments only, not from
+rules_reference.py). Written from the domain rules (docs/RULES.md) and the proto comments only, not from
 Sources/StreakCore. Cases come from `random.Random(seed)` with fixed seeds; every failure names its
 seed and the inputs, so it reproduces with e.g. `pytest tests/test_reference_calendar.py -k 'chart and seed7'`.
 
@@ -12,7 +12,7 @@ seed and the inputs, so it reproduces with e.g. `pytest tests/test_reference_cal
 - GetMonthPage, GetWeekdayChart, GetDay (stateful): each case is a fresh user (`streakd user add`)
   whose settings, habits and completions are written through the service first.
 
-What SPEC §2 does not say is not asserted: the level of a stateless page's days (it has no
+Not asserted (the model leaves them out): the level of a stateless page's days (it has no
 completions), the page title and weekday names outside en_US (and the title for years < 1000), the
 names of non-English weekday symbols, the chart's `from` when the request leaves it absent, the
 order of the series and of a day's completed habits, and the day label's wording when exactly one
@@ -26,7 +26,7 @@ import random
 
 import pytest
 
-from spec_reference import (LOCALE_FIRST_WEEKDAY, MAX_DAY, MIN_DAY, civil_from_days, contributing,
+from rules_reference import (LOCALE_FIRST_WEEKDAY, MAX_DAY, MIN_DAY, civil_from_days, contributing,
                             days_from_civil, days_in_month, fmt, is_active, level, opt_date, parse, pb_date,
                             percent, weekday)
 from streakd_client import Client, service_pb2, types_pb2
@@ -44,7 +44,7 @@ EN_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "Au
              "October", "November", "December"]
 
 
-# == The reference (SPEC §2) ====================================================================
+# == The reference (docs/RULES.md) ====================================================================
 
 def week_order(first: int) -> list[int]:
     """The seven Foundation weekday numbers, starting at `first`."""
@@ -86,7 +86,7 @@ def month_page(year: int, month: int, week_start: int, as_of: int, selected: int
 
 
 class Store:
-    """One user's habits and completions, as written through the service (SPEC §2 day records)."""
+    """One user's habits and completions, as written through the service (docs/RULES.md, Day records)."""
 
     def __init__(self, habits: list[dict], completions: list[tuple[int, int]], min_percent: int) -> None:
         self.habits = habits  # {"key", "id" (the server's), "name", "created", "archived"}
@@ -124,7 +124,7 @@ def weekday_chart(store: Store, first: int | None, last: int, locale_first: int,
 
 
 def day_label_en(day: int, completed: int, active: int) -> str:
-    """en_US, exactly in the SPEC's form: `March 5: 80% completed, 4 of 5 habits`."""
+    """en_US, exactly in the form of docs/RULES.md: `March 5: 80% completed, 4 of 5 habits`."""
     _, m, d = civil_from_days(day)
     return f"{EN_MONTHS[m - 1]} {d}: {percent(completed, active)}% completed, {completed} of {active} habits"
 
@@ -138,9 +138,9 @@ def day_detail(store: Store, day: int) -> dict:
             "contributing": contributing(completed, active, store.min_percent)}
 
 
-# == The reference checks itself against the SPEC (no server) ===================================
+# == The reference checks itself against docs/RULES.md (no server) ===================================
 
-def test_reference_against_spec_examples():
+def test_reference_against_rules_examples():
     def plain(year, month, week_start, as_of=0):
         return month_page(year, month, week_start, as_of, None, lambda d: False, lambda d: None)
 
@@ -370,7 +370,7 @@ def test_build_month_page_matches_reference(client, seed):
                           case["as_of"], case["selected"], lambda d: d in marked, lambda d: None)
     difference = page_difference(expected, actual_page(page, compare_level=False), page, locale)
     assert difference is None, (
-        f"BuildMonthPage differs from the SPEC §2 reference: {difference}\n  page_case({seed}) ({case['kind']}): "
+        f"BuildMonthPage differs from the docs/RULES.md reference: {difference}\n  page_case({seed}) ({case['kind']}): "
         f"{case['year']:04d}-{case['month']:02d} week_start={case['week_start']} locale={case['locale']!r} "
         f"as_of={fmt(case['as_of'])} selected={fmt(case['selected']) if case['selected'] is not None else None} "
         f"highlighted={[fmt(d) for d in case['highlighted']]}")
@@ -418,7 +418,7 @@ def test_get_month_page_matches_reference(fresh_user, seed):
                           case["selected"], store.contributes, store.level)
     difference = page_difference(expected, actual_page(page, compare_level=True), page, locale)
     assert difference is None, (
-        f"GetMonthPage differs from the SPEC §2 reference (highlighted = the day contributes, level from "
+        f"GetMonthPage differs from the docs/RULES.md reference (highlighted = the day contributes, level from "
         f"completions): {difference}\n  stateful_page_case({seed}): "
         f"{'0-0 (as_of month)' if case['this_month'] else f'{year:04d}-{month:02d}'} "
         f"week_start={case['week_start']} locale={case['locale']!r} as_of={fmt(case['as_of'])} "
@@ -493,7 +493,7 @@ def test_get_weekday_chart_matches_reference(fresh_user, seed):
 
     difference = check()
     assert difference is None, (
-        f"GetWeekdayChart differs from the SPEC §2 reference: {difference}\n  chart_case({seed}): "
+        f"GetWeekdayChart differs from the docs/RULES.md reference: {difference}\n  chart_case({seed}): "
         f"from={fmt(case['from']) if case['from'] is not None else '(absent)'} "
         f"to={fmt(case['to']) if case['to'] is not None else '(absent)'} as_of={fmt(case['as_of'])} "
         f"locale={case['locale']!r} include_total={case['include_total']} user settings={case['settings']}\n"
@@ -536,9 +536,9 @@ def test_get_day_matches_reference(fresh_user, seed):
                   "completed": detail.completed, "active": detail.active, "percent": detail.percent,
                   "level": detail.level, "contributing": detail.contributing}
         label = day_label_en(day, expected["completed"], expected["active"])
-        if case["settings"]["locale"] == "en_US" and expected["active"] != 1:  # SPEC: no singular form given
+        if case["settings"]["locale"] == "en_US" and expected["active"] != 1:  # the model leaves out the singular
             expected["label"], actual["label"] = label, detail.accessibility_label
         diff = {k: (v, actual[k]) for k, v in expected.items() if actual[k] != v}
         assert not diff, (
-            f"GetDay {fmt(day)} differs from the SPEC §2 reference (field: (expected, got)): {diff}\n"
+            f"GetDay {fmt(day)} differs from the docs/RULES.md reference (field: (expected, got)): {diff}\n"
             f"  day_case({seed}): user settings={case['settings']}\n{describe_store(store)}")

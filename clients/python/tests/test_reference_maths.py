@@ -1,8 +1,8 @@
 """Differential: the stateless builders of a real streakd ($STREAKD_BIN) against a reference.
 
-The reference below is a small pure-Python model of SPEC §2 ("Domain rules"), written from the
-SPEC text and the proto comments only (not from Sources/StreakCore), so that a wrong reading of
-the SPEC on either side shows up as a disagreement. Inputs are drawn from `random.Random(seed)`
+The reference below is a small pure-Python model of the domain rules (docs/RULES.md), written from the
+rules and the proto comments only (not from Sources/StreakCore), so that a wrong reading of
+the rules on either side shows up as a disagreement. Inputs are drawn from `random.Random(seed)`
 with fixed seeds: every failure names its seed (the case is `heatmap_case(seed)` /
 `labels_case(seed)`) and the inputs, so it reproduces with e.g.
 `pytest tests/test_reference_maths.py -k 'heatmap and seed17'`.
@@ -16,7 +16,7 @@ import random
 import pytest
 
 from streakd_client import service_pb2, types_pb2
-from spec_reference import (LOCALE_FIRST_WEEKDAY, MAX_DAY, MIN_DAY, MONDAY, civil_from_days, contributing,
+from rules_reference import (LOCALE_FIRST_WEEKDAY, MAX_DAY, MIN_DAY, MONDAY, civil_from_days, contributing,
                             days_from_civil, days_in_month, fmt, is_active, level, opt_date, parse,
                             pb_date, percent, weekday)
 
@@ -26,9 +26,9 @@ HEATMAP_SEEDS = range(120)
 LABEL_SEEDS = range(30)
 
 
-# == The reference (SPEC §2) ====================================================================
+# == The reference (docs/RULES.md) ====================================================================
 #
-# The civil-date helpers and the day-record formulas live in spec_reference.py (shared with
+# The civil-date helpers and the day-record formulas live in rules_reference.py (shared with
 # test_reference_calendar.py); what follows is the heatmap and month-label part.
 
 MONTH_ABBREVIATIONS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -128,9 +128,9 @@ def default_from(as_of: int) -> int:
     return days_from_civil(index // 12, index % 12 + 1, 1)
 
 
-# == The reference checks itself against the SPEC's own examples (no server) ================
+# == The reference checks itself against docs/RULES.md's own examples (no server) ================
 
-def test_reference_against_spec_examples():
+def test_reference_against_rules_examples():
     for day in list(range(MIN_DAY, MIN_DAY + 800)) + list(range(MIN_DAY, MAX_DAY, 997)) + \
             list(range(MAX_DAY - 800, MAX_DAY + 1)):
         y, m, d = civil_from_days(day)
@@ -271,7 +271,7 @@ def heatmap_case(seed: int) -> dict:
         week_start = ("locale", rng.choice(sorted(LOCALE_FIRST_WEEKDAY)))
     min_percent = 0 if rng.random() < 0.45 else rng.choice([1, 25, 33, 34, 50, 66, 67, 75, 99, 100,
                                                           rng.randint(1, 100)])
-    # Omitted from/to take the SPEC defaults (from: 1st of the month 11 months before as_of's; to: as_of).
+    # Omitted from/to take the defaults of docs/RULES.md (from: 1st of the month 11 months before as_of's; to: as_of).
     omit = None
     if kind not in ("extreme", "crowd") and rng.random() < 0.1:
         omit = rng.choice(["both", "to"]) if first <= as_of else "both"
@@ -404,7 +404,7 @@ def test_build_heatmap_matches_reference(client, seed):
     expected = expected_heatmap(case)
     response = client.build_heatmap(request=request_for(case))
     difference = first_difference(expected, actual_heatmap(response), expected["model"])
-    assert difference is None, f"BuildHeatmap differs from the SPEC §2 reference: {difference}\n{describe(case)}"
+    assert difference is None, f"BuildHeatmap differs from the docs/RULES.md reference: {difference}\n{describe(case)}"
 
 
 def labels_case(seed: int) -> list[int]:
@@ -431,5 +431,5 @@ def test_build_month_labels_matches_reference(client, seed):
         week_starts=[pb_date(day) for day in starts], locale=locale))
     actual = [(label.label, label.week_index) for label in response.labels]
     expected = month_labels(starts)
-    assert actual == expected, (f"BuildMonthLabels differs from the SPEC §2 reference: expected {expected}, "
+    assert actual == expected, (f"BuildMonthLabels differs from the docs/RULES.md reference: expected {expected}, "
                                 f"got {actual}\n  seed={seed} locale={locale!r} week_starts={[fmt(d) for d in starts]}")

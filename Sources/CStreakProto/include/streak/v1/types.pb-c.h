@@ -174,7 +174,7 @@ struct  Streak__V1__DayRecord
    */
   int32_t active;
   /*
-   * 0...100 as shown to people (see SPEC rounding)
+   * 0...100 as shown to people (docs/RULES.md)
    */
   int32_t percent;
   /*

@@ -1,5 +1,5 @@
 import Foundation
-import StreakClient
+import StreakCLI
 import StreakCore
 import StreakWire
 import Testing

@@ -56,7 +56,7 @@ struct CLIRunner {
     }
 }
 
-/// Golden files in Tests/StreakClientTests/Golden; `UPDATE_GOLDEN=1` rewrites them.
+/// Golden files in Tests/StreakCommandTests/Golden; `UPDATE_GOLDEN=1` rewrites them.
 enum Golden {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 

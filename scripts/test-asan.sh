@@ -8,7 +8,7 @@
 # Leaks are reported (detect_leaks=1); scripts/lsan-suppressions.txt lists the few false
 # positives of the Swift runtime, XCTest and Foundation, and each suppression used is printed.
 # Uses its own build directory, .build-asan (gitignored), so the normal debug build is kept.
-#   scripts/fuzz-framing.sh [swift test options...]
+#   scripts/test-asan.sh [swift test options...]
 set -eu
 cd "$(dirname "$0")/.."
 ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"

@@ -1,6 +1,5 @@
 import Foundation
 import StreakFraming
-import StreakTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -9,8 +8,9 @@ import Glibc
 /// A scripted streakd stand-in on 127.0.0.1:0 for what a real server will not do on demand:
 /// stay silent past a deadline, or send GOAWAY. Each accepted connection runs `script`
 /// (with the connection's index) on its own thread with the decoded frames.
-final class FakeServer: @unchecked Sendable {
-    let port: Int
+public final class FakeServer: @unchecked Sendable {
+    /// The port it listens on.
+    public let port: Int
     private let listener: Int32
     private let lock = NSLock()
     private var received: [Frame] = []
@@ -19,15 +19,19 @@ final class FakeServer: @unchecked Sendable {
     private var listenerOpen = true
 
     /// What the script can do with one connection.
-    struct Peer {
-        let descriptor: Int32
-        func send(_ frame: Frame) {
+    public struct Peer {
+        /// The connection's socket.
+        public let descriptor: Int32
+        /// Sends one frame (errors ignored: the client may be gone).
+        public func send(_ frame: Frame) {
             let bytes = FrameEncoder.encode(frame)
             _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
     }
 
-    init(script: @escaping @Sendable (_ index: Int, _ frame: Frame, _ peer: Peer) -> Void) throws {
+    /// Starts listening on 127.0.0.1:0.
+    /// - Throws: when the socket cannot be bound or listened on.
+    public init(script: @escaping @Sendable (_ index: Int, _ frame: Frame, _ peer: Peer) -> Void) throws {
         let (descriptor, port) = try LoopbackSocket.bindEphemeral()
         guard listen(descriptor, 16) == 0 else {
             Glibc.close(descriptor)
@@ -81,10 +85,10 @@ final class FakeServer: @unchecked Sendable {
     }
 
     /// Every frame received so far, in order.
-    var frames: [Frame] { lock.withLock { received } }
+    public var frames: [Frame] { lock.withLock { received } }
 
     /// How many connections were accepted.
-    var connectionCount: Int { lock.withLock { accepted } }
+    public var connectionCount: Int { lock.withLock { accepted } }
 
     /// Stops listening and ends every connection.
     ///
@@ -92,7 +96,7 @@ final class FakeServer: @unchecked Sendable {
     /// here instead would let that thread's next `recv` or `accept` land on a descriptor number
     /// another test had just been given, and steal its bytes (tests run in parallel).
     /// The lock makes sure no descriptor is shut down after its owner closed it.
-    func stop() {
+    public func stop() {
         lock.withLock {
             if listenerOpen { Glibc.shutdown(listener, Int32(SHUT_RDWR)) }
             for descriptor in connections { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }

@@ -1,6 +1,6 @@
-"""The parts of the SPEC §2 reference shared by the differential tests (test_reference_*.py).
+"""The parts of the docs/RULES.md reference shared by the differential tests (test_reference_*.py).
 
-Written from /work/shared/SPEC.md and the proto comments only, never from Sources/StreakCore: civil
+Written from the domain rules (docs/RULES.md) and the proto comments only, never from Sources/StreakCore: civil
 dates as day numbers, Foundation weekday numbering, the locales' first weekdays, the day-record
 formulas (active, percentage, level, contributing) and conversions to and from `streak.v1.Date`.
 """
@@ -57,7 +57,7 @@ def parse(text: str) -> int:
 
 
 MIN_DAY, MAX_DAY = days_from_civil(1, 1, 1), days_from_civil(9999, 12, 31)
-# First weekday of the locales SPEC §2 names: en_US starts Sunday, en_GB and de_DE Monday, ar_EG Saturday.
+# First weekday of the locales docs/RULES.md names (Locales): en_US starts Sunday, en_GB and de_DE Monday, ar_EG Saturday.
 LOCALE_FIRST_WEEKDAY = {"en_US": 1, "en_GB": 2, "de_DE": 2, "ar_EG": 7}
 MONDAY = 2
 

@@ -1,4 +1,4 @@
-import StreakClient
+import StreakCLI
 import StreakCore
 import StreakWire
 import Testing

@@ -169,7 +169,7 @@ def swift_type(field, message_names):
         "message": lambda: f"Wire{field.proto_type}",
     }[kind]()
     if field.repeated:
-        if kind in ("bytes", "weekday", "bool"):
+        if kind in ("bytes", "bool"):
             sys.exit(f"repeated {field.proto_type} is not supported by the generator")
         return f"[{base}]", "[]"
     if kind in ("date", "weekday", "message"):
@@ -212,7 +212,9 @@ def lower_field(field, message_names, swift_name, target):
     kind = kind_of(field, message_names)
     n = field.name
     if field.repeated:
-        helper = {"scalar": "scalars", "string": "strings", "date": "dates", "message": "messages"}[kind]
+        helper = {
+            "scalar": "scalars", "string": "strings", "date": "dates", "weekday": "weekdays", "message": "messages"
+        }[kind]
         return [f"(c.pointee.n_{n}, c.pointee.{n}) = arena.{helper}({swift_name})"]
     return {
         "scalar": [f"c.pointee.{n} = {swift_name}"],
@@ -233,7 +235,7 @@ def lift_field(field, message_names):
             return f"WireLift.scalars(c.pointee.n_{n}, c.pointee.{n})"
         if kind == "message":
             return f"try WireLift.messages(c.pointee.n_{n}, c.pointee.{n}, as: Wire{field.proto_type}.self)"
-        helper = {"string": "strings", "date": "dates"}[kind]
+        helper = {"string": "strings", "date": "dates", "weekday": "weekdays"}[kind]
         return f'try WireLift.{helper}(c.pointee.n_{n}, c.pointee.{n}, field: "{n}")'
     return {
         "scalar": f"c.pointee.{n}",
@@ -270,6 +272,8 @@ def write_field(field, message_names):
             return [f"if !{v}.isEmpty {{", f"    writer.packedInt64({num}, {v})", "}"]
         if kind == "message":
             return [f"if !{v}.isEmpty {{", f"    writer.messages({num}, {v})", "}"]
+        if kind == "weekday":
+            return [f"if !{v}.isEmpty {{", f"    writer.packedWeekdays({num}, {v})", "}"]
         call = {"string": "string", "date": "date"}[kind]
         return [f"for value in {v}.reversed() {{", f"    writer.{call}({num}, value)", "}"]
     return {

@@ -30,7 +30,11 @@ enum WireSamples {
         id: 42,
         name: "Read 📚",
         createdOn: date(2024, 2, 29),
-        archivedOn: date(9999, 12, 31)
+        archivedOn: date(9999, 12, 31),
+        schedule: [
+            WireScheduleEntry(effectiveFrom: date(2024, 2, 29), weekdays: [.monday, .wednesday, .friday]),
+            WireScheduleEntry(effectiveFrom: date(2025, 1, 1), weekdays: Weekday.allCases),
+        ]
     )
     static let liveHabit = WireHabit(id: .max, name: "e\u{301}te\u{301}", createdOn: .min)
     static let completion = WireCompletion(habitId: 7, date: date(2024, 12, 31))
@@ -41,7 +45,10 @@ enum WireSamples {
         active: 5,
         percent: 80,
         level: 2,
-        contributing: true
+        contributing: true,
+        due: 5,
+        rest: true,
+        skippedHabitIds: [3, .max - 1]
     )
     static let streak = WireStreakSummary(
         asOf: date(2024, 3, 5),
@@ -59,7 +66,9 @@ enum WireSamples {
         active: 3,
         level: 1,
         percent: 33,
-        accessibilityLabel: "January 1: 33% completed, 1 of 3 habits"
+        accessibilityLabel: "January 1: 33% completed, 1 of 3 habits",
+        due: 3,
+        rest: true
     )
     static let week = WireHeatmapWeek(start: date(2024, 1, 1), cells: [cell, WireHeatmapCell(), cell])
     static let heatmap = WireHeatmap(
@@ -77,7 +86,9 @@ enum WireSamples {
         today: true,
         selected: true,
         highlighted: true,
-        level: 3
+        level: 3,
+        due: 2,
+        rest: true
     )
     static let monthPage = WireMonthPage(
         year: 2024,
@@ -99,14 +110,20 @@ enum WireSamples {
         percent: 80,
         level: 2,
         contributing: true,
-        accessibilityLabel: "March 5: 80% completed, 4 of 5 habits"
+        accessibilityLabel: "March 5: 80% completed, 4 of 5 habits",
+        due: 5,
+        rest: true,
+        skippedHabits: [liveHabit],
+        openHabits: [habit]
     )
     static let settings = WireSettings(
         timeZone: "Europe/Berlin",
         locale: "de_DE",
         weekStart: .saturday,
-        minPercent: 100
+        minPercent: 100,
+        dayStartMinutes: 720
     )
+    static let restPeriod = WireRestPeriod(id: 12, from: date(2024, 2, 28), to: date(2024, 3, 1), note: "Ski 🎿")
     static let series = WireWeekdaySeries(
         habitId: 3,
         name: "🔥",
@@ -146,7 +163,42 @@ enum WireSamples {
         WireSample("MonthPage", monthPage),
         WireSample("DayDetail", dayDetail),
         WireSample("Settings", settings),
-        WireSample("CreateHabitRequest", WireCreateHabitRequest(name: "👩‍👩‍👧‍👦 family", createdOn: .max)),
+        WireSample(
+            "CreateHabitRequest",
+            WireCreateHabitRequest(
+                name: "👩‍👩‍👧‍👦 family",
+                createdOn: .max,
+                schedule: WireWeekdaySet(weekdays: [.saturday, .sunday])
+            )
+        ),
+        WireSample("CreateHabitRequest.emptySchedule", WireCreateHabitRequest(name: "x", schedule: WireWeekdaySet())),
+        WireSample("WeekdaySet", WireWeekdaySet(weekdays: Weekday.allCases.reversed())),
+        WireSample("ScheduleEntry", WireScheduleEntry(effectiveFrom: .min, weekdays: [.tuesday])),
+        WireSample("Skip", WireSkip(habitId: 8, date: date(2024, 2, 29))),
+        WireSample("RestPeriod", restPeriod),
+        WireSample(
+            "SetHabitScheduleRequest",
+            WireSetHabitScheduleRequest(
+                habitId: 4,
+                weekdays: WireWeekdaySet(weekdays: [.monday]),
+                effectiveFrom: date(2024, 3, 4)
+            )
+        ),
+        WireSample("SetHabitScheduleResponse", WireSetHabitScheduleResponse(habit: habit)),
+        WireSample("SkipHabitRequest", WireSkipHabitRequest(habitId: 2, date: date(2024, 3, 3), asOf: .max)),
+        WireSample("UnskipHabitRequest", WireUnskipHabitRequest(habitId: 2, date: .min, asOf: date(2024, 3, 5))),
+        WireSample(
+            "AddRestPeriodRequest",
+            WireAddRestPeriodRequest(from: date(2024, 7, 1), to: date(2024, 7, 14), note: "Urlaub", asOf: .max)
+        ),
+        WireSample("AddRestPeriodResponse", WireAddRestPeriodResponse(restPeriod: restPeriod, streak: streak)),
+        WireSample("ListRestPeriodsRequest", WireListRestPeriodsRequest()),
+        WireSample(
+            "ListRestPeriodsResponse",
+            WireListRestPeriodsResponse(restPeriods: [restPeriod, WireRestPeriod(id: 1)])
+        ),
+        WireSample("RemoveRestPeriodRequest", WireRemoveRestPeriodRequest(id: 12, asOf: date(2024, 3, 5))),
+        WireSample("RemoveRestPeriodResponse", WireRemoveRestPeriodResponse(restPeriod: restPeriod, streak: streak)),
         WireSample("CreateHabitResponse", WireCreateHabitResponse(habit: habit)),
         WireSample("ListHabitsRequest", WireListHabitsRequest(includeArchived: true)),
         WireSample(
@@ -180,7 +232,7 @@ enum WireSamples {
                 changed: -3
             )
         ),
-        WireSample("GetDayRequest", WireGetDayRequest(date: date(2000, 2, 29))),
+        WireSample("GetDayRequest", WireGetDayRequest(date: date(2000, 2, 29), habitIds: [1, 3])),
         WireSample("GetDayResponse", WireGetDayResponse(day: dayDetail)),
         WireSample(
             "GetHeatmapRequest",
@@ -190,11 +242,12 @@ enum WireSamples {
                 asOf: date(2024, 3, 31),
                 weekStart: weekStartLocale,
                 locale: "en_GB",
-                accessibilityLabels: true
+                accessibilityLabels: true,
+                habitIds: [7]
             )
         ),
         WireSample("GetHeatmapResponse", WireGetHeatmapResponse(heatmap: heatmap)),
-        WireSample("GetStreakRequest", WireGetStreakRequest(asOf: date(2024, 3, 5))),
+        WireSample("GetStreakRequest", WireGetStreakRequest(asOf: date(2024, 3, 5), habitIds: [1, .max])),
         WireSample("GetStreakResponse", WireGetStreakResponse(streak: streak)),
         WireSample(
             "GetWeekdayChartRequest",
@@ -203,7 +256,8 @@ enum WireSamples {
                 to: date(2024, 6, 30),
                 asOf: date(2024, 7, 1),
                 locale: "ar_EG",
-                includeTotal: true
+                includeTotal: true,
+                habitIds: [2, 5]
             )
         ),
         WireSample("GetWeekdayChartResponse", WireGetWeekdayChartResponse(chart: chart)),
@@ -215,7 +269,8 @@ enum WireSamples {
                 selected: date(2024, 12, 24),
                 asOf: date(2024, 12, 1),
                 weekStart: weekStartWeekday,
-                locale: "de_DE"
+                locale: "de_DE",
+                habitIds: [9]
             )
         ),
         WireSample("GetMonthPageResponse", WireGetMonthPageResponse(page: monthPage)),
@@ -228,7 +283,9 @@ enum WireSamples {
                 locale: "en_US",
                 weekStart: .monday,
                 minPercent: 1,
-                clearMinPercent: true
+                clearMinPercent: true,
+                setDayStart: true,
+                dayStartMinutes: 180
             )
         ),
         WireSample("UpdateSettingsResponse", WireUpdateSettingsResponse(settings: WireSettings())),
@@ -258,7 +315,9 @@ enum WireSamples {
                 weekStart: weekStartWeekday,
                 locale: "en_US",
                 minPercent: 50,
-                accessibilityLabels: true
+                accessibilityLabels: true,
+                skips: [WireSkip(habitId: 42, date: date(2024, 3, 1))],
+                restPeriods: [restPeriod]
             )
         ),
         WireSample("BuildHeatmapResponse", WireBuildHeatmapResponse(heatmap: heatmap, streak: streak)),

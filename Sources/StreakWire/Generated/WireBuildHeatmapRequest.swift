@@ -23,6 +23,10 @@ public struct WireBuildHeatmapRequest: WireMessage {
     public var minPercent: Int32 = 0
     /// The `accessibility_labels` field.
     public var accessibilityLabels: Bool = false
+    /// Habits excused on days (habits carry their schedules)
+    public var skips: [WireSkip] = []
+    /// Days on which no habit is expected.
+    public var restPeriods: [WireRestPeriod] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -37,7 +41,9 @@ public struct WireBuildHeatmapRequest: WireMessage {
         weekStart: WireWeekStart? = nil,
         locale: String = "",
         minPercent: Int32 = 0,
-        accessibilityLabels: Bool = false
+        accessibilityLabels: Bool = false,
+        skips: [WireSkip] = [],
+        restPeriods: [WireRestPeriod] = []
     ) {
         self.habits = habits
         self.completions = completions
@@ -48,6 +54,8 @@ public struct WireBuildHeatmapRequest: WireMessage {
         self.locale = locale
         self.minPercent = minPercent
         self.accessibilityLabels = accessibilityLabels
+        self.skips = skips
+        self.restPeriods = restPeriods
     }
 }
 
@@ -83,6 +91,12 @@ extension WireBuildHeatmapRequest: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.restPeriods.isEmpty {
+            writer.messages(11, m.pointee.restPeriods)
+        }
+        if !m.pointee.skips.isEmpty {
+            writer.messages(10, m.pointee.skips)
+        }
         if m.pointee.accessibilityLabels {
             writer.bool(9, true)
         }
@@ -124,6 +138,8 @@ extension WireBuildHeatmapRequest: CBridgedMessage {
         c.pointee.locale = arena.string(locale)
         c.pointee.min_percent = minPercent
         c.pointee.accessibility_labels = accessibilityLabels ? 1 : 0
+        (c.pointee.n_skips, c.pointee.skips) = arena.messages(skips)
+        (c.pointee.n_rest_periods, c.pointee.rest_periods) = arena.messages(restPeriods)
         return c
     }
 
@@ -138,5 +154,7 @@ extension WireBuildHeatmapRequest: CBridgedMessage {
         locale = try WireLift.string(c.pointee.locale, field: "locale")
         minPercent = c.pointee.min_percent
         accessibilityLabels = c.pointee.accessibility_labels != 0
+        skips = try WireLift.messages(c.pointee.n_skips, c.pointee.skips, as: WireSkip.self)
+        restPeriods = try WireLift.messages(c.pointee.n_rest_periods, c.pointee.rest_periods, as: WireRestPeriod.self)
     }
 }

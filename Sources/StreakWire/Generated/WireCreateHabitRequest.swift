@@ -9,14 +9,17 @@ public struct WireCreateHabitRequest: WireMessage {
     public var name: String = ""
     /// Absent: today in the user's time zone.
     public var createdOn: CivilDate?
+    /// Absent: every day; present: these weekdays from created_on on.
+    public var schedule: WireWeekdaySet?
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
 
     /// Creates a message from its fields; those not given keep their defaults.
-    public init(name: String = "", createdOn: CivilDate? = nil) {
+    public init(name: String = "", createdOn: CivilDate? = nil, schedule: WireWeekdaySet? = nil) {
         self.name = name
         self.createdOn = createdOn
+        self.schedule = schedule
     }
 }
 
@@ -52,6 +55,9 @@ extension WireCreateHabitRequest: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.schedule {
+            writer.message(3, value)
+        }
         if let value = m.pointee.createdOn {
             writer.date(2, value)
         }
@@ -65,6 +71,7 @@ extension WireCreateHabitRequest: CBridgedMessage {
         streak__v1__create_habit_request__init(c)
         c.pointee.name = arena.string(name)
         c.pointee.created_on = arena.date(createdOn)
+        c.pointee.schedule = arena.message(schedule)
         return c
     }
 
@@ -72,5 +79,6 @@ extension WireCreateHabitRequest: CBridgedMessage {
         self.init()
         name = try WireLift.string(c.pointee.name, field: "name")
         createdOn = try WireLift.date(c.pointee.created_on, field: "created_on")
+        schedule = try WireLift.message(c.pointee.schedule, as: WireWeekdaySet.self)
     }
 }

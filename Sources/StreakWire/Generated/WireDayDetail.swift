@@ -21,8 +21,16 @@ public struct WireDayDetail: WireMessage {
     public var level: Int32 = 0
     /// The `contributing` field.
     public var contributing: Bool = false
-    /// "March 5: 80% completed, 4 of 5 habits".
+    /// "March 5: 80% completed, 4 of 5 habits" or "March 5: rest day".
     public var accessibilityLabel: String = ""
+    /// Habits expected that day (see DayRecord)
+    public var due: Int32 = 0
+    /// A rest day: active > 0 and due == 0.
+    public var rest: Bool = false
+    /// The habits skipped that day.
+    public var skippedHabits: [WireHabit] = []
+    /// Due that day and not done yet.
+    public var openHabits: [WireHabit] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -36,7 +44,11 @@ public struct WireDayDetail: WireMessage {
         percent: Int32 = 0,
         level: Int32 = 0,
         contributing: Bool = false,
-        accessibilityLabel: String = ""
+        accessibilityLabel: String = "",
+        due: Int32 = 0,
+        rest: Bool = false,
+        skippedHabits: [WireHabit] = [],
+        openHabits: [WireHabit] = []
     ) {
         self.date = date
         self.completedHabits = completedHabits
@@ -46,6 +58,10 @@ public struct WireDayDetail: WireMessage {
         self.level = level
         self.contributing = contributing
         self.accessibilityLabel = accessibilityLabel
+        self.due = due
+        self.rest = rest
+        self.skippedHabits = skippedHabits
+        self.openHabits = openHabits
     }
 }
 
@@ -81,6 +97,18 @@ extension WireDayDetail: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.openHabits.isEmpty {
+            writer.messages(12, m.pointee.openHabits)
+        }
+        if !m.pointee.skippedHabits.isEmpty {
+            writer.messages(11, m.pointee.skippedHabits)
+        }
+        if m.pointee.rest {
+            writer.bool(10, true)
+        }
+        if m.pointee.due != 0 {
+            writer.int32(9, m.pointee.due)
+        }
         if !m.pointee.accessibilityLabel.isEmpty {
             writer.string(8, m.pointee.accessibilityLabel)
         }
@@ -118,6 +146,10 @@ extension WireDayDetail: CBridgedMessage {
         c.pointee.level = level
         c.pointee.contributing = contributing ? 1 : 0
         c.pointee.accessibility_label = arena.string(accessibilityLabel)
+        c.pointee.due = due
+        c.pointee.rest = rest ? 1 : 0
+        (c.pointee.n_skipped_habits, c.pointee.skipped_habits) = arena.messages(skippedHabits)
+        (c.pointee.n_open_habits, c.pointee.open_habits) = arena.messages(openHabits)
         return c
     }
 
@@ -132,5 +164,9 @@ extension WireDayDetail: CBridgedMessage {
         level = c.pointee.level
         contributing = c.pointee.contributing != 0
         accessibilityLabel = try WireLift.string(c.pointee.accessibility_label, field: "accessibility_label")
+        due = c.pointee.due
+        rest = c.pointee.rest != 0
+        skippedHabits = try WireLift.messages(c.pointee.n_skipped_habits, c.pointee.skipped_habits, as: WireHabit.self)
+        openHabits = try WireLift.messages(c.pointee.n_open_habits, c.pointee.open_habits, as: WireHabit.self)
     }
 }

@@ -11,16 +11,22 @@ public struct WireDayRecord: WireMessage {
     public var date: CivilDate?
     /// Ascending.
     public var completedHabitIds: [Int64] = []
-    /// Completed habits that were active that day.
+    /// Completed habits that were active that day (<= due)
     public var completed: Int32 = 0
-    /// Habits active that day.
+    /// Habits active that day (in their created/archived window)
     public var active: Int32 = 0
-    /// 0...100 as shown to people (docs/RULES.md)
+    /// 0...100 of due, as shown to people (docs/RULES.md)
     public var percent: Int32 = 0
     /// 0...3.
     public var level: Int32 = 0
     /// Counts towards a streak.
     public var contributing: Bool = false
+    /// Habits expected that day (done, or scheduled and not excused)
+    public var due: Int32 = 0
+    /// A rest day: active > 0 and due == 0.
+    public var rest: Bool = false
+    /// Ascending; habits skipped that day.
+    public var skippedHabitIds: [Int64] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -33,7 +39,10 @@ public struct WireDayRecord: WireMessage {
         active: Int32 = 0,
         percent: Int32 = 0,
         level: Int32 = 0,
-        contributing: Bool = false
+        contributing: Bool = false,
+        due: Int32 = 0,
+        rest: Bool = false,
+        skippedHabitIds: [Int64] = []
     ) {
         self.date = date
         self.completedHabitIds = completedHabitIds
@@ -42,6 +51,9 @@ public struct WireDayRecord: WireMessage {
         self.percent = percent
         self.level = level
         self.contributing = contributing
+        self.due = due
+        self.rest = rest
+        self.skippedHabitIds = skippedHabitIds
     }
 }
 
@@ -77,6 +89,15 @@ extension WireDayRecord: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.skippedHabitIds.isEmpty {
+            writer.packedInt64(10, m.pointee.skippedHabitIds)
+        }
+        if m.pointee.rest {
+            writer.bool(9, true)
+        }
+        if m.pointee.due != 0 {
+            writer.int32(8, m.pointee.due)
+        }
         if m.pointee.contributing {
             writer.bool(7, true)
         }
@@ -110,6 +131,9 @@ extension WireDayRecord: CBridgedMessage {
         c.pointee.percent = percent
         c.pointee.level = level
         c.pointee.contributing = contributing ? 1 : 0
+        c.pointee.due = due
+        c.pointee.rest = rest ? 1 : 0
+        (c.pointee.n_skipped_habit_ids, c.pointee.skipped_habit_ids) = arena.scalars(skippedHabitIds)
         return c
     }
 
@@ -122,5 +146,8 @@ extension WireDayRecord: CBridgedMessage {
         percent = c.pointee.percent
         level = c.pointee.level
         contributing = c.pointee.contributing != 0
+        due = c.pointee.due
+        rest = c.pointee.rest != 0
+        skippedHabitIds = WireLift.scalars(c.pointee.n_skipped_habit_ids, c.pointee.skipped_habit_ids)
     }
 }

@@ -7,13 +7,16 @@ public import StreakCore
 public struct WireGetDayRequest: WireMessage {
     /// Required.
     public var date: CivilDate?
+    /// Only these habits (empty: all); an unknown id is NOT_FOUND.
+    public var habitIds: [Int64] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
 
     /// Creates a message from its fields; those not given keep their defaults.
-    public init(date: CivilDate? = nil) {
+    public init(date: CivilDate? = nil, habitIds: [Int64] = []) {
         self.date = date
+        self.habitIds = habitIds
     }
 }
 
@@ -49,6 +52,9 @@ extension WireGetDayRequest: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.habitIds.isEmpty {
+            writer.packedInt64(2, m.pointee.habitIds)
+        }
         if let value = m.pointee.date {
             writer.date(1, value)
         }
@@ -58,11 +64,13 @@ extension WireGetDayRequest: CBridgedMessage {
         let c = arena.allocate(Streak__V1__GetDayRequest.self)
         streak__v1__get_day_request__init(c)
         c.pointee.date = arena.date(date)
+        (c.pointee.n_habit_ids, c.pointee.habit_ids) = arena.scalars(habitIds)
         return c
     }
 
     init(lifting c: UnsafePointer<Streak__V1__GetDayRequest>) throws(WireError) {
         self.init()
         date = try WireLift.date(c.pointee.date, field: "date")
+        habitIds = WireLift.scalars(c.pointee.n_habit_ids, c.pointee.habit_ids)
     }
 }

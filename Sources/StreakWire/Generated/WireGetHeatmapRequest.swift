@@ -17,6 +17,8 @@ public struct WireGetHeatmapRequest: WireMessage {
     public var locale: String = ""
     /// The `accessibility_labels` field.
     public var accessibilityLabels: Bool = false
+    /// Only these habits (empty: all); an unknown id is NOT_FOUND.
+    public var habitIds: [Int64] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -28,7 +30,8 @@ public struct WireGetHeatmapRequest: WireMessage {
         asOf: CivilDate? = nil,
         weekStart: WireWeekStart? = nil,
         locale: String = "",
-        accessibilityLabels: Bool = false
+        accessibilityLabels: Bool = false,
+        habitIds: [Int64] = []
     ) {
         self.from = from
         self.to = to
@@ -36,6 +39,7 @@ public struct WireGetHeatmapRequest: WireMessage {
         self.weekStart = weekStart
         self.locale = locale
         self.accessibilityLabels = accessibilityLabels
+        self.habitIds = habitIds
     }
 }
 
@@ -71,6 +75,9 @@ extension WireGetHeatmapRequest: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.habitIds.isEmpty {
+            writer.packedInt64(7, m.pointee.habitIds)
+        }
         if m.pointee.accessibilityLabels {
             writer.bool(6, true)
         }
@@ -100,6 +107,7 @@ extension WireGetHeatmapRequest: CBridgedMessage {
         c.pointee.week_start = arena.message(weekStart)
         c.pointee.locale = arena.string(locale)
         c.pointee.accessibility_labels = accessibilityLabels ? 1 : 0
+        (c.pointee.n_habit_ids, c.pointee.habit_ids) = arena.scalars(habitIds)
         return c
     }
 
@@ -111,5 +119,6 @@ extension WireGetHeatmapRequest: CBridgedMessage {
         weekStart = try WireLift.message(c.pointee.week_start, as: WireWeekStart.self)
         locale = try WireLift.string(c.pointee.locale, field: "locale")
         accessibilityLabels = c.pointee.accessibility_labels != 0
+        habitIds = WireLift.scalars(c.pointee.n_habit_ids, c.pointee.habit_ids)
     }
 }

@@ -17,6 +17,8 @@ public struct WireGetMonthPageRequest: WireMessage {
     public var weekStart: WireWeekStart?
     /// Empty: the user's.
     public var locale: String = ""
+    /// Only these habits (empty: all); an unknown id is NOT_FOUND.
+    public var habitIds: [Int64] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -28,7 +30,8 @@ public struct WireGetMonthPageRequest: WireMessage {
         selected: CivilDate? = nil,
         asOf: CivilDate? = nil,
         weekStart: WireWeekStart? = nil,
-        locale: String = ""
+        locale: String = "",
+        habitIds: [Int64] = []
     ) {
         self.year = year
         self.month = month
@@ -36,6 +39,7 @@ public struct WireGetMonthPageRequest: WireMessage {
         self.asOf = asOf
         self.weekStart = weekStart
         self.locale = locale
+        self.habitIds = habitIds
     }
 }
 
@@ -71,6 +75,9 @@ extension WireGetMonthPageRequest: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.habitIds.isEmpty {
+            writer.packedInt64(7, m.pointee.habitIds)
+        }
         if !m.pointee.locale.isEmpty {
             writer.string(6, m.pointee.locale)
         }
@@ -100,6 +107,7 @@ extension WireGetMonthPageRequest: CBridgedMessage {
         c.pointee.as_of = arena.date(asOf)
         c.pointee.week_start = arena.message(weekStart)
         c.pointee.locale = arena.string(locale)
+        (c.pointee.n_habit_ids, c.pointee.habit_ids) = arena.scalars(habitIds)
         return c
     }
 
@@ -111,5 +119,6 @@ extension WireGetMonthPageRequest: CBridgedMessage {
         asOf = try WireLift.date(c.pointee.as_of, field: "as_of")
         weekStart = try WireLift.message(c.pointee.week_start, as: WireWeekStart.self)
         locale = try WireLift.string(c.pointee.locale, field: "locale")
+        habitIds = WireLift.scalars(c.pointee.n_habit_ids, c.pointee.habit_ids)
     }
 }

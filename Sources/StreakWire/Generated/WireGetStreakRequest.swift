@@ -7,13 +7,16 @@ public import StreakCore
 public struct WireGetStreakRequest: WireMessage {
     /// The `as_of` field.
     public var asOf: CivilDate?
+    /// Only these habits (empty: all); an unknown id is NOT_FOUND.
+    public var habitIds: [Int64] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
 
     /// Creates a message from its fields; those not given keep their defaults.
-    public init(asOf: CivilDate? = nil) {
+    public init(asOf: CivilDate? = nil, habitIds: [Int64] = []) {
         self.asOf = asOf
+        self.habitIds = habitIds
     }
 }
 
@@ -49,6 +52,9 @@ extension WireGetStreakRequest: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.habitIds.isEmpty {
+            writer.packedInt64(2, m.pointee.habitIds)
+        }
         if let value = m.pointee.asOf {
             writer.date(1, value)
         }
@@ -58,11 +64,13 @@ extension WireGetStreakRequest: CBridgedMessage {
         let c = arena.allocate(Streak__V1__GetStreakRequest.self)
         streak__v1__get_streak_request__init(c)
         c.pointee.as_of = arena.date(asOf)
+        (c.pointee.n_habit_ids, c.pointee.habit_ids) = arena.scalars(habitIds)
         return c
     }
 
     init(lifting c: UnsafePointer<Streak__V1__GetStreakRequest>) throws(WireError) {
         self.init()
         asOf = try WireLift.date(c.pointee.as_of, field: "as_of")
+        habitIds = WireLift.scalars(c.pointee.n_habit_ids, c.pointee.habit_ids)
     }
 }

@@ -15,6 +15,8 @@ public struct WireGetWeekdayChartRequest: WireMessage {
     public var locale: String = ""
     /// The `include_total` field.
     public var includeTotal: Bool = false
+    /// Only these habits (empty: all); an unknown id is NOT_FOUND.
+    public var habitIds: [Int64] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -25,13 +27,15 @@ public struct WireGetWeekdayChartRequest: WireMessage {
         to: CivilDate? = nil,
         asOf: CivilDate? = nil,
         locale: String = "",
-        includeTotal: Bool = false
+        includeTotal: Bool = false,
+        habitIds: [Int64] = []
     ) {
         self.from = from
         self.to = to
         self.asOf = asOf
         self.locale = locale
         self.includeTotal = includeTotal
+        self.habitIds = habitIds
     }
 }
 
@@ -67,6 +71,9 @@ extension WireGetWeekdayChartRequest: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.habitIds.isEmpty {
+            writer.packedInt64(6, m.pointee.habitIds)
+        }
         if m.pointee.includeTotal {
             writer.bool(5, true)
         }
@@ -92,6 +99,7 @@ extension WireGetWeekdayChartRequest: CBridgedMessage {
         c.pointee.as_of = arena.date(asOf)
         c.pointee.locale = arena.string(locale)
         c.pointee.include_total = includeTotal ? 1 : 0
+        (c.pointee.n_habit_ids, c.pointee.habit_ids) = arena.scalars(habitIds)
         return c
     }
 
@@ -102,5 +110,6 @@ extension WireGetWeekdayChartRequest: CBridgedMessage {
         asOf = try WireLift.date(c.pointee.as_of, field: "as_of")
         locale = try WireLift.string(c.pointee.locale, field: "locale")
         includeTotal = c.pointee.include_total != 0
+        habitIds = WireLift.scalars(c.pointee.n_habit_ids, c.pointee.habit_ids)
     }
 }

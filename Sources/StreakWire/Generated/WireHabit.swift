@@ -15,16 +15,27 @@ public struct WireHabit: WireMessage {
     public var createdOn: CivilDate?
     /// Absent while the habit is live.
     public var archivedOn: CivilDate?
+    /// The habit's schedule changes, ascending by effective_from, no two on the same date. On day d the entry with the
+    /// latest effective_from on or before d applies; before the first entry (and when there is none) the habit is
+    /// scheduled every day.
+    public var schedule: [WireScheduleEntry] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
 
     /// Creates a message from its fields; those not given keep their defaults.
-    public init(id: Int64 = 0, name: String = "", createdOn: CivilDate? = nil, archivedOn: CivilDate? = nil) {
+    public init(
+        id: Int64 = 0,
+        name: String = "",
+        createdOn: CivilDate? = nil,
+        archivedOn: CivilDate? = nil,
+        schedule: [WireScheduleEntry] = []
+    ) {
         self.id = id
         self.name = name
         self.createdOn = createdOn
         self.archivedOn = archivedOn
+        self.schedule = schedule
     }
 }
 
@@ -60,6 +71,9 @@ extension WireHabit: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.schedule.isEmpty {
+            writer.messages(5, m.pointee.schedule)
+        }
         if let value = m.pointee.archivedOn {
             writer.date(4, value)
         }
@@ -81,6 +95,7 @@ extension WireHabit: CBridgedMessage {
         c.pointee.name = arena.string(name)
         c.pointee.created_on = arena.date(createdOn)
         c.pointee.archived_on = arena.date(archivedOn)
+        (c.pointee.n_schedule, c.pointee.schedule) = arena.messages(schedule)
         return c
     }
 
@@ -90,5 +105,6 @@ extension WireHabit: CBridgedMessage {
         name = try WireLift.string(c.pointee.name, field: "name")
         createdOn = try WireLift.date(c.pointee.created_on, field: "created_on")
         archivedOn = try WireLift.date(c.pointee.archived_on, field: "archived_on")
+        schedule = try WireLift.messages(c.pointee.n_schedule, c.pointee.schedule, as: WireScheduleEntry.self)
     }
 }

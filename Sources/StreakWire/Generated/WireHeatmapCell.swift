@@ -21,6 +21,10 @@ public struct WireHeatmapCell: WireMessage {
     public var percent: Int32 = 0
     /// Only when the request asked for labels.
     public var accessibilityLabel: String = ""
+    /// Habits expected that day (see DayRecord)
+    public var due: Int32 = 0
+    /// A rest day: level 0, percent 0, shown as neutral.
+    public var rest: Bool = false
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -33,7 +37,9 @@ public struct WireHeatmapCell: WireMessage {
         active: Int32 = 0,
         level: Int32 = 0,
         percent: Int32 = 0,
-        accessibilityLabel: String = ""
+        accessibilityLabel: String = "",
+        due: Int32 = 0,
+        rest: Bool = false
     ) {
         self.present = present
         self.date = date
@@ -42,6 +48,8 @@ public struct WireHeatmapCell: WireMessage {
         self.level = level
         self.percent = percent
         self.accessibilityLabel = accessibilityLabel
+        self.due = due
+        self.rest = rest
     }
 }
 
@@ -77,6 +85,12 @@ extension WireHeatmapCell: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.rest {
+            writer.bool(9, true)
+        }
+        if m.pointee.due != 0 {
+            writer.int32(8, m.pointee.due)
+        }
         if !m.pointee.accessibilityLabel.isEmpty {
             writer.string(7, m.pointee.accessibilityLabel)
         }
@@ -110,6 +124,8 @@ extension WireHeatmapCell: CBridgedMessage {
         c.pointee.level = level
         c.pointee.percent = percent
         c.pointee.accessibility_label = arena.string(accessibilityLabel)
+        c.pointee.due = due
+        c.pointee.rest = rest ? 1 : 0
         return c
     }
 
@@ -122,5 +138,7 @@ extension WireHeatmapCell: CBridgedMessage {
         level = c.pointee.level
         percent = c.pointee.percent
         accessibilityLabel = try WireLift.string(c.pointee.accessibility_label, field: "accessibility_label")
+        due = c.pointee.due
+        rest = c.pointee.rest != 0
     }
 }

@@ -10,12 +10,24 @@ public enum WireMethod: String, CaseIterable, Sendable {
     case renameHabit = "/streak.v1.Streaks/RenameHabit"
     /// `ArchiveHabit(ArchiveHabitRequest) returns (ArchiveHabitResponse)`.
     case archiveHabit = "/streak.v1.Streaks/ArchiveHabit"
+    /// `SetHabitSchedule(SetHabitScheduleRequest) returns (SetHabitScheduleResponse)`.
+    case setHabitSchedule = "/streak.v1.Streaks/SetHabitSchedule"
     /// `RecordCompletion(RecordCompletionRequest) returns (CompletionResponse)`.
     case recordCompletion = "/streak.v1.Streaks/RecordCompletion"
     /// `RemoveCompletion(RemoveCompletionRequest) returns (CompletionResponse)`.
     case removeCompletion = "/streak.v1.Streaks/RemoveCompletion"
     /// `BatchCompletions(BatchCompletionsRequest) returns (BatchCompletionsResponse)`.
     case batchCompletions = "/streak.v1.Streaks/BatchCompletions"
+    /// `SkipHabit(SkipHabitRequest) returns (CompletionResponse)`.
+    case skipHabit = "/streak.v1.Streaks/SkipHabit"
+    /// `UnskipHabit(UnskipHabitRequest) returns (CompletionResponse)`.
+    case unskipHabit = "/streak.v1.Streaks/UnskipHabit"
+    /// `AddRestPeriod(AddRestPeriodRequest) returns (AddRestPeriodResponse)`.
+    case addRestPeriod = "/streak.v1.Streaks/AddRestPeriod"
+    /// `ListRestPeriods(ListRestPeriodsRequest) returns (ListRestPeriodsResponse)`.
+    case listRestPeriods = "/streak.v1.Streaks/ListRestPeriods"
+    /// `RemoveRestPeriod(RemoveRestPeriodRequest) returns (RemoveRestPeriodResponse)`.
+    case removeRestPeriod = "/streak.v1.Streaks/RemoveRestPeriod"
     /// `GetDay(GetDayRequest) returns (GetDayResponse)`.
     case getDay = "/streak.v1.Streaks/GetDay"
     /// `GetHeatmap(GetHeatmapRequest) returns (GetHeatmapResponse)`.
@@ -63,9 +75,15 @@ public enum WireMethod: String, CaseIterable, Sendable {
         case .listHabits: "ListHabits"
         case .renameHabit: "RenameHabit"
         case .archiveHabit: "ArchiveHabit"
+        case .setHabitSchedule: "SetHabitSchedule"
         case .recordCompletion: "RecordCompletion"
         case .removeCompletion: "RemoveCompletion"
         case .batchCompletions: "BatchCompletions"
+        case .skipHabit: "SkipHabit"
+        case .unskipHabit: "UnskipHabit"
+        case .addRestPeriod: "AddRestPeriod"
+        case .listRestPeriods: "ListRestPeriods"
+        case .removeRestPeriod: "RemoveRestPeriod"
         case .getDay: "GetDay"
         case .getHeatmap: "GetHeatmap"
         case .getStreak: "GetStreak"
@@ -89,9 +107,15 @@ public enum WireMethod: String, CaseIterable, Sendable {
         case .listHabits: WireListHabitsRequest.self
         case .renameHabit: WireRenameHabitRequest.self
         case .archiveHabit: WireArchiveHabitRequest.self
+        case .setHabitSchedule: WireSetHabitScheduleRequest.self
         case .recordCompletion: WireRecordCompletionRequest.self
         case .removeCompletion: WireRemoveCompletionRequest.self
         case .batchCompletions: WireBatchCompletionsRequest.self
+        case .skipHabit: WireSkipHabitRequest.self
+        case .unskipHabit: WireUnskipHabitRequest.self
+        case .addRestPeriod: WireAddRestPeriodRequest.self
+        case .listRestPeriods: WireListRestPeriodsRequest.self
+        case .removeRestPeriod: WireRemoveRestPeriodRequest.self
         case .getDay: WireGetDayRequest.self
         case .getHeatmap: WireGetHeatmapRequest.self
         case .getStreak: WireGetStreakRequest.self
@@ -115,9 +139,15 @@ public enum WireMethod: String, CaseIterable, Sendable {
         case .listHabits: WireListHabitsResponse.self
         case .renameHabit: WireRenameHabitResponse.self
         case .archiveHabit: WireArchiveHabitResponse.self
+        case .setHabitSchedule: WireSetHabitScheduleResponse.self
         case .recordCompletion: WireCompletionResponse.self
         case .removeCompletion: WireCompletionResponse.self
         case .batchCompletions: WireBatchCompletionsResponse.self
+        case .skipHabit: WireCompletionResponse.self
+        case .unskipHabit: WireCompletionResponse.self
+        case .addRestPeriod: WireAddRestPeriodResponse.self
+        case .listRestPeriods: WireListRestPeriodsResponse.self
+        case .removeRestPeriod: WireRemoveRestPeriodResponse.self
         case .getDay: WireGetDayResponse.self
         case .getHeatmap: WireGetHeatmapResponse.self
         case .getStreak: WireGetStreakResponse.self

@@ -21,6 +21,10 @@ public struct WireMonthDay: WireMessage {
     public var highlighted: Bool = false
     /// The `level` field.
     public var level: Int32 = 0
+    /// Habits expected that day (stateful pages; 0 in BuildMonthPage)
+    public var due: Int32 = 0
+    /// A rest day (stateful pages; false in BuildMonthPage)
+    public var rest: Bool = false
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -33,7 +37,9 @@ public struct WireMonthDay: WireMessage {
         today: Bool = false,
         selected: Bool = false,
         highlighted: Bool = false,
-        level: Int32 = 0
+        level: Int32 = 0,
+        due: Int32 = 0,
+        rest: Bool = false
     ) {
         self.date = date
         self.day = day
@@ -42,6 +48,8 @@ public struct WireMonthDay: WireMessage {
         self.selected = selected
         self.highlighted = highlighted
         self.level = level
+        self.due = due
+        self.rest = rest
     }
 }
 
@@ -77,6 +85,12 @@ extension WireMonthDay: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.rest {
+            writer.bool(9, true)
+        }
+        if m.pointee.due != 0 {
+            writer.int32(8, m.pointee.due)
+        }
         if m.pointee.level != 0 {
             writer.int32(7, m.pointee.level)
         }
@@ -110,6 +124,8 @@ extension WireMonthDay: CBridgedMessage {
         c.pointee.selected = selected ? 1 : 0
         c.pointee.highlighted = highlighted ? 1 : 0
         c.pointee.level = level
+        c.pointee.due = due
+        c.pointee.rest = rest ? 1 : 0
         return c
     }
 
@@ -122,5 +138,7 @@ extension WireMonthDay: CBridgedMessage {
         selected = c.pointee.selected != 0
         highlighted = c.pointee.highlighted != 0
         level = c.pointee.level
+        due = c.pointee.due
+        rest = c.pointee.rest != 0
     }
 }

@@ -15,16 +15,25 @@ public struct WireSettings: WireMessage {
     public var weekStart: Weekday?
     /// Streak threshold 1...100; 0 = unset (at least one habit)
     public var minPercent: Int32 = 0
+    /// 0...720: the day begins this many minutes after midnight (default 0)
+    public var dayStartMinutes: Int32 = 0
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
 
     /// Creates a message from its fields; those not given keep their defaults.
-    public init(timeZone: String = "", locale: String = "", weekStart: Weekday? = nil, minPercent: Int32 = 0) {
+    public init(
+        timeZone: String = "",
+        locale: String = "",
+        weekStart: Weekday? = nil,
+        minPercent: Int32 = 0,
+        dayStartMinutes: Int32 = 0
+    ) {
         self.timeZone = timeZone
         self.locale = locale
         self.weekStart = weekStart
         self.minPercent = minPercent
+        self.dayStartMinutes = dayStartMinutes
     }
 }
 
@@ -60,6 +69,9 @@ extension WireSettings: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.dayStartMinutes != 0 {
+            writer.int32(5, m.pointee.dayStartMinutes)
+        }
         if m.pointee.minPercent != 0 {
             writer.int32(4, m.pointee.minPercent)
         }
@@ -81,6 +93,7 @@ extension WireSettings: CBridgedMessage {
         c.pointee.locale = arena.string(locale)
         c.pointee.week_start = WireLower.weekday(weekStart)
         c.pointee.min_percent = minPercent
+        c.pointee.day_start_minutes = dayStartMinutes
         return c
     }
 
@@ -90,5 +103,6 @@ extension WireSettings: CBridgedMessage {
         locale = try WireLift.string(c.pointee.locale, field: "locale")
         weekStart = try WireLift.weekday(c.pointee.week_start, field: "week_start")
         minPercent = c.pointee.min_percent
+        dayStartMinutes = c.pointee.day_start_minutes
     }
 }

@@ -17,6 +17,10 @@ public struct WireUpdateSettingsRequest: WireMessage {
     public var minPercent: Int32 = 0
     /// True: back to "at least one habit".
     public var clearMinPercent: Bool = false
+    /// True: day_start_minutes replaces the setting.
+    public var setDayStart: Bool = false
+    /// 0...720, read only when set_day_start is true.
+    public var dayStartMinutes: Int32 = 0
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -27,13 +31,17 @@ public struct WireUpdateSettingsRequest: WireMessage {
         locale: String = "",
         weekStart: Weekday? = nil,
         minPercent: Int32 = 0,
-        clearMinPercent: Bool = false
+        clearMinPercent: Bool = false,
+        setDayStart: Bool = false,
+        dayStartMinutes: Int32 = 0
     ) {
         self.timeZone = timeZone
         self.locale = locale
         self.weekStart = weekStart
         self.minPercent = minPercent
         self.clearMinPercent = clearMinPercent
+        self.setDayStart = setDayStart
+        self.dayStartMinutes = dayStartMinutes
     }
 }
 
@@ -69,6 +77,12 @@ extension WireUpdateSettingsRequest: CBridgedMessage {
     }
 
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.dayStartMinutes != 0 {
+            writer.int32(7, m.pointee.dayStartMinutes)
+        }
+        if m.pointee.setDayStart {
+            writer.bool(6, true)
+        }
         if m.pointee.clearMinPercent {
             writer.bool(5, true)
         }
@@ -94,6 +108,8 @@ extension WireUpdateSettingsRequest: CBridgedMessage {
         c.pointee.week_start = WireLower.weekday(weekStart)
         c.pointee.min_percent = minPercent
         c.pointee.clear_min_percent = clearMinPercent ? 1 : 0
+        c.pointee.set_day_start = setDayStart ? 1 : 0
+        c.pointee.day_start_minutes = dayStartMinutes
         return c
     }
 
@@ -104,5 +120,7 @@ extension WireUpdateSettingsRequest: CBridgedMessage {
         weekStart = try WireLift.weekday(c.pointee.week_start, field: "week_start")
         minPercent = c.pointee.min_percent
         clearMinPercent = c.pointee.clear_min_percent != 0
+        setDayStart = c.pointee.set_day_start != 0
+        dayStartMinutes = c.pointee.day_start_minutes
     }
 }

@@ -124,6 +124,16 @@ struct WireArena {
         return (values.count, array)
     }
 
+    /// A repeated `Weekday` field.
+    func weekdays(_ values: [Weekday]) -> (Int, UnsafeMutablePointer<Streak__V1__Weekday>?) {
+        guard !values.isEmpty else { return (0, nil) }
+        let array = allocate(Streak__V1__Weekday.self, count: values.count)
+        for (index, value) in values.enumerated() {
+            (array + index).initialize(to: WireLower.weekday(value))
+        }
+        return (values.count, array)
+    }
+
     /// A repeated message field.
     func messages<M: CBridgedMessage>(
         _ values: [M]

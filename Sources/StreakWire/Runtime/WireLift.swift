@@ -98,6 +98,25 @@ enum WireLift {
         return result
     }
 
+    /// A repeated `Weekday` field; every element must be a weekday (1...7).
+    /// - Throws: `.invalidValue` for WEEKDAY_UNSPECIFIED or a number outside 1...7.
+    static func weekdays(
+        _ count: Int,
+        _ array: UnsafeMutablePointer<Streak__V1__Weekday>?,
+        field: String
+    ) throws(WireError) -> [Weekday] {
+        guard count > 0, let array else { return [] }
+        var result: [Weekday] = []
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            guard let weekday = try weekday(array[index], field: field) else {
+                throw WireError(.invalidValue, "unknown weekday 0 in field \(field)")
+            }
+            result.append(weekday)
+        }
+        return result
+    }
+
     /// A repeated message field.
     static func messages<M: CBridgedMessage>(
         _ count: Int,

@@ -204,6 +204,16 @@ struct WireWriter: ~Copyable {
         }
     }
 
+    /// A packed repeated `Weekday` field (enum values are varints).
+    mutating func packedWeekdays(_ number: UInt32, _ values: [Weekday]) {
+        let end = count
+        for value in values.reversed() {
+            varint(UInt64(value.rawValue))
+        }
+        varint(UInt64(count - end))
+        tag(number, 2)
+    }
+
     /// A packed repeated int64 field.
     mutating func packedInt64(_ number: UInt32, _ values: [Int64]) {
         let end = count

@@ -367,6 +367,96 @@ void   streak__v1__archive_habit_response__free_unpacked
   assert(message->base.descriptor == &streak__v1__archive_habit_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   streak__v1__set_habit_schedule_request__init
+                     (Streak__V1__SetHabitScheduleRequest         *message)
+{
+  static const Streak__V1__SetHabitScheduleRequest init_value = STREAK__V1__SET_HABIT_SCHEDULE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t streak__v1__set_habit_schedule_request__get_packed_size
+                     (const Streak__V1__SetHabitScheduleRequest *message)
+{
+  assert(message->base.descriptor == &streak__v1__set_habit_schedule_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__set_habit_schedule_request__pack
+                     (const Streak__V1__SetHabitScheduleRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__set_habit_schedule_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__set_habit_schedule_request__pack_to_buffer
+                     (const Streak__V1__SetHabitScheduleRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__set_habit_schedule_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__SetHabitScheduleRequest *
+       streak__v1__set_habit_schedule_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__SetHabitScheduleRequest *)
+     protobuf_c_message_unpack (&streak__v1__set_habit_schedule_request__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__set_habit_schedule_request__free_unpacked
+                     (Streak__V1__SetHabitScheduleRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__set_habit_schedule_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__set_habit_schedule_response__init
+                     (Streak__V1__SetHabitScheduleResponse         *message)
+{
+  static const Streak__V1__SetHabitScheduleResponse init_value = STREAK__V1__SET_HABIT_SCHEDULE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t streak__v1__set_habit_schedule_response__get_packed_size
+                     (const Streak__V1__SetHabitScheduleResponse *message)
+{
+  assert(message->base.descriptor == &streak__v1__set_habit_schedule_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__set_habit_schedule_response__pack
+                     (const Streak__V1__SetHabitScheduleResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__set_habit_schedule_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__set_habit_schedule_response__pack_to_buffer
+                     (const Streak__V1__SetHabitScheduleResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__set_habit_schedule_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__SetHabitScheduleResponse *
+       streak__v1__set_habit_schedule_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__SetHabitScheduleResponse *)
+     protobuf_c_message_unpack (&streak__v1__set_habit_schedule_response__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__set_habit_schedule_response__free_unpacked
+                     (Streak__V1__SetHabitScheduleResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__set_habit_schedule_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   streak__v1__record_completion_request__init
                      (Streak__V1__RecordCompletionRequest         *message)
 {
@@ -1222,6 +1312,366 @@ void   streak__v1__update_settings_response__free_unpacked
   assert(message->base.descriptor == &streak__v1__update_settings_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   streak__v1__skip_habit_request__init
+                     (Streak__V1__SkipHabitRequest         *message)
+{
+  static const Streak__V1__SkipHabitRequest init_value = STREAK__V1__SKIP_HABIT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t streak__v1__skip_habit_request__get_packed_size
+                     (const Streak__V1__SkipHabitRequest *message)
+{
+  assert(message->base.descriptor == &streak__v1__skip_habit_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__skip_habit_request__pack
+                     (const Streak__V1__SkipHabitRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__skip_habit_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__skip_habit_request__pack_to_buffer
+                     (const Streak__V1__SkipHabitRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__skip_habit_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__SkipHabitRequest *
+       streak__v1__skip_habit_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__SkipHabitRequest *)
+     protobuf_c_message_unpack (&streak__v1__skip_habit_request__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__skip_habit_request__free_unpacked
+                     (Streak__V1__SkipHabitRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__skip_habit_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__unskip_habit_request__init
+                     (Streak__V1__UnskipHabitRequest         *message)
+{
+  static const Streak__V1__UnskipHabitRequest init_value = STREAK__V1__UNSKIP_HABIT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t streak__v1__unskip_habit_request__get_packed_size
+                     (const Streak__V1__UnskipHabitRequest *message)
+{
+  assert(message->base.descriptor == &streak__v1__unskip_habit_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__unskip_habit_request__pack
+                     (const Streak__V1__UnskipHabitRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__unskip_habit_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__unskip_habit_request__pack_to_buffer
+                     (const Streak__V1__UnskipHabitRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__unskip_habit_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__UnskipHabitRequest *
+       streak__v1__unskip_habit_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__UnskipHabitRequest *)
+     protobuf_c_message_unpack (&streak__v1__unskip_habit_request__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__unskip_habit_request__free_unpacked
+                     (Streak__V1__UnskipHabitRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__unskip_habit_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__add_rest_period_request__init
+                     (Streak__V1__AddRestPeriodRequest         *message)
+{
+  static const Streak__V1__AddRestPeriodRequest init_value = STREAK__V1__ADD_REST_PERIOD_REQUEST__INIT;
+  *message = init_value;
+}
+size_t streak__v1__add_rest_period_request__get_packed_size
+                     (const Streak__V1__AddRestPeriodRequest *message)
+{
+  assert(message->base.descriptor == &streak__v1__add_rest_period_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__add_rest_period_request__pack
+                     (const Streak__V1__AddRestPeriodRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__add_rest_period_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__add_rest_period_request__pack_to_buffer
+                     (const Streak__V1__AddRestPeriodRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__add_rest_period_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__AddRestPeriodRequest *
+       streak__v1__add_rest_period_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__AddRestPeriodRequest *)
+     protobuf_c_message_unpack (&streak__v1__add_rest_period_request__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__add_rest_period_request__free_unpacked
+                     (Streak__V1__AddRestPeriodRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__add_rest_period_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__add_rest_period_response__init
+                     (Streak__V1__AddRestPeriodResponse         *message)
+{
+  static const Streak__V1__AddRestPeriodResponse init_value = STREAK__V1__ADD_REST_PERIOD_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t streak__v1__add_rest_period_response__get_packed_size
+                     (const Streak__V1__AddRestPeriodResponse *message)
+{
+  assert(message->base.descriptor == &streak__v1__add_rest_period_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__add_rest_period_response__pack
+                     (const Streak__V1__AddRestPeriodResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__add_rest_period_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__add_rest_period_response__pack_to_buffer
+                     (const Streak__V1__AddRestPeriodResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__add_rest_period_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__AddRestPeriodResponse *
+       streak__v1__add_rest_period_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__AddRestPeriodResponse *)
+     protobuf_c_message_unpack (&streak__v1__add_rest_period_response__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__add_rest_period_response__free_unpacked
+                     (Streak__V1__AddRestPeriodResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__add_rest_period_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__list_rest_periods_request__init
+                     (Streak__V1__ListRestPeriodsRequest         *message)
+{
+  static const Streak__V1__ListRestPeriodsRequest init_value = STREAK__V1__LIST_REST_PERIODS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t streak__v1__list_rest_periods_request__get_packed_size
+                     (const Streak__V1__ListRestPeriodsRequest *message)
+{
+  assert(message->base.descriptor == &streak__v1__list_rest_periods_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__list_rest_periods_request__pack
+                     (const Streak__V1__ListRestPeriodsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__list_rest_periods_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__list_rest_periods_request__pack_to_buffer
+                     (const Streak__V1__ListRestPeriodsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__list_rest_periods_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__ListRestPeriodsRequest *
+       streak__v1__list_rest_periods_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__ListRestPeriodsRequest *)
+     protobuf_c_message_unpack (&streak__v1__list_rest_periods_request__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__list_rest_periods_request__free_unpacked
+                     (Streak__V1__ListRestPeriodsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__list_rest_periods_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__list_rest_periods_response__init
+                     (Streak__V1__ListRestPeriodsResponse         *message)
+{
+  static const Streak__V1__ListRestPeriodsResponse init_value = STREAK__V1__LIST_REST_PERIODS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t streak__v1__list_rest_periods_response__get_packed_size
+                     (const Streak__V1__ListRestPeriodsResponse *message)
+{
+  assert(message->base.descriptor == &streak__v1__list_rest_periods_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__list_rest_periods_response__pack
+                     (const Streak__V1__ListRestPeriodsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__list_rest_periods_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__list_rest_periods_response__pack_to_buffer
+                     (const Streak__V1__ListRestPeriodsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__list_rest_periods_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__ListRestPeriodsResponse *
+       streak__v1__list_rest_periods_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__ListRestPeriodsResponse *)
+     protobuf_c_message_unpack (&streak__v1__list_rest_periods_response__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__list_rest_periods_response__free_unpacked
+                     (Streak__V1__ListRestPeriodsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__list_rest_periods_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__remove_rest_period_request__init
+                     (Streak__V1__RemoveRestPeriodRequest         *message)
+{
+  static const Streak__V1__RemoveRestPeriodRequest init_value = STREAK__V1__REMOVE_REST_PERIOD_REQUEST__INIT;
+  *message = init_value;
+}
+size_t streak__v1__remove_rest_period_request__get_packed_size
+                     (const Streak__V1__RemoveRestPeriodRequest *message)
+{
+  assert(message->base.descriptor == &streak__v1__remove_rest_period_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__remove_rest_period_request__pack
+                     (const Streak__V1__RemoveRestPeriodRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__remove_rest_period_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__remove_rest_period_request__pack_to_buffer
+                     (const Streak__V1__RemoveRestPeriodRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__remove_rest_period_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__RemoveRestPeriodRequest *
+       streak__v1__remove_rest_period_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__RemoveRestPeriodRequest *)
+     protobuf_c_message_unpack (&streak__v1__remove_rest_period_request__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__remove_rest_period_request__free_unpacked
+                     (Streak__V1__RemoveRestPeriodRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__remove_rest_period_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__remove_rest_period_response__init
+                     (Streak__V1__RemoveRestPeriodResponse         *message)
+{
+  static const Streak__V1__RemoveRestPeriodResponse init_value = STREAK__V1__REMOVE_REST_PERIOD_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t streak__v1__remove_rest_period_response__get_packed_size
+                     (const Streak__V1__RemoveRestPeriodResponse *message)
+{
+  assert(message->base.descriptor == &streak__v1__remove_rest_period_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__remove_rest_period_response__pack
+                     (const Streak__V1__RemoveRestPeriodResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__remove_rest_period_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__remove_rest_period_response__pack_to_buffer
+                     (const Streak__V1__RemoveRestPeriodResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__remove_rest_period_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__RemoveRestPeriodResponse *
+       streak__v1__remove_rest_period_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__RemoveRestPeriodResponse *)
+     protobuf_c_message_unpack (&streak__v1__remove_rest_period_response__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__remove_rest_period_response__free_unpacked
+                     (Streak__V1__RemoveRestPeriodResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__remove_rest_period_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   streak__v1__watch_request__init
                      (Streak__V1__WatchRequest         *message)
 {
@@ -1762,7 +2212,7 @@ void   streak__v1__get_server_info_response__free_unpacked
   assert(message->base.descriptor == &streak__v1__get_server_info_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor streak__v1__create_habit_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor streak__v1__create_habit_request__field_descriptors[3] =
 {
   {
     "name",
@@ -1788,15 +2238,28 @@ static const ProtobufCFieldDescriptor streak__v1__create_habit_request__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "schedule",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__CreateHabitRequest, schedule),
+    &streak__v1__weekday_set__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__create_habit_request__field_indices_by_name[] = {
   1,   /* field[1] = created_on */
   0,   /* field[0] = name */
+  2,   /* field[2] = schedule */
 };
 static const ProtobufCIntRange streak__v1__create_habit_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor streak__v1__create_habit_request__descriptor =
 {
@@ -1806,7 +2269,7 @@ const ProtobufCMessageDescriptor streak__v1__create_habit_request__descriptor =
   "Streak__V1__CreateHabitRequest",
   "streak.v1",
   sizeof(Streak__V1__CreateHabitRequest),
-  2,
+  3,
   streak__v1__create_habit_request__field_descriptors,
   streak__v1__create_habit_request__field_indices_by_name,
   1,  streak__v1__create_habit_request__number_ranges,
@@ -2103,6 +2566,108 @@ const ProtobufCMessageDescriptor streak__v1__archive_habit_response__descriptor 
   streak__v1__archive_habit_response__field_indices_by_name,
   1,  streak__v1__archive_habit_response__number_ranges,
   (ProtobufCMessageInit) streak__v1__archive_habit_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__set_habit_schedule_request__field_descriptors[3] =
+{
+  {
+    "habit_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__SetHabitScheduleRequest, habit_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "weekdays",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__SetHabitScheduleRequest, weekdays),
+    &streak__v1__weekday_set__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "effective_from",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__SetHabitScheduleRequest, effective_from),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__set_habit_schedule_request__field_indices_by_name[] = {
+  2,   /* field[2] = effective_from */
+  0,   /* field[0] = habit_id */
+  1,   /* field[1] = weekdays */
+};
+static const ProtobufCIntRange streak__v1__set_habit_schedule_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor streak__v1__set_habit_schedule_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.SetHabitScheduleRequest",
+  "SetHabitScheduleRequest",
+  "Streak__V1__SetHabitScheduleRequest",
+  "streak.v1",
+  sizeof(Streak__V1__SetHabitScheduleRequest),
+  3,
+  streak__v1__set_habit_schedule_request__field_descriptors,
+  streak__v1__set_habit_schedule_request__field_indices_by_name,
+  1,  streak__v1__set_habit_schedule_request__number_ranges,
+  (ProtobufCMessageInit) streak__v1__set_habit_schedule_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__set_habit_schedule_response__field_descriptors[1] =
+{
+  {
+    "habit",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__SetHabitScheduleResponse, habit),
+    &streak__v1__habit__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__set_habit_schedule_response__field_indices_by_name[] = {
+  0,   /* field[0] = habit */
+};
+static const ProtobufCIntRange streak__v1__set_habit_schedule_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor streak__v1__set_habit_schedule_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.SetHabitScheduleResponse",
+  "SetHabitScheduleResponse",
+  "Streak__V1__SetHabitScheduleResponse",
+  "streak.v1",
+  sizeof(Streak__V1__SetHabitScheduleResponse),
+  1,
+  streak__v1__set_habit_schedule_response__field_descriptors,
+  streak__v1__set_habit_schedule_response__field_indices_by_name,
+  1,  streak__v1__set_habit_schedule_response__number_ranges,
+  (ProtobufCMessageInit) streak__v1__set_habit_schedule_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor streak__v1__record_completion_request__field_descriptors[3] =
@@ -2425,7 +2990,7 @@ const ProtobufCMessageDescriptor streak__v1__batch_completions_response__descrip
   (ProtobufCMessageInit) streak__v1__batch_completions_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__get_day_request__field_descriptors[1] =
+static const ProtobufCFieldDescriptor streak__v1__get_day_request__field_descriptors[2] =
 {
   {
     "date",
@@ -2439,14 +3004,27 @@ static const ProtobufCFieldDescriptor streak__v1__get_day_request__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "habit_ids",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Streak__V1__GetDayRequest, n_habit_ids),
+    offsetof(Streak__V1__GetDayRequest, habit_ids),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__get_day_request__field_indices_by_name[] = {
   0,   /* field[0] = date */
+  1,   /* field[1] = habit_ids */
 };
 static const ProtobufCIntRange streak__v1__get_day_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor streak__v1__get_day_request__descriptor =
 {
@@ -2456,7 +3034,7 @@ const ProtobufCMessageDescriptor streak__v1__get_day_request__descriptor =
   "Streak__V1__GetDayRequest",
   "streak.v1",
   sizeof(Streak__V1__GetDayRequest),
-  1,
+  2,
   streak__v1__get_day_request__field_descriptors,
   streak__v1__get_day_request__field_indices_by_name,
   1,  streak__v1__get_day_request__number_ranges,
@@ -2501,7 +3079,7 @@ const ProtobufCMessageDescriptor streak__v1__get_day_response__descriptor =
   (ProtobufCMessageInit) streak__v1__get_day_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__get_heatmap_request__field_descriptors[6] =
+static const ProtobufCFieldDescriptor streak__v1__get_heatmap_request__field_descriptors[7] =
 {
   {
     "from",
@@ -2575,11 +3153,24 @@ static const ProtobufCFieldDescriptor streak__v1__get_heatmap_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "habit_ids",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Streak__V1__GetHeatmapRequest, n_habit_ids),
+    offsetof(Streak__V1__GetHeatmapRequest, habit_ids),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__get_heatmap_request__field_indices_by_name[] = {
   5,   /* field[5] = accessibility_labels */
   2,   /* field[2] = as_of */
   0,   /* field[0] = from */
+  6,   /* field[6] = habit_ids */
   4,   /* field[4] = locale */
   1,   /* field[1] = to */
   3,   /* field[3] = week_start */
@@ -2587,7 +3178,7 @@ static const unsigned streak__v1__get_heatmap_request__field_indices_by_name[] =
 static const ProtobufCIntRange streak__v1__get_heatmap_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor streak__v1__get_heatmap_request__descriptor =
 {
@@ -2597,7 +3188,7 @@ const ProtobufCMessageDescriptor streak__v1__get_heatmap_request__descriptor =
   "Streak__V1__GetHeatmapRequest",
   "streak.v1",
   sizeof(Streak__V1__GetHeatmapRequest),
-  6,
+  7,
   streak__v1__get_heatmap_request__field_descriptors,
   streak__v1__get_heatmap_request__field_indices_by_name,
   1,  streak__v1__get_heatmap_request__number_ranges,
@@ -2642,7 +3233,7 @@ const ProtobufCMessageDescriptor streak__v1__get_heatmap_response__descriptor =
   (ProtobufCMessageInit) streak__v1__get_heatmap_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__get_streak_request__field_descriptors[1] =
+static const ProtobufCFieldDescriptor streak__v1__get_streak_request__field_descriptors[2] =
 {
   {
     "as_of",
@@ -2656,14 +3247,27 @@ static const ProtobufCFieldDescriptor streak__v1__get_streak_request__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "habit_ids",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Streak__V1__GetStreakRequest, n_habit_ids),
+    offsetof(Streak__V1__GetStreakRequest, habit_ids),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__get_streak_request__field_indices_by_name[] = {
   0,   /* field[0] = as_of */
+  1,   /* field[1] = habit_ids */
 };
 static const ProtobufCIntRange streak__v1__get_streak_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor streak__v1__get_streak_request__descriptor =
 {
@@ -2673,7 +3277,7 @@ const ProtobufCMessageDescriptor streak__v1__get_streak_request__descriptor =
   "Streak__V1__GetStreakRequest",
   "streak.v1",
   sizeof(Streak__V1__GetStreakRequest),
-  1,
+  2,
   streak__v1__get_streak_request__field_descriptors,
   streak__v1__get_streak_request__field_indices_by_name,
   1,  streak__v1__get_streak_request__number_ranges,
@@ -2718,7 +3322,7 @@ const ProtobufCMessageDescriptor streak__v1__get_streak_response__descriptor =
   (ProtobufCMessageInit) streak__v1__get_streak_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__get_weekday_chart_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor streak__v1__get_weekday_chart_request__field_descriptors[6] =
 {
   {
     "from",
@@ -2780,10 +3384,23 @@ static const ProtobufCFieldDescriptor streak__v1__get_weekday_chart_request__fie
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "habit_ids",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Streak__V1__GetWeekdayChartRequest, n_habit_ids),
+    offsetof(Streak__V1__GetWeekdayChartRequest, habit_ids),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__get_weekday_chart_request__field_indices_by_name[] = {
   2,   /* field[2] = as_of */
   0,   /* field[0] = from */
+  5,   /* field[5] = habit_ids */
   4,   /* field[4] = include_total */
   3,   /* field[3] = locale */
   1,   /* field[1] = to */
@@ -2791,7 +3408,7 @@ static const unsigned streak__v1__get_weekday_chart_request__field_indices_by_na
 static const ProtobufCIntRange streak__v1__get_weekday_chart_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor streak__v1__get_weekday_chart_request__descriptor =
 {
@@ -2801,7 +3418,7 @@ const ProtobufCMessageDescriptor streak__v1__get_weekday_chart_request__descript
   "Streak__V1__GetWeekdayChartRequest",
   "streak.v1",
   sizeof(Streak__V1__GetWeekdayChartRequest),
-  5,
+  6,
   streak__v1__get_weekday_chart_request__field_descriptors,
   streak__v1__get_weekday_chart_request__field_indices_by_name,
   1,  streak__v1__get_weekday_chart_request__number_ranges,
@@ -2846,7 +3463,7 @@ const ProtobufCMessageDescriptor streak__v1__get_weekday_chart_response__descrip
   (ProtobufCMessageInit) streak__v1__get_weekday_chart_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__get_month_page_request__field_descriptors[6] =
+static const ProtobufCFieldDescriptor streak__v1__get_month_page_request__field_descriptors[7] =
 {
   {
     "year",
@@ -2920,9 +3537,22 @@ static const ProtobufCFieldDescriptor streak__v1__get_month_page_request__field_
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "habit_ids",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Streak__V1__GetMonthPageRequest, n_habit_ids),
+    offsetof(Streak__V1__GetMonthPageRequest, habit_ids),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__get_month_page_request__field_indices_by_name[] = {
   3,   /* field[3] = as_of */
+  6,   /* field[6] = habit_ids */
   5,   /* field[5] = locale */
   1,   /* field[1] = month */
   2,   /* field[2] = selected */
@@ -2932,7 +3562,7 @@ static const unsigned streak__v1__get_month_page_request__field_indices_by_name[
 static const ProtobufCIntRange streak__v1__get_month_page_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor streak__v1__get_month_page_request__descriptor =
 {
@@ -2942,7 +3572,7 @@ const ProtobufCMessageDescriptor streak__v1__get_month_page_request__descriptor 
   "Streak__V1__GetMonthPageRequest",
   "streak.v1",
   sizeof(Streak__V1__GetMonthPageRequest),
-  6,
+  7,
   streak__v1__get_month_page_request__field_descriptors,
   streak__v1__get_month_page_request__field_indices_by_name,
   1,  streak__v1__get_month_page_request__number_ranges,
@@ -3043,7 +3673,7 @@ const ProtobufCMessageDescriptor streak__v1__get_settings_response__descriptor =
   (ProtobufCMessageInit) streak__v1__get_settings_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__update_settings_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor streak__v1__update_settings_request__field_descriptors[7] =
 {
   {
     "time_zone",
@@ -3105,18 +3735,44 @@ static const ProtobufCFieldDescriptor streak__v1__update_settings_request__field
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "set_day_start",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__UpdateSettingsRequest, set_day_start),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "day_start_minutes",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__UpdateSettingsRequest, day_start_minutes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__update_settings_request__field_indices_by_name[] = {
   4,   /* field[4] = clear_min_percent */
+  6,   /* field[6] = day_start_minutes */
   1,   /* field[1] = locale */
   3,   /* field[3] = min_percent */
+  5,   /* field[5] = set_day_start */
   0,   /* field[0] = time_zone */
   2,   /* field[2] = week_start */
 };
 static const ProtobufCIntRange streak__v1__update_settings_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor streak__v1__update_settings_request__descriptor =
 {
@@ -3126,7 +3782,7 @@ const ProtobufCMessageDescriptor streak__v1__update_settings_request__descriptor
   "Streak__V1__UpdateSettingsRequest",
   "streak.v1",
   sizeof(Streak__V1__UpdateSettingsRequest),
-  5,
+  7,
   streak__v1__update_settings_request__field_descriptors,
   streak__v1__update_settings_request__field_indices_by_name,
   1,  streak__v1__update_settings_request__number_ranges,
@@ -3169,6 +3825,420 @@ const ProtobufCMessageDescriptor streak__v1__update_settings_response__descripto
   streak__v1__update_settings_response__field_indices_by_name,
   1,  streak__v1__update_settings_response__number_ranges,
   (ProtobufCMessageInit) streak__v1__update_settings_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__skip_habit_request__field_descriptors[3] =
+{
+  {
+    "habit_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__SkipHabitRequest, habit_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "date",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__SkipHabitRequest, date),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "as_of",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__SkipHabitRequest, as_of),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__skip_habit_request__field_indices_by_name[] = {
+  2,   /* field[2] = as_of */
+  1,   /* field[1] = date */
+  0,   /* field[0] = habit_id */
+};
+static const ProtobufCIntRange streak__v1__skip_habit_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor streak__v1__skip_habit_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.SkipHabitRequest",
+  "SkipHabitRequest",
+  "Streak__V1__SkipHabitRequest",
+  "streak.v1",
+  sizeof(Streak__V1__SkipHabitRequest),
+  3,
+  streak__v1__skip_habit_request__field_descriptors,
+  streak__v1__skip_habit_request__field_indices_by_name,
+  1,  streak__v1__skip_habit_request__number_ranges,
+  (ProtobufCMessageInit) streak__v1__skip_habit_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__unskip_habit_request__field_descriptors[3] =
+{
+  {
+    "habit_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__UnskipHabitRequest, habit_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "date",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__UnskipHabitRequest, date),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "as_of",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__UnskipHabitRequest, as_of),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__unskip_habit_request__field_indices_by_name[] = {
+  2,   /* field[2] = as_of */
+  1,   /* field[1] = date */
+  0,   /* field[0] = habit_id */
+};
+static const ProtobufCIntRange streak__v1__unskip_habit_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor streak__v1__unskip_habit_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.UnskipHabitRequest",
+  "UnskipHabitRequest",
+  "Streak__V1__UnskipHabitRequest",
+  "streak.v1",
+  sizeof(Streak__V1__UnskipHabitRequest),
+  3,
+  streak__v1__unskip_habit_request__field_descriptors,
+  streak__v1__unskip_habit_request__field_indices_by_name,
+  1,  streak__v1__unskip_habit_request__number_ranges,
+  (ProtobufCMessageInit) streak__v1__unskip_habit_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__add_rest_period_request__field_descriptors[4] =
+{
+  {
+    "from",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__AddRestPeriodRequest, from),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__AddRestPeriodRequest, to),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "note",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__AddRestPeriodRequest, note),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "as_of",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__AddRestPeriodRequest, as_of),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__add_rest_period_request__field_indices_by_name[] = {
+  3,   /* field[3] = as_of */
+  0,   /* field[0] = from */
+  2,   /* field[2] = note */
+  1,   /* field[1] = to */
+};
+static const ProtobufCIntRange streak__v1__add_rest_period_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor streak__v1__add_rest_period_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.AddRestPeriodRequest",
+  "AddRestPeriodRequest",
+  "Streak__V1__AddRestPeriodRequest",
+  "streak.v1",
+  sizeof(Streak__V1__AddRestPeriodRequest),
+  4,
+  streak__v1__add_rest_period_request__field_descriptors,
+  streak__v1__add_rest_period_request__field_indices_by_name,
+  1,  streak__v1__add_rest_period_request__number_ranges,
+  (ProtobufCMessageInit) streak__v1__add_rest_period_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__add_rest_period_response__field_descriptors[2] =
+{
+  {
+    "rest_period",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__AddRestPeriodResponse, rest_period),
+    &streak__v1__rest_period__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "streak",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__AddRestPeriodResponse, streak),
+    &streak__v1__streak_summary__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__add_rest_period_response__field_indices_by_name[] = {
+  0,   /* field[0] = rest_period */
+  1,   /* field[1] = streak */
+};
+static const ProtobufCIntRange streak__v1__add_rest_period_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor streak__v1__add_rest_period_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.AddRestPeriodResponse",
+  "AddRestPeriodResponse",
+  "Streak__V1__AddRestPeriodResponse",
+  "streak.v1",
+  sizeof(Streak__V1__AddRestPeriodResponse),
+  2,
+  streak__v1__add_rest_period_response__field_descriptors,
+  streak__v1__add_rest_period_response__field_indices_by_name,
+  1,  streak__v1__add_rest_period_response__number_ranges,
+  (ProtobufCMessageInit) streak__v1__add_rest_period_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define streak__v1__list_rest_periods_request__field_descriptors NULL
+#define streak__v1__list_rest_periods_request__field_indices_by_name NULL
+#define streak__v1__list_rest_periods_request__number_ranges NULL
+const ProtobufCMessageDescriptor streak__v1__list_rest_periods_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.ListRestPeriodsRequest",
+  "ListRestPeriodsRequest",
+  "Streak__V1__ListRestPeriodsRequest",
+  "streak.v1",
+  sizeof(Streak__V1__ListRestPeriodsRequest),
+  0,
+  streak__v1__list_rest_periods_request__field_descriptors,
+  streak__v1__list_rest_periods_request__field_indices_by_name,
+  0,  streak__v1__list_rest_periods_request__number_ranges,
+  (ProtobufCMessageInit) streak__v1__list_rest_periods_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__list_rest_periods_response__field_descriptors[1] =
+{
+  {
+    "rest_periods",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ListRestPeriodsResponse, n_rest_periods),
+    offsetof(Streak__V1__ListRestPeriodsResponse, rest_periods),
+    &streak__v1__rest_period__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__list_rest_periods_response__field_indices_by_name[] = {
+  0,   /* field[0] = rest_periods */
+};
+static const ProtobufCIntRange streak__v1__list_rest_periods_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor streak__v1__list_rest_periods_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.ListRestPeriodsResponse",
+  "ListRestPeriodsResponse",
+  "Streak__V1__ListRestPeriodsResponse",
+  "streak.v1",
+  sizeof(Streak__V1__ListRestPeriodsResponse),
+  1,
+  streak__v1__list_rest_periods_response__field_descriptors,
+  streak__v1__list_rest_periods_response__field_indices_by_name,
+  1,  streak__v1__list_rest_periods_response__number_ranges,
+  (ProtobufCMessageInit) streak__v1__list_rest_periods_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__remove_rest_period_request__field_descriptors[2] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__RemoveRestPeriodRequest, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "as_of",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__RemoveRestPeriodRequest, as_of),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__remove_rest_period_request__field_indices_by_name[] = {
+  1,   /* field[1] = as_of */
+  0,   /* field[0] = id */
+};
+static const ProtobufCIntRange streak__v1__remove_rest_period_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor streak__v1__remove_rest_period_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.RemoveRestPeriodRequest",
+  "RemoveRestPeriodRequest",
+  "Streak__V1__RemoveRestPeriodRequest",
+  "streak.v1",
+  sizeof(Streak__V1__RemoveRestPeriodRequest),
+  2,
+  streak__v1__remove_rest_period_request__field_descriptors,
+  streak__v1__remove_rest_period_request__field_indices_by_name,
+  1,  streak__v1__remove_rest_period_request__number_ranges,
+  (ProtobufCMessageInit) streak__v1__remove_rest_period_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__remove_rest_period_response__field_descriptors[2] =
+{
+  {
+    "rest_period",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__RemoveRestPeriodResponse, rest_period),
+    &streak__v1__rest_period__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "streak",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__RemoveRestPeriodResponse, streak),
+    &streak__v1__streak_summary__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__remove_rest_period_response__field_indices_by_name[] = {
+  0,   /* field[0] = rest_period */
+  1,   /* field[1] = streak */
+};
+static const ProtobufCIntRange streak__v1__remove_rest_period_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor streak__v1__remove_rest_period_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.RemoveRestPeriodResponse",
+  "RemoveRestPeriodResponse",
+  "Streak__V1__RemoveRestPeriodResponse",
+  "streak.v1",
+  sizeof(Streak__V1__RemoveRestPeriodResponse),
+  2,
+  streak__v1__remove_rest_period_response__field_descriptors,
+  streak__v1__remove_rest_period_response__field_indices_by_name,
+  1,  streak__v1__remove_rest_period_response__number_ranges,
+  (ProtobufCMessageInit) streak__v1__remove_rest_period_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor streak__v1__watch_request__field_descriptors[1] =
@@ -3349,7 +4419,7 @@ const ProtobufCMessageDescriptor streak__v1__build_month_labels_response__descri
   (ProtobufCMessageInit) streak__v1__build_month_labels_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__build_heatmap_request__field_descriptors[9] =
+static const ProtobufCFieldDescriptor streak__v1__build_heatmap_request__field_descriptors[11] =
 {
   {
     "habits",
@@ -3459,6 +4529,30 @@ static const ProtobufCFieldDescriptor streak__v1__build_heatmap_request__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "skips",
+    10,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__BuildHeatmapRequest, n_skips),
+    offsetof(Streak__V1__BuildHeatmapRequest, skips),
+    &streak__v1__skip__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rest_periods",
+    11,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__BuildHeatmapRequest, n_rest_periods),
+    offsetof(Streak__V1__BuildHeatmapRequest, rest_periods),
+    &streak__v1__rest_period__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__build_heatmap_request__field_indices_by_name[] = {
   8,   /* field[8] = accessibility_labels */
@@ -3468,13 +4562,15 @@ static const unsigned streak__v1__build_heatmap_request__field_indices_by_name[]
   0,   /* field[0] = habits */
   6,   /* field[6] = locale */
   7,   /* field[7] = min_percent */
+  10,   /* field[10] = rest_periods */
+  9,   /* field[9] = skips */
   3,   /* field[3] = to */
   5,   /* field[5] = week_start */
 };
 static const ProtobufCIntRange streak__v1__build_heatmap_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor streak__v1__build_heatmap_request__descriptor =
 {
@@ -3484,7 +4580,7 @@ const ProtobufCMessageDescriptor streak__v1__build_heatmap_request__descriptor =
   "Streak__V1__BuildHeatmapRequest",
   "streak.v1",
   sizeof(Streak__V1__BuildHeatmapRequest),
-  9,
+  11,
   streak__v1__build_heatmap_request__field_descriptors,
   streak__v1__build_heatmap_request__field_indices_by_name,
   1,  streak__v1__build_heatmap_request__number_ranges,
@@ -3932,15 +5028,21 @@ const ProtobufCMessageDescriptor streak__v1__get_server_info_response__descripto
   (ProtobufCMessageInit) streak__v1__get_server_info_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor streak__v1__streaks__method_descriptors[20] =
+static const ProtobufCMethodDescriptor streak__v1__streaks__method_descriptors[26] =
 {
   { "CreateHabit", &streak__v1__create_habit_request__descriptor, &streak__v1__create_habit_response__descriptor },
   { "ListHabits", &streak__v1__list_habits_request__descriptor, &streak__v1__list_habits_response__descriptor },
   { "RenameHabit", &streak__v1__rename_habit_request__descriptor, &streak__v1__rename_habit_response__descriptor },
   { "ArchiveHabit", &streak__v1__archive_habit_request__descriptor, &streak__v1__archive_habit_response__descriptor },
+  { "SetHabitSchedule", &streak__v1__set_habit_schedule_request__descriptor, &streak__v1__set_habit_schedule_response__descriptor },
   { "RecordCompletion", &streak__v1__record_completion_request__descriptor, &streak__v1__completion_response__descriptor },
   { "RemoveCompletion", &streak__v1__remove_completion_request__descriptor, &streak__v1__completion_response__descriptor },
   { "BatchCompletions", &streak__v1__batch_completions_request__descriptor, &streak__v1__batch_completions_response__descriptor },
+  { "SkipHabit", &streak__v1__skip_habit_request__descriptor, &streak__v1__completion_response__descriptor },
+  { "UnskipHabit", &streak__v1__unskip_habit_request__descriptor, &streak__v1__completion_response__descriptor },
+  { "AddRestPeriod", &streak__v1__add_rest_period_request__descriptor, &streak__v1__add_rest_period_response__descriptor },
+  { "ListRestPeriods", &streak__v1__list_rest_periods_request__descriptor, &streak__v1__list_rest_periods_response__descriptor },
+  { "RemoveRestPeriod", &streak__v1__remove_rest_period_request__descriptor, &streak__v1__remove_rest_period_response__descriptor },
   { "GetDay", &streak__v1__get_day_request__descriptor, &streak__v1__get_day_response__descriptor },
   { "GetHeatmap", &streak__v1__get_heatmap_request__descriptor, &streak__v1__get_heatmap_response__descriptor },
   { "GetStreak", &streak__v1__get_streak_request__descriptor, &streak__v1__get_streak_response__descriptor },
@@ -3956,26 +5058,32 @@ static const ProtobufCMethodDescriptor streak__v1__streaks__method_descriptors[2
   { "GetServerInfo", &streak__v1__get_server_info_request__descriptor, &streak__v1__get_server_info_response__descriptor },
 };
 const unsigned streak__v1__streaks__method_indices_by_name[] = {
+  10,        /* AddRestPeriod */
   3,        /* ArchiveHabit */
-  6,        /* BatchCompletions */
-  16,        /* BuildHeatmap */
-  15,        /* BuildMonthLabels */
-  17,        /* BuildMonthPage */
+  7,        /* BatchCompletions */
+  22,        /* BuildHeatmap */
+  21,        /* BuildMonthLabels */
+  23,        /* BuildMonthPage */
   0,        /* CreateHabit */
-  7,        /* GetDay */
-  8,        /* GetHeatmap */
-  11,        /* GetMonthPage */
-  19,        /* GetServerInfo */
-  12,        /* GetSettings */
-  9,        /* GetStreak */
-  10,        /* GetWeekdayChart */
+  13,        /* GetDay */
+  14,        /* GetHeatmap */
+  17,        /* GetMonthPage */
+  25,        /* GetServerInfo */
+  18,        /* GetSettings */
+  15,        /* GetStreak */
+  16,        /* GetWeekdayChart */
   1,        /* ListHabits */
-  18,        /* Ping */
-  4,        /* RecordCompletion */
-  5,        /* RemoveCompletion */
+  11,        /* ListRestPeriods */
+  24,        /* Ping */
+  5,        /* RecordCompletion */
+  6,        /* RemoveCompletion */
+  12,        /* RemoveRestPeriod */
   2,        /* RenameHabit */
-  13,        /* UpdateSettings */
-  14         /* Watch */
+  4,        /* SetHabitSchedule */
+  8,        /* SkipHabit */
+  9,        /* UnskipHabit */
+  19,        /* UpdateSettings */
+  20         /* Watch */
 };
 const ProtobufCServiceDescriptor streak__v1__streaks__descriptor =
 {
@@ -3984,7 +5092,7 @@ const ProtobufCServiceDescriptor streak__v1__streaks__descriptor =
   "Streaks",
   "Streak__V1__Streaks",
   "streak.v1",
-  20,
+  26,
   streak__v1__streaks__method_descriptors,
   streak__v1__streaks__method_indices_by_name
 };
@@ -4020,13 +5128,21 @@ void streak__v1__streaks__archive_habit(ProtobufCService *service,
   assert(service->descriptor == &streak__v1__streaks__descriptor);
   service->invoke(service, 3, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void streak__v1__streaks__set_habit_schedule(ProtobufCService *service,
+                                             const Streak__V1__SetHabitScheduleRequest *input,
+                                             Streak__V1__SetHabitScheduleResponse_Closure closure,
+                                             void *closure_data)
+{
+  assert(service->descriptor == &streak__v1__streaks__descriptor);
+  service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void streak__v1__streaks__record_completion(ProtobufCService *service,
                                             const Streak__V1__RecordCompletionRequest *input,
                                             Streak__V1__CompletionResponse_Closure closure,
                                             void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__remove_completion(ProtobufCService *service,
                                             const Streak__V1__RemoveCompletionRequest *input,
@@ -4034,7 +5150,7 @@ void streak__v1__streaks__remove_completion(ProtobufCService *service,
                                             void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__batch_completions(ProtobufCService *service,
                                             const Streak__V1__BatchCompletionsRequest *input,
@@ -4042,7 +5158,47 @@ void streak__v1__streaks__batch_completions(ProtobufCService *service,
                                             void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void streak__v1__streaks__skip_habit(ProtobufCService *service,
+                                     const Streak__V1__SkipHabitRequest *input,
+                                     Streak__V1__CompletionResponse_Closure closure,
+                                     void *closure_data)
+{
+  assert(service->descriptor == &streak__v1__streaks__descriptor);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void streak__v1__streaks__unskip_habit(ProtobufCService *service,
+                                       const Streak__V1__UnskipHabitRequest *input,
+                                       Streak__V1__CompletionResponse_Closure closure,
+                                       void *closure_data)
+{
+  assert(service->descriptor == &streak__v1__streaks__descriptor);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void streak__v1__streaks__add_rest_period(ProtobufCService *service,
+                                          const Streak__V1__AddRestPeriodRequest *input,
+                                          Streak__V1__AddRestPeriodResponse_Closure closure,
+                                          void *closure_data)
+{
+  assert(service->descriptor == &streak__v1__streaks__descriptor);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void streak__v1__streaks__list_rest_periods(ProtobufCService *service,
+                                            const Streak__V1__ListRestPeriodsRequest *input,
+                                            Streak__V1__ListRestPeriodsResponse_Closure closure,
+                                            void *closure_data)
+{
+  assert(service->descriptor == &streak__v1__streaks__descriptor);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void streak__v1__streaks__remove_rest_period(ProtobufCService *service,
+                                             const Streak__V1__RemoveRestPeriodRequest *input,
+                                             Streak__V1__RemoveRestPeriodResponse_Closure closure,
+                                             void *closure_data)
+{
+  assert(service->descriptor == &streak__v1__streaks__descriptor);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_day(ProtobufCService *service,
                                   const Streak__V1__GetDayRequest *input,
@@ -4050,7 +5206,7 @@ void streak__v1__streaks__get_day(ProtobufCService *service,
                                   void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_heatmap(ProtobufCService *service,
                                       const Streak__V1__GetHeatmapRequest *input,
@@ -4058,7 +5214,7 @@ void streak__v1__streaks__get_heatmap(ProtobufCService *service,
                                       void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_streak(ProtobufCService *service,
                                      const Streak__V1__GetStreakRequest *input,
@@ -4066,7 +5222,7 @@ void streak__v1__streaks__get_streak(ProtobufCService *service,
                                      void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_weekday_chart(ProtobufCService *service,
                                             const Streak__V1__GetWeekdayChartRequest *input,
@@ -4074,7 +5230,7 @@ void streak__v1__streaks__get_weekday_chart(ProtobufCService *service,
                                             void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_month_page(ProtobufCService *service,
                                          const Streak__V1__GetMonthPageRequest *input,
@@ -4082,7 +5238,7 @@ void streak__v1__streaks__get_month_page(ProtobufCService *service,
                                          void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_settings(ProtobufCService *service,
                                        const Streak__V1__GetSettingsRequest *input,
@@ -4090,7 +5246,7 @@ void streak__v1__streaks__get_settings(ProtobufCService *service,
                                        void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__update_settings(ProtobufCService *service,
                                           const Streak__V1__UpdateSettingsRequest *input,
@@ -4098,7 +5254,7 @@ void streak__v1__streaks__update_settings(ProtobufCService *service,
                                           void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__watch(ProtobufCService *service,
                                 const Streak__V1__WatchRequest *input,
@@ -4106,7 +5262,7 @@ void streak__v1__streaks__watch(ProtobufCService *service,
                                 void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__build_month_labels(ProtobufCService *service,
                                              const Streak__V1__BuildMonthLabelsRequest *input,
@@ -4114,7 +5270,7 @@ void streak__v1__streaks__build_month_labels(ProtobufCService *service,
                                              void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__build_heatmap(ProtobufCService *service,
                                         const Streak__V1__BuildHeatmapRequest *input,
@@ -4122,7 +5278,7 @@ void streak__v1__streaks__build_heatmap(ProtobufCService *service,
                                         void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__build_month_page(ProtobufCService *service,
                                            const Streak__V1__BuildMonthPageRequest *input,
@@ -4130,7 +5286,7 @@ void streak__v1__streaks__build_month_page(ProtobufCService *service,
                                            void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__ping(ProtobufCService *service,
                                const Streak__V1__PingRequest *input,
@@ -4138,7 +5294,7 @@ void streak__v1__streaks__ping(ProtobufCService *service,
                                void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_server_info(ProtobufCService *service,
                                           const Streak__V1__GetServerInfoRequest *input,
@@ -4146,7 +5302,7 @@ void streak__v1__streaks__get_server_info(ProtobufCService *service,
                                           void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__init (Streak__V1__Streaks_Service *service,
                                 Streak__V1__Streaks_ServiceDestroy destroy)

@@ -142,6 +142,186 @@ void   streak__v1__habit__free_unpacked
   assert(message->base.descriptor == &streak__v1__habit__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   streak__v1__weekday_set__init
+                     (Streak__V1__WeekdaySet         *message)
+{
+  static const Streak__V1__WeekdaySet init_value = STREAK__V1__WEEKDAY_SET__INIT;
+  *message = init_value;
+}
+size_t streak__v1__weekday_set__get_packed_size
+                     (const Streak__V1__WeekdaySet *message)
+{
+  assert(message->base.descriptor == &streak__v1__weekday_set__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__weekday_set__pack
+                     (const Streak__V1__WeekdaySet *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__weekday_set__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__weekday_set__pack_to_buffer
+                     (const Streak__V1__WeekdaySet *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__weekday_set__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__WeekdaySet *
+       streak__v1__weekday_set__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__WeekdaySet *)
+     protobuf_c_message_unpack (&streak__v1__weekday_set__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__weekday_set__free_unpacked
+                     (Streak__V1__WeekdaySet *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__weekday_set__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__schedule_entry__init
+                     (Streak__V1__ScheduleEntry         *message)
+{
+  static const Streak__V1__ScheduleEntry init_value = STREAK__V1__SCHEDULE_ENTRY__INIT;
+  *message = init_value;
+}
+size_t streak__v1__schedule_entry__get_packed_size
+                     (const Streak__V1__ScheduleEntry *message)
+{
+  assert(message->base.descriptor == &streak__v1__schedule_entry__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__schedule_entry__pack
+                     (const Streak__V1__ScheduleEntry *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__schedule_entry__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__schedule_entry__pack_to_buffer
+                     (const Streak__V1__ScheduleEntry *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__schedule_entry__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__ScheduleEntry *
+       streak__v1__schedule_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__ScheduleEntry *)
+     protobuf_c_message_unpack (&streak__v1__schedule_entry__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__schedule_entry__free_unpacked
+                     (Streak__V1__ScheduleEntry *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__schedule_entry__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__skip__init
+                     (Streak__V1__Skip         *message)
+{
+  static const Streak__V1__Skip init_value = STREAK__V1__SKIP__INIT;
+  *message = init_value;
+}
+size_t streak__v1__skip__get_packed_size
+                     (const Streak__V1__Skip *message)
+{
+  assert(message->base.descriptor == &streak__v1__skip__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__skip__pack
+                     (const Streak__V1__Skip *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__skip__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__skip__pack_to_buffer
+                     (const Streak__V1__Skip *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__skip__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__Skip *
+       streak__v1__skip__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__Skip *)
+     protobuf_c_message_unpack (&streak__v1__skip__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__skip__free_unpacked
+                     (Streak__V1__Skip *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__skip__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__rest_period__init
+                     (Streak__V1__RestPeriod         *message)
+{
+  static const Streak__V1__RestPeriod init_value = STREAK__V1__REST_PERIOD__INIT;
+  *message = init_value;
+}
+size_t streak__v1__rest_period__get_packed_size
+                     (const Streak__V1__RestPeriod *message)
+{
+  assert(message->base.descriptor == &streak__v1__rest_period__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__rest_period__pack
+                     (const Streak__V1__RestPeriod *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__rest_period__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__rest_period__pack_to_buffer
+                     (const Streak__V1__RestPeriod *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__rest_period__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__RestPeriod *
+       streak__v1__rest_period__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__RestPeriod *)
+     protobuf_c_message_unpack (&streak__v1__rest_period__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__rest_period__free_unpacked
+                     (Streak__V1__RestPeriod *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__rest_period__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   streak__v1__completion__init
                      (Streak__V1__Completion         *message)
 {
@@ -932,7 +1112,7 @@ const ProtobufCMessageDescriptor streak__v1__week_start__descriptor =
   (ProtobufCMessageInit) streak__v1__week_start__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__habit__field_descriptors[4] =
+static const ProtobufCFieldDescriptor streak__v1__habit__field_descriptors[5] =
 {
   {
     "id",
@@ -982,17 +1162,30 @@ static const ProtobufCFieldDescriptor streak__v1__habit__field_descriptors[4] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "schedule",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__Habit, n_schedule),
+    offsetof(Streak__V1__Habit, schedule),
+    &streak__v1__schedule_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__habit__field_indices_by_name[] = {
   3,   /* field[3] = archived_on */
   2,   /* field[2] = created_on */
   0,   /* field[0] = id */
   1,   /* field[1] = name */
+  4,   /* field[4] = schedule */
 };
 static const ProtobufCIntRange streak__v1__habit__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor streak__v1__habit__descriptor =
 {
@@ -1002,11 +1195,228 @@ const ProtobufCMessageDescriptor streak__v1__habit__descriptor =
   "Streak__V1__Habit",
   "streak.v1",
   sizeof(Streak__V1__Habit),
-  4,
+  5,
   streak__v1__habit__field_descriptors,
   streak__v1__habit__field_indices_by_name,
   1,  streak__v1__habit__number_ranges,
   (ProtobufCMessageInit) streak__v1__habit__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__weekday_set__field_descriptors[1] =
+{
+  {
+    "weekdays",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Streak__V1__WeekdaySet, n_weekdays),
+    offsetof(Streak__V1__WeekdaySet, weekdays),
+    &streak__v1__weekday__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__weekday_set__field_indices_by_name[] = {
+  0,   /* field[0] = weekdays */
+};
+static const ProtobufCIntRange streak__v1__weekday_set__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor streak__v1__weekday_set__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.WeekdaySet",
+  "WeekdaySet",
+  "Streak__V1__WeekdaySet",
+  "streak.v1",
+  sizeof(Streak__V1__WeekdaySet),
+  1,
+  streak__v1__weekday_set__field_descriptors,
+  streak__v1__weekday_set__field_indices_by_name,
+  1,  streak__v1__weekday_set__number_ranges,
+  (ProtobufCMessageInit) streak__v1__weekday_set__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__schedule_entry__field_descriptors[2] =
+{
+  {
+    "effective_from",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ScheduleEntry, effective_from),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "weekdays",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Streak__V1__ScheduleEntry, n_weekdays),
+    offsetof(Streak__V1__ScheduleEntry, weekdays),
+    &streak__v1__weekday__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__schedule_entry__field_indices_by_name[] = {
+  0,   /* field[0] = effective_from */
+  1,   /* field[1] = weekdays */
+};
+static const ProtobufCIntRange streak__v1__schedule_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor streak__v1__schedule_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.ScheduleEntry",
+  "ScheduleEntry",
+  "Streak__V1__ScheduleEntry",
+  "streak.v1",
+  sizeof(Streak__V1__ScheduleEntry),
+  2,
+  streak__v1__schedule_entry__field_descriptors,
+  streak__v1__schedule_entry__field_indices_by_name,
+  1,  streak__v1__schedule_entry__number_ranges,
+  (ProtobufCMessageInit) streak__v1__schedule_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__skip__field_descriptors[2] =
+{
+  {
+    "habit_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__Skip, habit_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "date",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__Skip, date),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__skip__field_indices_by_name[] = {
+  1,   /* field[1] = date */
+  0,   /* field[0] = habit_id */
+};
+static const ProtobufCIntRange streak__v1__skip__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor streak__v1__skip__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.Skip",
+  "Skip",
+  "Streak__V1__Skip",
+  "streak.v1",
+  sizeof(Streak__V1__Skip),
+  2,
+  streak__v1__skip__field_descriptors,
+  streak__v1__skip__field_indices_by_name,
+  1,  streak__v1__skip__number_ranges,
+  (ProtobufCMessageInit) streak__v1__skip__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__rest_period__field_descriptors[4] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__RestPeriod, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__RestPeriod, from),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__RestPeriod, to),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "note",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__RestPeriod, note),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__rest_period__field_indices_by_name[] = {
+  1,   /* field[1] = from */
+  0,   /* field[0] = id */
+  3,   /* field[3] = note */
+  2,   /* field[2] = to */
+};
+static const ProtobufCIntRange streak__v1__rest_period__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor streak__v1__rest_period__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.RestPeriod",
+  "RestPeriod",
+  "Streak__V1__RestPeriod",
+  "streak.v1",
+  sizeof(Streak__V1__RestPeriod),
+  4,
+  streak__v1__rest_period__field_descriptors,
+  streak__v1__rest_period__field_indices_by_name,
+  1,  streak__v1__rest_period__number_ranges,
+  (ProtobufCMessageInit) streak__v1__rest_period__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor streak__v1__completion__field_descriptors[2] =
@@ -1060,7 +1470,7 @@ const ProtobufCMessageDescriptor streak__v1__completion__descriptor =
   (ProtobufCMessageInit) streak__v1__completion__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__day_record__field_descriptors[7] =
+static const ProtobufCFieldDescriptor streak__v1__day_record__field_descriptors[10] =
 {
   {
     "date",
@@ -1146,6 +1556,42 @@ static const ProtobufCFieldDescriptor streak__v1__day_record__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "due",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__DayRecord, due),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rest",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__DayRecord, rest),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "skipped_habit_ids",
+    10,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Streak__V1__DayRecord, n_skipped_habit_ids),
+    offsetof(Streak__V1__DayRecord, skipped_habit_ids),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__day_record__field_indices_by_name[] = {
   3,   /* field[3] = active */
@@ -1153,13 +1599,16 @@ static const unsigned streak__v1__day_record__field_indices_by_name[] = {
   1,   /* field[1] = completed_habit_ids */
   6,   /* field[6] = contributing */
   0,   /* field[0] = date */
+  7,   /* field[7] = due */
   5,   /* field[5] = level */
   4,   /* field[4] = percent */
+  8,   /* field[8] = rest */
+  9,   /* field[9] = skipped_habit_ids */
 };
 static const ProtobufCIntRange streak__v1__day_record__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor streak__v1__day_record__descriptor =
 {
@@ -1169,7 +1618,7 @@ const ProtobufCMessageDescriptor streak__v1__day_record__descriptor =
   "Streak__V1__DayRecord",
   "streak.v1",
   sizeof(Streak__V1__DayRecord),
-  7,
+  10,
   streak__v1__day_record__field_descriptors,
   streak__v1__day_record__field_indices_by_name,
   1,  streak__v1__day_record__number_ranges,
@@ -1292,7 +1741,7 @@ const ProtobufCMessageDescriptor streak__v1__streak_summary__descriptor =
   (ProtobufCMessageInit) streak__v1__streak_summary__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__heatmap_cell__field_descriptors[7] =
+static const ProtobufCFieldDescriptor streak__v1__heatmap_cell__field_descriptors[9] =
 {
   {
     "present",
@@ -1378,20 +1827,46 @@ static const ProtobufCFieldDescriptor streak__v1__heatmap_cell__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "due",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__HeatmapCell, due),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rest",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__HeatmapCell, rest),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__heatmap_cell__field_indices_by_name[] = {
   6,   /* field[6] = accessibility_label */
   3,   /* field[3] = active */
   2,   /* field[2] = completed */
   1,   /* field[1] = date */
+  7,   /* field[7] = due */
   4,   /* field[4] = level */
   5,   /* field[5] = percent */
   0,   /* field[0] = present */
+  8,   /* field[8] = rest */
 };
 static const ProtobufCIntRange streak__v1__heatmap_cell__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor streak__v1__heatmap_cell__descriptor =
 {
@@ -1401,7 +1876,7 @@ const ProtobufCMessageDescriptor streak__v1__heatmap_cell__descriptor =
   "Streak__V1__HeatmapCell",
   "streak.v1",
   sizeof(Streak__V1__HeatmapCell),
-  7,
+  9,
   streak__v1__heatmap_cell__field_descriptors,
   streak__v1__heatmap_cell__field_indices_by_name,
   1,  streak__v1__heatmap_cell__number_ranges,
@@ -1895,7 +2370,7 @@ const ProtobufCMessageDescriptor streak__v1__weekday_chart__descriptor =
   (ProtobufCMessageInit) streak__v1__weekday_chart__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__month_day__field_descriptors[7] =
+static const ProtobufCFieldDescriptor streak__v1__month_day__field_descriptors[9] =
 {
   {
     "date",
@@ -1981,20 +2456,46 @@ static const ProtobufCFieldDescriptor streak__v1__month_day__field_descriptors[7
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "due",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__MonthDay, due),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rest",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__MonthDay, rest),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__month_day__field_indices_by_name[] = {
   0,   /* field[0] = date */
   1,   /* field[1] = day */
+  7,   /* field[7] = due */
   5,   /* field[5] = highlighted */
   2,   /* field[2] = in_month */
   6,   /* field[6] = level */
+  8,   /* field[8] = rest */
   4,   /* field[4] = selected */
   3,   /* field[3] = today */
 };
 static const ProtobufCIntRange streak__v1__month_day__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor streak__v1__month_day__descriptor =
 {
@@ -2004,7 +2505,7 @@ const ProtobufCMessageDescriptor streak__v1__month_day__descriptor =
   "Streak__V1__MonthDay",
   "streak.v1",
   sizeof(Streak__V1__MonthDay),
-  7,
+  9,
   streak__v1__month_day__field_descriptors,
   streak__v1__month_day__field_indices_by_name,
   1,  streak__v1__month_day__number_ranges,
@@ -2166,7 +2667,7 @@ const ProtobufCMessageDescriptor streak__v1__month_page__descriptor =
   (ProtobufCMessageInit) streak__v1__month_page__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__day_detail__field_descriptors[8] =
+static const ProtobufCFieldDescriptor streak__v1__day_detail__field_descriptors[12] =
 {
   {
     "date",
@@ -2264,6 +2765,54 @@ static const ProtobufCFieldDescriptor streak__v1__day_detail__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "due",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__DayDetail, due),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rest",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__DayDetail, rest),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "skipped_habits",
+    11,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__DayDetail, n_skipped_habits),
+    offsetof(Streak__V1__DayDetail, skipped_habits),
+    &streak__v1__habit__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "open_habits",
+    12,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__DayDetail, n_open_habits),
+    offsetof(Streak__V1__DayDetail, open_habits),
+    &streak__v1__habit__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__day_detail__field_indices_by_name[] = {
   7,   /* field[7] = accessibility_label */
@@ -2272,13 +2821,17 @@ static const unsigned streak__v1__day_detail__field_indices_by_name[] = {
   1,   /* field[1] = completed_habits */
   6,   /* field[6] = contributing */
   0,   /* field[0] = date */
+  8,   /* field[8] = due */
   5,   /* field[5] = level */
+  11,   /* field[11] = open_habits */
   4,   /* field[4] = percent */
+  9,   /* field[9] = rest */
+  10,   /* field[10] = skipped_habits */
 };
 static const ProtobufCIntRange streak__v1__day_detail__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor streak__v1__day_detail__descriptor =
 {
@@ -2288,14 +2841,14 @@ const ProtobufCMessageDescriptor streak__v1__day_detail__descriptor =
   "Streak__V1__DayDetail",
   "streak.v1",
   sizeof(Streak__V1__DayDetail),
-  8,
+  12,
   streak__v1__day_detail__field_descriptors,
   streak__v1__day_detail__field_indices_by_name,
   1,  streak__v1__day_detail__number_ranges,
   (ProtobufCMessageInit) streak__v1__day_detail__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__settings__field_descriptors[4] =
+static const ProtobufCFieldDescriptor streak__v1__settings__field_descriptors[5] =
 {
   {
     "time_zone",
@@ -2345,8 +2898,21 @@ static const ProtobufCFieldDescriptor streak__v1__settings__field_descriptors[4]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "day_start_minutes",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__Settings, day_start_minutes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__settings__field_indices_by_name[] = {
+  4,   /* field[4] = day_start_minutes */
   1,   /* field[1] = locale */
   3,   /* field[3] = min_percent */
   0,   /* field[0] = time_zone */
@@ -2355,7 +2921,7 @@ static const unsigned streak__v1__settings__field_indices_by_name[] = {
 static const ProtobufCIntRange streak__v1__settings__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor streak__v1__settings__descriptor =
 {
@@ -2365,7 +2931,7 @@ const ProtobufCMessageDescriptor streak__v1__settings__descriptor =
   "Streak__V1__Settings",
   "streak.v1",
   sizeof(Streak__V1__Settings),
-  4,
+  5,
   streak__v1__settings__field_descriptors,
   streak__v1__settings__field_indices_by_name,
   1,  streak__v1__settings__number_ranges,

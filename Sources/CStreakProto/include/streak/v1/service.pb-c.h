@@ -24,6 +24,8 @@ typedef struct Streak__V1__RenameHabitRequest Streak__V1__RenameHabitRequest;
 typedef struct Streak__V1__RenameHabitResponse Streak__V1__RenameHabitResponse;
 typedef struct Streak__V1__ArchiveHabitRequest Streak__V1__ArchiveHabitRequest;
 typedef struct Streak__V1__ArchiveHabitResponse Streak__V1__ArchiveHabitResponse;
+typedef struct Streak__V1__SetHabitScheduleRequest Streak__V1__SetHabitScheduleRequest;
+typedef struct Streak__V1__SetHabitScheduleResponse Streak__V1__SetHabitScheduleResponse;
 typedef struct Streak__V1__RecordCompletionRequest Streak__V1__RecordCompletionRequest;
 typedef struct Streak__V1__RemoveCompletionRequest Streak__V1__RemoveCompletionRequest;
 typedef struct Streak__V1__CompletionResponse Streak__V1__CompletionResponse;
@@ -43,6 +45,14 @@ typedef struct Streak__V1__GetSettingsRequest Streak__V1__GetSettingsRequest;
 typedef struct Streak__V1__GetSettingsResponse Streak__V1__GetSettingsResponse;
 typedef struct Streak__V1__UpdateSettingsRequest Streak__V1__UpdateSettingsRequest;
 typedef struct Streak__V1__UpdateSettingsResponse Streak__V1__UpdateSettingsResponse;
+typedef struct Streak__V1__SkipHabitRequest Streak__V1__SkipHabitRequest;
+typedef struct Streak__V1__UnskipHabitRequest Streak__V1__UnskipHabitRequest;
+typedef struct Streak__V1__AddRestPeriodRequest Streak__V1__AddRestPeriodRequest;
+typedef struct Streak__V1__AddRestPeriodResponse Streak__V1__AddRestPeriodResponse;
+typedef struct Streak__V1__ListRestPeriodsRequest Streak__V1__ListRestPeriodsRequest;
+typedef struct Streak__V1__ListRestPeriodsResponse Streak__V1__ListRestPeriodsResponse;
+typedef struct Streak__V1__RemoveRestPeriodRequest Streak__V1__RemoveRestPeriodRequest;
+typedef struct Streak__V1__RemoveRestPeriodResponse Streak__V1__RemoveRestPeriodResponse;
 typedef struct Streak__V1__WatchRequest Streak__V1__WatchRequest;
 typedef struct Streak__V1__WatchEvent Streak__V1__WatchEvent;
 typedef struct Streak__V1__BuildMonthLabelsRequest Streak__V1__BuildMonthLabelsRequest;
@@ -70,10 +80,14 @@ struct  Streak__V1__CreateHabitRequest
    * absent: today in the user's time zone
    */
   Streak__V1__Date *created_on;
+  /*
+   * absent: every day; present: these weekdays from created_on on
+   */
+  Streak__V1__WeekdaySet *schedule;
 };
 #define STREAK__V1__CREATE_HABIT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__create_habit_request__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL }
+    , (char *)protobuf_c_empty_string, NULL, NULL }
 
 
 struct  Streak__V1__CreateHabitResponse
@@ -149,6 +163,34 @@ struct  Streak__V1__ArchiveHabitResponse
 };
 #define STREAK__V1__ARCHIVE_HABIT_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__archive_habit_response__descriptor) \
+    , NULL }
+
+
+struct  Streak__V1__SetHabitScheduleRequest
+{
+  ProtobufCMessage base;
+  int64_t habit_id;
+  /*
+   * required, 1...7 weekdays (all seven: every day)
+   */
+  Streak__V1__WeekdaySet *weekdays;
+  /*
+   * absent: today in the user's time zone; replaces an entry on that date
+   */
+  Streak__V1__Date *effective_from;
+};
+#define STREAK__V1__SET_HABIT_SCHEDULE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__set_habit_schedule_request__descriptor) \
+    , 0, NULL, NULL }
+
+
+struct  Streak__V1__SetHabitScheduleResponse
+{
+  ProtobufCMessage base;
+  Streak__V1__Habit *habit;
+};
+#define STREAK__V1__SET_HABIT_SCHEDULE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__set_habit_schedule_response__descriptor) \
     , NULL }
 
 
@@ -243,10 +285,15 @@ struct  Streak__V1__GetDayRequest
    * required
    */
   Streak__V1__Date *date;
+  /*
+   * only these habits (empty: all); an unknown id is NOT_FOUND
+   */
+  size_t n_habit_ids;
+  int64_t *habit_ids;
 };
 #define STREAK__V1__GET_DAY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__get_day_request__descriptor) \
-    , NULL }
+    , NULL, 0,NULL }
 
 
 struct  Streak__V1__GetDayResponse
@@ -280,10 +327,15 @@ struct  Streak__V1__GetHeatmapRequest
    */
   char *locale;
   protobuf_c_boolean accessibility_labels;
+  /*
+   * only these habits (empty: all); an unknown id is NOT_FOUND
+   */
+  size_t n_habit_ids;
+  int64_t *habit_ids;
 };
 #define STREAK__V1__GET_HEATMAP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__get_heatmap_request__descriptor) \
-    , NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0 }
+    , NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0, 0,NULL }
 
 
 struct  Streak__V1__GetHeatmapResponse
@@ -300,10 +352,15 @@ struct  Streak__V1__GetStreakRequest
 {
   ProtobufCMessage base;
   Streak__V1__Date *as_of;
+  /*
+   * only these habits (empty: all); an unknown id is NOT_FOUND
+   */
+  size_t n_habit_ids;
+  int64_t *habit_ids;
 };
 #define STREAK__V1__GET_STREAK_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__get_streak_request__descriptor) \
-    , NULL }
+    , NULL, 0,NULL }
 
 
 struct  Streak__V1__GetStreakResponse
@@ -333,10 +390,15 @@ struct  Streak__V1__GetWeekdayChartRequest
    */
   char *locale;
   protobuf_c_boolean include_total;
+  /*
+   * only these habits (empty: all); an unknown id is NOT_FOUND
+   */
+  size_t n_habit_ids;
+  int64_t *habit_ids;
 };
 #define STREAK__V1__GET_WEEKDAY_CHART_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__get_weekday_chart_request__descriptor) \
-    , NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0 }
+    , NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0, 0,NULL }
 
 
 struct  Streak__V1__GetWeekdayChartResponse
@@ -367,10 +429,15 @@ struct  Streak__V1__GetMonthPageRequest
    * empty: the user's
    */
   char *locale;
+  /*
+   * only these habits (empty: all); an unknown id is NOT_FOUND
+   */
+  size_t n_habit_ids;
+  int64_t *habit_ids;
 };
 #define STREAK__V1__GET_MONTH_PAGE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__get_month_page_request__descriptor) \
-    , 0, 0, NULL, NULL, NULL, (char *)protobuf_c_empty_string }
+    , 0, 0, NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0,NULL }
 
 
 struct  Streak__V1__GetMonthPageResponse
@@ -428,10 +495,18 @@ struct  Streak__V1__UpdateSettingsRequest
    * true: back to "at least one habit"
    */
   protobuf_c_boolean clear_min_percent;
+  /*
+   * true: day_start_minutes replaces the setting
+   */
+  protobuf_c_boolean set_day_start;
+  /*
+   * 0...720, read only when set_day_start is true
+   */
+  int32_t day_start_minutes;
 };
 #define STREAK__V1__UPDATE_SETTINGS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__update_settings_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STREAK__V1__WEEKDAY__WEEKDAY_UNSPECIFIED, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STREAK__V1__WEEKDAY__WEEKDAY_UNSPECIFIED, 0, 0, 0, 0 }
 
 
 struct  Streak__V1__UpdateSettingsResponse
@@ -442,6 +517,126 @@ struct  Streak__V1__UpdateSettingsResponse
 #define STREAK__V1__UPDATE_SETTINGS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__update_settings_response__descriptor) \
     , NULL }
+
+
+struct  Streak__V1__SkipHabitRequest
+{
+  ProtobufCMessage base;
+  int64_t habit_id;
+  /*
+   * absent: today in the user's time zone; the habit must be active that day
+   */
+  Streak__V1__Date *date;
+  /*
+   * for the streak in the response
+   */
+  Streak__V1__Date *as_of;
+};
+#define STREAK__V1__SKIP_HABIT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__skip_habit_request__descriptor) \
+    , 0, NULL, NULL }
+
+
+struct  Streak__V1__UnskipHabitRequest
+{
+  ProtobufCMessage base;
+  int64_t habit_id;
+  /*
+   * absent: today in the user's time zone
+   */
+  Streak__V1__Date *date;
+  Streak__V1__Date *as_of;
+};
+#define STREAK__V1__UNSKIP_HABIT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__unskip_habit_request__descriptor) \
+    , 0, NULL, NULL }
+
+
+struct  Streak__V1__AddRestPeriodRequest
+{
+  ProtobufCMessage base;
+  /*
+   * required
+   */
+  Streak__V1__Date *from;
+  /*
+   * required, on or after from, at most 20 years after it
+   */
+  Streak__V1__Date *to;
+  /*
+   * optional, 0...200 characters
+   */
+  char *note;
+  /*
+   * for the streak in the response
+   */
+  Streak__V1__Date *as_of;
+};
+#define STREAK__V1__ADD_REST_PERIOD_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__add_rest_period_request__descriptor) \
+    , NULL, NULL, (char *)protobuf_c_empty_string, NULL }
+
+
+struct  Streak__V1__AddRestPeriodResponse
+{
+  ProtobufCMessage base;
+  /*
+   * with its new id
+   */
+  Streak__V1__RestPeriod *rest_period;
+  Streak__V1__StreakSummary *streak;
+};
+#define STREAK__V1__ADD_REST_PERIOD_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__add_rest_period_response__descriptor) \
+    , NULL, NULL }
+
+
+struct  Streak__V1__ListRestPeriodsRequest
+{
+  ProtobufCMessage base;
+};
+#define STREAK__V1__LIST_REST_PERIODS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__list_rest_periods_request__descriptor) \
+     }
+
+
+struct  Streak__V1__ListRestPeriodsResponse
+{
+  ProtobufCMessage base;
+  /*
+   * ascending by from, then id
+   */
+  size_t n_rest_periods;
+  Streak__V1__RestPeriod **rest_periods;
+};
+#define STREAK__V1__LIST_REST_PERIODS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__list_rest_periods_response__descriptor) \
+    , 0,NULL }
+
+
+struct  Streak__V1__RemoveRestPeriodRequest
+{
+  ProtobufCMessage base;
+  int64_t id;
+  Streak__V1__Date *as_of;
+};
+#define STREAK__V1__REMOVE_REST_PERIOD_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__remove_rest_period_request__descriptor) \
+    , 0, NULL }
+
+
+struct  Streak__V1__RemoveRestPeriodResponse
+{
+  ProtobufCMessage base;
+  /*
+   * the period removed
+   */
+  Streak__V1__RestPeriod *rest_period;
+  Streak__V1__StreakSummary *streak;
+};
+#define STREAK__V1__REMOVE_REST_PERIOD_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__remove_rest_period_response__descriptor) \
+    , NULL, NULL }
 
 
 struct  Streak__V1__WatchRequest
@@ -523,10 +718,20 @@ struct  Streak__V1__BuildHeatmapRequest
    */
   int32_t min_percent;
   protobuf_c_boolean accessibility_labels;
+  /*
+   * habits excused on days (habits carry their schedules)
+   */
+  size_t n_skips;
+  Streak__V1__Skip **skips;
+  /*
+   * days on which no habit is expected
+   */
+  size_t n_rest_periods;
+  Streak__V1__RestPeriod **rest_periods;
 };
 #define STREAK__V1__BUILD_HEATMAP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__build_heatmap_request__descriptor) \
-    , 0,NULL, 0,NULL, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0, 0 }
+    , 0,NULL, 0,NULL, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0,NULL }
 
 
 struct  Streak__V1__BuildHeatmapResponse
@@ -789,6 +994,44 @@ Streak__V1__ArchiveHabitResponse *
                       const uint8_t       *data);
 void   streak__v1__archive_habit_response__free_unpacked
                      (Streak__V1__ArchiveHabitResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__SetHabitScheduleRequest methods */
+void   streak__v1__set_habit_schedule_request__init
+                     (Streak__V1__SetHabitScheduleRequest         *message);
+size_t streak__v1__set_habit_schedule_request__get_packed_size
+                     (const Streak__V1__SetHabitScheduleRequest   *message);
+size_t streak__v1__set_habit_schedule_request__pack
+                     (const Streak__V1__SetHabitScheduleRequest   *message,
+                      uint8_t             *out);
+size_t streak__v1__set_habit_schedule_request__pack_to_buffer
+                     (const Streak__V1__SetHabitScheduleRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__SetHabitScheduleRequest *
+       streak__v1__set_habit_schedule_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__set_habit_schedule_request__free_unpacked
+                     (Streak__V1__SetHabitScheduleRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__SetHabitScheduleResponse methods */
+void   streak__v1__set_habit_schedule_response__init
+                     (Streak__V1__SetHabitScheduleResponse         *message);
+size_t streak__v1__set_habit_schedule_response__get_packed_size
+                     (const Streak__V1__SetHabitScheduleResponse   *message);
+size_t streak__v1__set_habit_schedule_response__pack
+                     (const Streak__V1__SetHabitScheduleResponse   *message,
+                      uint8_t             *out);
+size_t streak__v1__set_habit_schedule_response__pack_to_buffer
+                     (const Streak__V1__SetHabitScheduleResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__SetHabitScheduleResponse *
+       streak__v1__set_habit_schedule_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__set_habit_schedule_response__free_unpacked
+                     (Streak__V1__SetHabitScheduleResponse *message,
                       ProtobufCAllocator *allocator);
 /* Streak__V1__RecordCompletionRequest methods */
 void   streak__v1__record_completion_request__init
@@ -1151,6 +1394,158 @@ Streak__V1__UpdateSettingsResponse *
 void   streak__v1__update_settings_response__free_unpacked
                      (Streak__V1__UpdateSettingsResponse *message,
                       ProtobufCAllocator *allocator);
+/* Streak__V1__SkipHabitRequest methods */
+void   streak__v1__skip_habit_request__init
+                     (Streak__V1__SkipHabitRequest         *message);
+size_t streak__v1__skip_habit_request__get_packed_size
+                     (const Streak__V1__SkipHabitRequest   *message);
+size_t streak__v1__skip_habit_request__pack
+                     (const Streak__V1__SkipHabitRequest   *message,
+                      uint8_t             *out);
+size_t streak__v1__skip_habit_request__pack_to_buffer
+                     (const Streak__V1__SkipHabitRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__SkipHabitRequest *
+       streak__v1__skip_habit_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__skip_habit_request__free_unpacked
+                     (Streak__V1__SkipHabitRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__UnskipHabitRequest methods */
+void   streak__v1__unskip_habit_request__init
+                     (Streak__V1__UnskipHabitRequest         *message);
+size_t streak__v1__unskip_habit_request__get_packed_size
+                     (const Streak__V1__UnskipHabitRequest   *message);
+size_t streak__v1__unskip_habit_request__pack
+                     (const Streak__V1__UnskipHabitRequest   *message,
+                      uint8_t             *out);
+size_t streak__v1__unskip_habit_request__pack_to_buffer
+                     (const Streak__V1__UnskipHabitRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__UnskipHabitRequest *
+       streak__v1__unskip_habit_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__unskip_habit_request__free_unpacked
+                     (Streak__V1__UnskipHabitRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__AddRestPeriodRequest methods */
+void   streak__v1__add_rest_period_request__init
+                     (Streak__V1__AddRestPeriodRequest         *message);
+size_t streak__v1__add_rest_period_request__get_packed_size
+                     (const Streak__V1__AddRestPeriodRequest   *message);
+size_t streak__v1__add_rest_period_request__pack
+                     (const Streak__V1__AddRestPeriodRequest   *message,
+                      uint8_t             *out);
+size_t streak__v1__add_rest_period_request__pack_to_buffer
+                     (const Streak__V1__AddRestPeriodRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__AddRestPeriodRequest *
+       streak__v1__add_rest_period_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__add_rest_period_request__free_unpacked
+                     (Streak__V1__AddRestPeriodRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__AddRestPeriodResponse methods */
+void   streak__v1__add_rest_period_response__init
+                     (Streak__V1__AddRestPeriodResponse         *message);
+size_t streak__v1__add_rest_period_response__get_packed_size
+                     (const Streak__V1__AddRestPeriodResponse   *message);
+size_t streak__v1__add_rest_period_response__pack
+                     (const Streak__V1__AddRestPeriodResponse   *message,
+                      uint8_t             *out);
+size_t streak__v1__add_rest_period_response__pack_to_buffer
+                     (const Streak__V1__AddRestPeriodResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__AddRestPeriodResponse *
+       streak__v1__add_rest_period_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__add_rest_period_response__free_unpacked
+                     (Streak__V1__AddRestPeriodResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__ListRestPeriodsRequest methods */
+void   streak__v1__list_rest_periods_request__init
+                     (Streak__V1__ListRestPeriodsRequest         *message);
+size_t streak__v1__list_rest_periods_request__get_packed_size
+                     (const Streak__V1__ListRestPeriodsRequest   *message);
+size_t streak__v1__list_rest_periods_request__pack
+                     (const Streak__V1__ListRestPeriodsRequest   *message,
+                      uint8_t             *out);
+size_t streak__v1__list_rest_periods_request__pack_to_buffer
+                     (const Streak__V1__ListRestPeriodsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__ListRestPeriodsRequest *
+       streak__v1__list_rest_periods_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__list_rest_periods_request__free_unpacked
+                     (Streak__V1__ListRestPeriodsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__ListRestPeriodsResponse methods */
+void   streak__v1__list_rest_periods_response__init
+                     (Streak__V1__ListRestPeriodsResponse         *message);
+size_t streak__v1__list_rest_periods_response__get_packed_size
+                     (const Streak__V1__ListRestPeriodsResponse   *message);
+size_t streak__v1__list_rest_periods_response__pack
+                     (const Streak__V1__ListRestPeriodsResponse   *message,
+                      uint8_t             *out);
+size_t streak__v1__list_rest_periods_response__pack_to_buffer
+                     (const Streak__V1__ListRestPeriodsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__ListRestPeriodsResponse *
+       streak__v1__list_rest_periods_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__list_rest_periods_response__free_unpacked
+                     (Streak__V1__ListRestPeriodsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__RemoveRestPeriodRequest methods */
+void   streak__v1__remove_rest_period_request__init
+                     (Streak__V1__RemoveRestPeriodRequest         *message);
+size_t streak__v1__remove_rest_period_request__get_packed_size
+                     (const Streak__V1__RemoveRestPeriodRequest   *message);
+size_t streak__v1__remove_rest_period_request__pack
+                     (const Streak__V1__RemoveRestPeriodRequest   *message,
+                      uint8_t             *out);
+size_t streak__v1__remove_rest_period_request__pack_to_buffer
+                     (const Streak__V1__RemoveRestPeriodRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__RemoveRestPeriodRequest *
+       streak__v1__remove_rest_period_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__remove_rest_period_request__free_unpacked
+                     (Streak__V1__RemoveRestPeriodRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__RemoveRestPeriodResponse methods */
+void   streak__v1__remove_rest_period_response__init
+                     (Streak__V1__RemoveRestPeriodResponse         *message);
+size_t streak__v1__remove_rest_period_response__get_packed_size
+                     (const Streak__V1__RemoveRestPeriodResponse   *message);
+size_t streak__v1__remove_rest_period_response__pack
+                     (const Streak__V1__RemoveRestPeriodResponse   *message,
+                      uint8_t             *out);
+size_t streak__v1__remove_rest_period_response__pack_to_buffer
+                     (const Streak__V1__RemoveRestPeriodResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__RemoveRestPeriodResponse *
+       streak__v1__remove_rest_period_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__remove_rest_period_response__free_unpacked
+                     (Streak__V1__RemoveRestPeriodResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Streak__V1__WatchRequest methods */
 void   streak__v1__watch_request__init
                      (Streak__V1__WatchRequest         *message);
@@ -1405,6 +1800,12 @@ typedef void (*Streak__V1__ArchiveHabitRequest_Closure)
 typedef void (*Streak__V1__ArchiveHabitResponse_Closure)
                  (const Streak__V1__ArchiveHabitResponse *message,
                   void *closure_data);
+typedef void (*Streak__V1__SetHabitScheduleRequest_Closure)
+                 (const Streak__V1__SetHabitScheduleRequest *message,
+                  void *closure_data);
+typedef void (*Streak__V1__SetHabitScheduleResponse_Closure)
+                 (const Streak__V1__SetHabitScheduleResponse *message,
+                  void *closure_data);
 typedef void (*Streak__V1__RecordCompletionRequest_Closure)
                  (const Streak__V1__RecordCompletionRequest *message,
                   void *closure_data);
@@ -1461,6 +1862,30 @@ typedef void (*Streak__V1__UpdateSettingsRequest_Closure)
                   void *closure_data);
 typedef void (*Streak__V1__UpdateSettingsResponse_Closure)
                  (const Streak__V1__UpdateSettingsResponse *message,
+                  void *closure_data);
+typedef void (*Streak__V1__SkipHabitRequest_Closure)
+                 (const Streak__V1__SkipHabitRequest *message,
+                  void *closure_data);
+typedef void (*Streak__V1__UnskipHabitRequest_Closure)
+                 (const Streak__V1__UnskipHabitRequest *message,
+                  void *closure_data);
+typedef void (*Streak__V1__AddRestPeriodRequest_Closure)
+                 (const Streak__V1__AddRestPeriodRequest *message,
+                  void *closure_data);
+typedef void (*Streak__V1__AddRestPeriodResponse_Closure)
+                 (const Streak__V1__AddRestPeriodResponse *message,
+                  void *closure_data);
+typedef void (*Streak__V1__ListRestPeriodsRequest_Closure)
+                 (const Streak__V1__ListRestPeriodsRequest *message,
+                  void *closure_data);
+typedef void (*Streak__V1__ListRestPeriodsResponse_Closure)
+                 (const Streak__V1__ListRestPeriodsResponse *message,
+                  void *closure_data);
+typedef void (*Streak__V1__RemoveRestPeriodRequest_Closure)
+                 (const Streak__V1__RemoveRestPeriodRequest *message,
+                  void *closure_data);
+typedef void (*Streak__V1__RemoveRestPeriodResponse_Closure)
+                 (const Streak__V1__RemoveRestPeriodResponse *message,
                   void *closure_data);
 typedef void (*Streak__V1__WatchRequest_Closure)
                  (const Streak__V1__WatchRequest *message,
@@ -1521,6 +1946,10 @@ struct Streak__V1__Streaks_Service
                         const Streak__V1__ArchiveHabitRequest *input,
                         Streak__V1__ArchiveHabitResponse_Closure closure,
                         void *closure_data);
+  void (*set_habit_schedule)(Streak__V1__Streaks_Service *service,
+                             const Streak__V1__SetHabitScheduleRequest *input,
+                             Streak__V1__SetHabitScheduleResponse_Closure closure,
+                             void *closure_data);
   void (*record_completion)(Streak__V1__Streaks_Service *service,
                             const Streak__V1__RecordCompletionRequest *input,
                             Streak__V1__CompletionResponse_Closure closure,
@@ -1533,6 +1962,26 @@ struct Streak__V1__Streaks_Service
                             const Streak__V1__BatchCompletionsRequest *input,
                             Streak__V1__BatchCompletionsResponse_Closure closure,
                             void *closure_data);
+  void (*skip_habit)(Streak__V1__Streaks_Service *service,
+                     const Streak__V1__SkipHabitRequest *input,
+                     Streak__V1__CompletionResponse_Closure closure,
+                     void *closure_data);
+  void (*unskip_habit)(Streak__V1__Streaks_Service *service,
+                       const Streak__V1__UnskipHabitRequest *input,
+                       Streak__V1__CompletionResponse_Closure closure,
+                       void *closure_data);
+  void (*add_rest_period)(Streak__V1__Streaks_Service *service,
+                          const Streak__V1__AddRestPeriodRequest *input,
+                          Streak__V1__AddRestPeriodResponse_Closure closure,
+                          void *closure_data);
+  void (*list_rest_periods)(Streak__V1__Streaks_Service *service,
+                            const Streak__V1__ListRestPeriodsRequest *input,
+                            Streak__V1__ListRestPeriodsResponse_Closure closure,
+                            void *closure_data);
+  void (*remove_rest_period)(Streak__V1__Streaks_Service *service,
+                             const Streak__V1__RemoveRestPeriodRequest *input,
+                             Streak__V1__RemoveRestPeriodResponse_Closure closure,
+                             void *closure_data);
   void (*get_day)(Streak__V1__Streaks_Service *service,
                   const Streak__V1__GetDayRequest *input,
                   Streak__V1__GetDayResponse_Closure closure,
@@ -1597,9 +2046,15 @@ void streak__v1__streaks__init (Streak__V1__Streaks_Service *service,
       function_prefix__ ## list_habits,\
       function_prefix__ ## rename_habit,\
       function_prefix__ ## archive_habit,\
+      function_prefix__ ## set_habit_schedule,\
       function_prefix__ ## record_completion,\
       function_prefix__ ## remove_completion,\
       function_prefix__ ## batch_completions,\
+      function_prefix__ ## skip_habit,\
+      function_prefix__ ## unskip_habit,\
+      function_prefix__ ## add_rest_period,\
+      function_prefix__ ## list_rest_periods,\
+      function_prefix__ ## remove_rest_period,\
       function_prefix__ ## get_day,\
       function_prefix__ ## get_heatmap,\
       function_prefix__ ## get_streak,\
@@ -1629,6 +2084,10 @@ void streak__v1__streaks__archive_habit(ProtobufCService *service,
                                         const Streak__V1__ArchiveHabitRequest *input,
                                         Streak__V1__ArchiveHabitResponse_Closure closure,
                                         void *closure_data);
+void streak__v1__streaks__set_habit_schedule(ProtobufCService *service,
+                                             const Streak__V1__SetHabitScheduleRequest *input,
+                                             Streak__V1__SetHabitScheduleResponse_Closure closure,
+                                             void *closure_data);
 void streak__v1__streaks__record_completion(ProtobufCService *service,
                                             const Streak__V1__RecordCompletionRequest *input,
                                             Streak__V1__CompletionResponse_Closure closure,
@@ -1641,6 +2100,26 @@ void streak__v1__streaks__batch_completions(ProtobufCService *service,
                                             const Streak__V1__BatchCompletionsRequest *input,
                                             Streak__V1__BatchCompletionsResponse_Closure closure,
                                             void *closure_data);
+void streak__v1__streaks__skip_habit(ProtobufCService *service,
+                                     const Streak__V1__SkipHabitRequest *input,
+                                     Streak__V1__CompletionResponse_Closure closure,
+                                     void *closure_data);
+void streak__v1__streaks__unskip_habit(ProtobufCService *service,
+                                       const Streak__V1__UnskipHabitRequest *input,
+                                       Streak__V1__CompletionResponse_Closure closure,
+                                       void *closure_data);
+void streak__v1__streaks__add_rest_period(ProtobufCService *service,
+                                          const Streak__V1__AddRestPeriodRequest *input,
+                                          Streak__V1__AddRestPeriodResponse_Closure closure,
+                                          void *closure_data);
+void streak__v1__streaks__list_rest_periods(ProtobufCService *service,
+                                            const Streak__V1__ListRestPeriodsRequest *input,
+                                            Streak__V1__ListRestPeriodsResponse_Closure closure,
+                                            void *closure_data);
+void streak__v1__streaks__remove_rest_period(ProtobufCService *service,
+                                             const Streak__V1__RemoveRestPeriodRequest *input,
+                                             Streak__V1__RemoveRestPeriodResponse_Closure closure,
+                                             void *closure_data);
 void streak__v1__streaks__get_day(ProtobufCService *service,
                                   const Streak__V1__GetDayRequest *input,
                                   Streak__V1__GetDayResponse_Closure closure,
@@ -1704,6 +2183,8 @@ extern const ProtobufCMessageDescriptor streak__v1__rename_habit_request__descri
 extern const ProtobufCMessageDescriptor streak__v1__rename_habit_response__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__archive_habit_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__archive_habit_response__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__set_habit_schedule_request__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__set_habit_schedule_response__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__record_completion_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__remove_completion_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__completion_response__descriptor;
@@ -1723,6 +2204,14 @@ extern const ProtobufCMessageDescriptor streak__v1__get_settings_request__descri
 extern const ProtobufCMessageDescriptor streak__v1__get_settings_response__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__update_settings_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__update_settings_response__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__skip_habit_request__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__unskip_habit_request__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__add_rest_period_request__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__add_rest_period_response__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__list_rest_periods_request__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__list_rest_periods_response__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__remove_rest_period_request__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__remove_rest_period_response__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__watch_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__watch_event__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__build_month_labels_request__descriptor;

@@ -18,6 +18,10 @@ PROTOBUF_C__BEGIN_DECLS
 typedef struct Streak__V1__Date Streak__V1__Date;
 typedef struct Streak__V1__WeekStart Streak__V1__WeekStart;
 typedef struct Streak__V1__Habit Streak__V1__Habit;
+typedef struct Streak__V1__WeekdaySet Streak__V1__WeekdaySet;
+typedef struct Streak__V1__ScheduleEntry Streak__V1__ScheduleEntry;
+typedef struct Streak__V1__Skip Streak__V1__Skip;
+typedef struct Streak__V1__RestPeriod Streak__V1__RestPeriod;
 typedef struct Streak__V1__Completion Streak__V1__Completion;
 typedef struct Streak__V1__DayRecord Streak__V1__DayRecord;
 typedef struct Streak__V1__StreakSummary Streak__V1__StreakSummary;
@@ -133,10 +137,97 @@ struct  Streak__V1__Habit
    * absent while the habit is live
    */
   Streak__V1__Date *archived_on;
+  /*
+   * The habit's schedule changes, ascending by effective_from, no two on the same date. On day d
+   * the entry with the latest effective_from on or before d applies; before the first entry
+   * (and when there is none) the habit is scheduled every day.
+   */
+  size_t n_schedule;
+  Streak__V1__ScheduleEntry **schedule;
 };
 #define STREAK__V1__HABIT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__habit__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, NULL, NULL }
+    , 0, (char *)protobuf_c_empty_string, NULL, NULL, 0,NULL }
+
+
+/*
+ * A set of weekdays on which a habit is scheduled.
+ */
+struct  Streak__V1__WeekdaySet
+{
+  ProtobufCMessage base;
+  /*
+   * 1...7 distinct weekdays, any order; all seven = every day
+   */
+  size_t n_weekdays;
+  Streak__V1__Weekday *weekdays;
+};
+#define STREAK__V1__WEEKDAY_SET__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__weekday_set__descriptor) \
+    , 0,NULL }
+
+
+/*
+ * From effective_from on (until a later entry), the habit is scheduled on these weekdays.
+ */
+struct  Streak__V1__ScheduleEntry
+{
+  ProtobufCMessage base;
+  /*
+   * required
+   */
+  Streak__V1__Date *effective_from;
+  /*
+   * 1...7 distinct weekdays, ascending
+   */
+  size_t n_weekdays;
+  Streak__V1__Weekday *weekdays;
+};
+#define STREAK__V1__SCHEDULE_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__schedule_entry__descriptor) \
+    , NULL, 0,NULL }
+
+
+/*
+ * One habit excused on one day: neither rewarded nor punished.
+ */
+struct  Streak__V1__Skip
+{
+  ProtobufCMessage base;
+  int64_t habit_id;
+  Streak__V1__Date *date;
+};
+#define STREAK__V1__SKIP__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__skip__descriptor) \
+    , 0, NULL }
+
+
+/*
+ * An inclusive range of days on which no habit is expected (vacation, illness).
+ */
+struct  Streak__V1__RestPeriod
+{
+  ProtobufCMessage base;
+  /*
+   * assigned by the server (stateful); any value in stateless requests
+   */
+  int64_t id;
+  /*
+   * required
+   */
+  Streak__V1__Date *from;
+  /*
+   * required, on or after from; at most 20 years after from
+   */
+  Streak__V1__Date *to;
+  /*
+   * optional, 0...200 characters
+   */
+  char *note;
+};
+#define STREAK__V1__REST_PERIOD__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__rest_period__descriptor) \
+    , 0, NULL, NULL, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -166,15 +257,15 @@ struct  Streak__V1__DayRecord
   size_t n_completed_habit_ids;
   int64_t *completed_habit_ids;
   /*
-   * completed habits that were active that day
+   * completed habits that were active that day (<= due)
    */
   int32_t completed;
   /*
-   * habits active that day
+   * habits active that day (in their created/archived window)
    */
   int32_t active;
   /*
-   * 0...100 as shown to people (docs/RULES.md)
+   * 0...100 of due, as shown to people (docs/RULES.md)
    */
   int32_t percent;
   /*
@@ -185,10 +276,23 @@ struct  Streak__V1__DayRecord
    * counts towards a streak
    */
   protobuf_c_boolean contributing;
+  /*
+   * habits expected that day (done, or scheduled and not excused)
+   */
+  int32_t due;
+  /*
+   * a rest day: active > 0 and due == 0
+   */
+  protobuf_c_boolean rest;
+  /*
+   * ascending; habits skipped that day
+   */
+  size_t n_skipped_habit_ids;
+  int64_t *skipped_habit_ids;
 };
 #define STREAK__V1__DAY_RECORD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__day_record__descriptor) \
-    , NULL, 0,NULL, 0, 0, 0, 0, 0 }
+    , NULL, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0,NULL }
 
 
 /*
@@ -250,10 +354,18 @@ struct  Streak__V1__HeatmapCell
    * only when the request asked for labels
    */
   char *accessibility_label;
+  /*
+   * habits expected that day (see DayRecord)
+   */
+  int32_t due;
+  /*
+   * a rest day: level 0, percent 0, shown as neutral
+   */
+  protobuf_c_boolean rest;
 };
 #define STREAK__V1__HEATMAP_CELL__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__heatmap_cell__descriptor) \
-    , 0, NULL, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , 0, NULL, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0 }
 
 
 /*
@@ -410,10 +522,18 @@ struct  Streak__V1__MonthDay
   protobuf_c_boolean selected;
   protobuf_c_boolean highlighted;
   int32_t level;
+  /*
+   * habits expected that day (stateful pages; 0 in BuildMonthPage)
+   */
+  int32_t due;
+  /*
+   * a rest day (stateful pages; false in BuildMonthPage)
+   */
+  protobuf_c_boolean rest;
 };
 #define STREAK__V1__MONTH_DAY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__month_day__descriptor) \
-    , NULL, 0, 0, 0, 0, 0, 0 }
+    , NULL, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 /*
@@ -464,13 +584,31 @@ struct  Streak__V1__DayDetail
   int32_t level;
   protobuf_c_boolean contributing;
   /*
-   * "March 5: 80% completed, 4 of 5 habits"
+   * "March 5: 80% completed, 4 of 5 habits" or "March 5: rest day"
    */
   char *accessibility_label;
+  /*
+   * habits expected that day (see DayRecord)
+   */
+  int32_t due;
+  /*
+   * a rest day: active > 0 and due == 0
+   */
+  protobuf_c_boolean rest;
+  /*
+   * the habits skipped that day
+   */
+  size_t n_skipped_habits;
+  Streak__V1__Habit **skipped_habits;
+  /*
+   * due that day and not done yet
+   */
+  size_t n_open_habits;
+  Streak__V1__Habit **open_habits;
 };
 #define STREAK__V1__DAY_DETAIL__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__day_detail__descriptor) \
-    , NULL, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , NULL, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0,NULL }
 
 
 /*
@@ -495,10 +633,14 @@ struct  Streak__V1__Settings
    * streak threshold 1...100; 0 = unset (at least one habit)
    */
   int32_t min_percent;
+  /*
+   * 0...720: the day begins this many minutes after midnight (default 0)
+   */
+  int32_t day_start_minutes;
 };
 #define STREAK__V1__SETTINGS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__settings__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STREAK__V1__WEEKDAY__WEEKDAY_UNSPECIFIED, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, STREAK__V1__WEEKDAY__WEEKDAY_UNSPECIFIED, 0, 0 }
 
 
 /* Streak__V1__Date methods */
@@ -557,6 +699,82 @@ Streak__V1__Habit *
                       const uint8_t       *data);
 void   streak__v1__habit__free_unpacked
                      (Streak__V1__Habit *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__WeekdaySet methods */
+void   streak__v1__weekday_set__init
+                     (Streak__V1__WeekdaySet         *message);
+size_t streak__v1__weekday_set__get_packed_size
+                     (const Streak__V1__WeekdaySet   *message);
+size_t streak__v1__weekday_set__pack
+                     (const Streak__V1__WeekdaySet   *message,
+                      uint8_t             *out);
+size_t streak__v1__weekday_set__pack_to_buffer
+                     (const Streak__V1__WeekdaySet   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__WeekdaySet *
+       streak__v1__weekday_set__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__weekday_set__free_unpacked
+                     (Streak__V1__WeekdaySet *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__ScheduleEntry methods */
+void   streak__v1__schedule_entry__init
+                     (Streak__V1__ScheduleEntry         *message);
+size_t streak__v1__schedule_entry__get_packed_size
+                     (const Streak__V1__ScheduleEntry   *message);
+size_t streak__v1__schedule_entry__pack
+                     (const Streak__V1__ScheduleEntry   *message,
+                      uint8_t             *out);
+size_t streak__v1__schedule_entry__pack_to_buffer
+                     (const Streak__V1__ScheduleEntry   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__ScheduleEntry *
+       streak__v1__schedule_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__schedule_entry__free_unpacked
+                     (Streak__V1__ScheduleEntry *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__Skip methods */
+void   streak__v1__skip__init
+                     (Streak__V1__Skip         *message);
+size_t streak__v1__skip__get_packed_size
+                     (const Streak__V1__Skip   *message);
+size_t streak__v1__skip__pack
+                     (const Streak__V1__Skip   *message,
+                      uint8_t             *out);
+size_t streak__v1__skip__pack_to_buffer
+                     (const Streak__V1__Skip   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__Skip *
+       streak__v1__skip__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__skip__free_unpacked
+                     (Streak__V1__Skip *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__RestPeriod methods */
+void   streak__v1__rest_period__init
+                     (Streak__V1__RestPeriod         *message);
+size_t streak__v1__rest_period__get_packed_size
+                     (const Streak__V1__RestPeriod   *message);
+size_t streak__v1__rest_period__pack
+                     (const Streak__V1__RestPeriod   *message,
+                      uint8_t             *out);
+size_t streak__v1__rest_period__pack_to_buffer
+                     (const Streak__V1__RestPeriod   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__RestPeriod *
+       streak__v1__rest_period__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__rest_period__free_unpacked
+                     (Streak__V1__RestPeriod *message,
                       ProtobufCAllocator *allocator);
 /* Streak__V1__Completion methods */
 void   streak__v1__completion__init
@@ -854,6 +1072,18 @@ typedef void (*Streak__V1__WeekStart_Closure)
 typedef void (*Streak__V1__Habit_Closure)
                  (const Streak__V1__Habit *message,
                   void *closure_data);
+typedef void (*Streak__V1__WeekdaySet_Closure)
+                 (const Streak__V1__WeekdaySet *message,
+                  void *closure_data);
+typedef void (*Streak__V1__ScheduleEntry_Closure)
+                 (const Streak__V1__ScheduleEntry *message,
+                  void *closure_data);
+typedef void (*Streak__V1__Skip_Closure)
+                 (const Streak__V1__Skip *message,
+                  void *closure_data);
+typedef void (*Streak__V1__RestPeriod_Closure)
+                 (const Streak__V1__RestPeriod *message,
+                  void *closure_data);
 typedef void (*Streak__V1__Completion_Closure)
                  (const Streak__V1__Completion *message,
                   void *closure_data);
@@ -909,6 +1139,10 @@ extern const ProtobufCEnumDescriptor    streak__v1__weekday__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__date__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__week_start__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__habit__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__weekday_set__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__schedule_entry__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__skip__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__rest_period__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__completion__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__day_record__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__streak_summary__descriptor;

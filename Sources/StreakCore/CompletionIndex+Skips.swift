@@ -47,9 +47,10 @@ extension CompletionIndex {
         apply(.unskip, habitID: habitID, date: date).before == .skipped
     }
 
-    /// The ids of the habits skipped on `date`, ascending (active or not).
+    /// The ids of the habits skipped on `date` that are active that day, ascending.
     public func skippedHabitIDs(on date: CivilDate) -> [Int64] {
-        skipTable.ids(onDayNumber: date.dayNumber)
+        let day = date.dayNumber
+        return skipTable.ids(onDayNumber: day).filter { isActive($0, onDayNumber: day) }
     }
 
     /// Checks that a habit may be skipped on a day: the user has it and it is active that day.

@@ -167,13 +167,17 @@ public struct CompletionIndex: Hashable, Sendable {
     public func record(on date: CivilDate, threshold: StreakThreshold = .atLeastOneHabit) -> DayRecord {
         let done = completedHabitIDs(on: date)
         let active = activeCount(on: date)
-        return DayRecord(
+        var record = DayRecord(
             date: date,
             completedHabitIDs: done,
             due: dueCount(onDayNumber: date.dayNumber, done: done, active: active),
             active: active,
             threshold: threshold
         )
+        if !skipTable.isEmpty {
+            record.skippedHabitIDs = skippedHabitIDs(on: date)
+        }
+        return record
     }
 
     /// The first day with a completion, if any.

@@ -24,6 +24,9 @@ public struct DayRecord: Hashable, Sendable {
     /// Whether every active habit was excused (`active > 0` and `due == 0`): a neutral day that
     /// neither breaks a streak nor counts in it.
     public var isRestDay: Bool
+    /// The ids of the active habits skipped that day, ascending (empty unless the record came from
+    /// an index with skips).
+    public var skippedHabitIDs: [Int64] = []
 
     /// Creates the record of a day on which every active habit was due.
     public init(date: CivilDate, completedHabitIDs: [Int64], active: Int, threshold: StreakThreshold = .atLeastOneHabit)

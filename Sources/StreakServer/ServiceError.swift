@@ -37,7 +37,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         case let error as WireError:
             return Status(Status.Code(rawValue: error.statusCode), error.message)
         case let error as CoreError:
-            return Status(.invalidArgument, error.message)
+            return Status(Status.Code(rawValue: error.grpcStatusCode), error.message)
         case let error as StorageError:
             // I/O and corruption messages name files and SQLite's internals: they are logged, not sent.
             switch error.code {

@@ -42,7 +42,18 @@ enum StatelessBuilders {
         let completions = try request.completions.map(Completion.init)
         let minPercent = request.minPercent == 0 ? nil : Int(request.minPercent)
         let threshold = try StreakThreshold(minPercent: minPercent)
-        let index = CompletionIndex(habits: habits, completions: completions)
+        let skips = try request.skips.map(Skip.init)
+        let byID = Dictionary(uniqueKeysWithValues: habits.map { ($0.id, $0) })
+        for skip in skips {
+            guard let habit = byID[skip.habitID] else {
+                throw ServiceError.invalidArgument("skips: no habit with id \(skip.habitID) in habits")
+            }
+            guard habit.isActive(on: skip.date) else {
+                throw ServiceError.invalidArgument("skips: habit \(skip.habitID) is not active on \(skip.date)")
+            }
+        }
+        let restPeriods = try request.restPeriods.map { try RestPeriod(wire: $0, field: "rest_periods") }
+        let index = CompletionIndex(habits: habits, completions: completions, skips: skips, restPeriods: restPeriods)
         let options = HeatmapOptions(
             asOf: asOf,
             from: request.from,

@@ -32,10 +32,12 @@ struct ReadComputer {
         case .getDay:
             let request = try WireGetDayRequest(serializedBytes: bytes)
             guard let date = request.date else { throw ServiceError.invalidArgument("GetDay needs a date") }
+            let data = try view(request.habitIds)
             let detail = DayDetail(data.index, date: date, threshold: data.threshold, locale: try locale(""))
             return WireGetDayResponse(day: WireDayDetail(detail)).serializedBytes()
         case .getHeatmap:
             let request = try WireGetHeatmapRequest(serializedBytes: bytes)
+            let data = try view(request.habitIds)
             let options = HeatmapOptions(
                 asOf: request.asOf ?? today,
                 from: request.from,
@@ -49,10 +51,12 @@ struct ReadComputer {
             return WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
         case .getStreak:
             let request = try WireGetStreakRequest(serializedBytes: bytes)
+            let data = try view(request.habitIds)
             let summary = data.streakSummary(asOf: request.asOf ?? today)
             return WireGetStreakResponse(streak: WireStreakSummary(summary)).serializedBytes()
         case .getWeekdayChart:
             let request = try WireGetWeekdayChartRequest(serializedBytes: bytes)
+            let data = try view(request.habitIds)
             let chart = try WeekdayChartBuilder.build(
                 data.index,
                 asOf: request.asOf ?? today,
@@ -72,6 +76,7 @@ struct ReadComputer {
     }
 
     private func monthPage(_ request: WireGetMonthPageRequest) throws -> [UInt8] {
+        let data = try view(request.habitIds)
         let asOf = request.asOf ?? today
         let month: YearMonth
         if request.year == 0 && request.month == 0 {
@@ -84,12 +89,16 @@ struct ReadComputer {
         // The page spans at most the six days before the 1st and 42 days from it.
         var highlighted: Set<CivilDate> = []
         var levels: [CivilDate: IntensityLevel] = [:]
+        var restDays: Set<CivilDate> = []
+        var due: [CivilDate: Int32] = [:]
         let first = month.firstDay.dayNumber
         for number in (first - 7)...(first + 42) {
             guard let date = try? CivilDate(dayNumber: number) else { continue }
             let record = data.dayRecord(on: date)
             if record.contributes { highlighted.insert(date) }
             if record.level != .none { levels[date] = record.level }
+            if record.isRestDay { restDays.insert(date) }
+            if record.due != 0 { due[date] = Int32(record.due) }
         }
         let options = MonthPageOptions(
             weekStart: weekStart,
@@ -97,10 +106,23 @@ struct ReadComputer {
             today: asOf,
             selected: request.selected,
             highlighted: highlighted,
-            levels: levels
+            levels: levels,
+            restDays: restDays
         )
-        return WireGetMonthPageResponse(page: WireMonthPage(try MonthPageBuilder.build(month, options: options)))
-            .serializedBytes()
+        var page = WireMonthPage(try MonthPageBuilder.build(month, options: options))
+        for index in page.days.indices {
+            if let date = page.days[index].date, let count = due[date] { page.days[index].due = count }
+        }
+        return WireGetMonthPageResponse(page: page).serializedBytes()
+    }
+
+    /// The user's data restricted to `habitIDs` (a per-habit view), or all of it when empty.
+    /// - Throws: NOT_FOUND naming an id the user does not have.
+    private func view(_ habitIDs: [Int64]) throws -> UserData {
+        guard !habitIDs.isEmpty else { return data }
+        var view = data
+        view.index = try data.index.restricted(to: Set(habitIDs))
+        return view
     }
 
     /// The locale profile a request names, or the user's when it names none.

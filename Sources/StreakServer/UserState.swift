@@ -18,6 +18,11 @@ final class UserState: Sendable {
         /// user answer from whatever state is current, and share one computation.
         var summaries: [Int: StreakSummary] = [:]
         var clock = TodayClock()
+
+        /// Today in the user's time zone, as the user's day start says.
+        mutating func today(now: Date) -> CivilDate {
+            clock.today(in: data.settings.timeZone, dayStart: data.settings.dayStart, now: now)
+        }
     }
 
     private let contents: Mutex<Contents>
@@ -37,7 +42,7 @@ final class UserState: Sendable {
     /// The cached response for a read, or the key to cache it under once computed.
     func cachedResponse(_ method: WireMethod, message: [UInt8], now: Date) -> (key: ResponseKey, bytes: [UInt8]?) {
         contents.withLock { contents in
-            let today = contents.clock.today(in: contents.data.settings.timeZone, now: now)
+            let today = contents.today(now: now)
             let key = ResponseKey(method: method, todayDayNumber: today.dayNumber, message: message)
             return (key, contents.cache[key])
         }
@@ -51,7 +56,7 @@ final class UserState: Sendable {
     /// The data as it is now.
     func snapshot(now: Date) -> Snapshot {
         contents.withLock { contents in
-            let today = contents.clock.today(in: contents.data.settings.timeZone, now: now)
+            let today = contents.today(now: now)
             return Snapshot(data: contents.data, version: contents.version, today: today)
         }
     }
@@ -74,7 +79,7 @@ final class UserState: Sendable {
     /// - Returns: the summary and the snapshot it was computed from.
     func currentStreak(asOf: CivilDate?, now: Date) -> (StreakSummary, Snapshot) {
         let (snapshot, cached) = contents.withLock { contents in
-            let today = contents.clock.today(in: contents.data.settings.timeZone, now: now)
+            let today = contents.today(now: now)
             let snapshot = Snapshot(data: contents.data, version: contents.version, today: today)
             return (snapshot, contents.summaries[(asOf ?? today).dayNumber])
         }
@@ -94,7 +99,7 @@ final class UserState: Sendable {
             contents.version &+= 1
             contents.cache.removeAll()
             contents.summaries.removeAll(keepingCapacity: true)
-            let today = contents.clock.today(in: contents.data.settings.timeZone, now: now)
+            let today = contents.today(now: now)
             return (result, Snapshot(data: contents.data, version: contents.version, today: today))
         }
     }

@@ -12,6 +12,9 @@ extension WireDayRecord {
         percent = Int32(record.percentage)
         level = Int32(record.level.rawValue)
         contributing = record.contributes
+        due = Int32(record.due)
+        rest = record.isRestDay
+        skippedHabitIds = record.skippedHabitIDs
     }
 }
 
@@ -27,6 +30,10 @@ extension WireDayDetail {
         level = Int32(detail.record.level.rawValue)
         contributing = detail.record.contributes
         accessibilityLabel = detail.accessibilityLabel
+        due = Int32(detail.record.due)
+        rest = detail.record.isRestDay
+        skippedHabits = detail.skippedHabits.map(WireHabit.init)
+        openHabits = detail.openHabits.map(WireHabit.init)
     }
 }
 

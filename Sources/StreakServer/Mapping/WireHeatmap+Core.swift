@@ -34,6 +34,8 @@ extension WireHeatmapCell {
         level = Int32(cell.level.rawValue)
         percent = Int32(cell.percentage)
         accessibilityLabel = cell.accessibilityLabel ?? ""
+        due = Int32(cell.due)
+        rest = cell.isRestDay
     }
 }
 

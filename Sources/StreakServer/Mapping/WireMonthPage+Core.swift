@@ -19,6 +19,7 @@ extension WireMonthPage {
             wire.selected = day.isSelected
             wire.highlighted = day.isHighlighted
             wire.level = Int32(day.level.rawValue)
+            wire.rest = day.isRestDay
             return wire
         }
         previousYear = Int32(page.previous?.year ?? 0)

@@ -9,5 +9,6 @@ extension WireSettings {
         locale = settings.locale
         weekStart = settings.weekStart
         minPercent = Int32(settings.minPercent ?? 0)
+        dayStartMinutes = Int32(settings.dayStart.minutes)
     }
 }

@@ -64,9 +64,9 @@ extension StreakClient {
         try await call(.batchCompletions, request)
     }
 
-    /// GetDay: the day detail (the popover).
-    public func day(_ date: CivilDate) async throws(StreakClientError) -> WireDayDetail {
-        let response: WireGetDayResponse = try await call(.getDay, WireGetDayRequest(date: date))
+    /// GetDay: the day detail (the popover), over `habitIDs` alone when not empty.
+    public func day(_ date: CivilDate, habitIDs: [Int64] = []) async throws(StreakClientError) -> WireDayDetail {
+        let response: WireGetDayResponse = try await call(.getDay, WireGetDayRequest(date: date, habitIds: habitIDs))
         return response.day ?? WireDayDetail()
     }
 
@@ -76,9 +76,16 @@ extension StreakClient {
         return response.heatmap ?? WireHeatmap()
     }
 
-    /// GetStreak: the current and longest streak as of a day (default: today).
-    public func streak(asOf: CivilDate? = nil) async throws(StreakClientError) -> WireStreakSummary {
-        let response: WireGetStreakResponse = try await call(.getStreak, WireGetStreakRequest(asOf: asOf))
+    /// GetStreak: the current and longest streak as of a day (default: today), over `habitIDs`
+    /// alone when not empty.
+    public func streak(
+        asOf: CivilDate? = nil,
+        habitIDs: [Int64] = []
+    ) async throws(StreakClientError) -> WireStreakSummary {
+        let response: WireGetStreakResponse = try await call(
+            .getStreak,
+            WireGetStreakRequest(asOf: asOf, habitIds: habitIDs)
+        )
         return response.streak ?? WireStreakSummary()
     }
 

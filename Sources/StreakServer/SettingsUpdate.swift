@@ -6,7 +6,8 @@ import StreakWire
 /// Turns an UpdateSettings request into a settings change: only the fields that are set change.
 enum SettingsUpdate {
     /// The change the request asks for.
-    /// - Throws: INVALID_ARGUMENT for an unknown time zone or locale, or `min_percent` outside 1...100.
+    /// - Throws: INVALID_ARGUMENT for an unknown time zone or locale, `min_percent` outside 1...100,
+    ///   or `day_start_minutes` outside 0...720.
     static func change(_ request: WireUpdateSettingsRequest) throws -> SettingsChange {
         var change = SettingsChange()
         if !request.timeZone.isEmpty {
@@ -26,6 +27,15 @@ enum SettingsUpdate {
                 throw ServiceError.invalidArgument("min_percent \(request.minPercent) is outside 1...100")
             }
             change.minPercent = .set(Int(request.minPercent))
+        }
+        if request.setDayStart {
+            do {
+                change.dayStart = try DayStart(minutes: Int(request.dayStartMinutes))
+            } catch {
+                throw ServiceError.invalidArgument(
+                    "day_start_minutes \(request.dayStartMinutes) is outside 0...720"
+                )
+            }
         }
         return change
     }

@@ -70,6 +70,10 @@ struct ReadComputer {
             return try monthPage(WireGetMonthPageRequest(serializedBytes: bytes))
         case .getSettings:
             return WireGetSettingsResponse(settings: WireSettings(data.settings)).serializedBytes()
+        case .listRestPeriods:
+            _ = try WireListRestPeriodsRequest(serializedBytes: bytes)
+            return WireListRestPeriodsResponse(restPeriods: data.restPeriods.map(WireRestPeriod.init))
+                .serializedBytes()
         default:
             throw ServiceError.unimplemented(method.rawValue)
         }

@@ -13,7 +13,12 @@ extension StreakService {
         switch method {
         case .createHabit:
             let message = try WireCreateHabitRequest(serializedBytes: request.message)
-            let write = StoreWrite.createHabit(name: message.name, createdOn: message.createdOn ?? snapshot.today)
+            let schedule = try message.schedule.map { try WeekdaySet(wire: $0.weekdays, field: "schedule") }
+            let write = StoreWrite.createHabit(
+                name: message.name,
+                createdOn: message.createdOn ?? snapshot.today,
+                schedule: schedule
+            )
             submitHabitWrite(write, user: user, request: request, responder: responder) {
                 WireCreateHabitResponse(habit: WireHabit($0)).serializedBytes()
             }
@@ -77,12 +82,14 @@ extension StreakService {
                 },
                 answer: { WireUpdateSettingsResponse(settings: WireSettings($0)).serializedBytes() }
             )
+        case .setHabitSchedule, .skipHabit, .unskipHabit, .addRestPeriod, .removeRestPeriod:
+            try submitScheduleWrite(method, request, user: user, snapshot: snapshot, responder: responder)
         default:
             throw ServiceError.unimplemented(request.method)
         }
     }
 
-    private func submitHabitWrite(
+    func submitHabitWrite(
         _ write: StoreWrite,
         user: UserState,
         request: IncomingRequest,
@@ -103,7 +110,7 @@ extension StreakService {
         )
     }
 
-    private func submitCompletions(
+    func submitCompletions(
         _ changes: [CompletionChange],
         user: UserState,
         request: IncomingRequest,
@@ -133,7 +140,7 @@ extension StreakService {
 
     /// Hands a write to the store. `apply` runs in the store's callback after the durable
     /// commit (commit order); `answer` encodes the response on the work queue, one hop per commit batch.
-    private func submit<Applied: Sendable>(
+    func submit<Applied: Sendable>(
         _ write: StoreWrite,
         user: UserState,
         request: IncomingRequest,
@@ -158,7 +165,7 @@ extension StreakService {
     }
 
     /// Applies an acknowledged change to the user's state; returns the state after it.
-    private func apply(_ user: UserState, _ change: (inout UserData) -> Void) -> UserState.Snapshot {
+    func apply(_ user: UserState, _ change: (inout UserData) -> Void) -> UserState.Snapshot {
         user.update(now: now()) { change(&$0) }.1
     }
 

@@ -7,9 +7,23 @@ struct UserData: Sendable {
     var index: CompletionIndex
     /// The user's settings.
     var settings: UserSettings
+    /// The user's rest periods as stored (the index holds their days).
+    private(set) var restPeriods: [RestPeriodRecord]
 
-    init(habits: [Habit], completions: [Completion], settings: UserSettings) {
-        index = CompletionIndex(habits: habits, completions: completions)
+    init(
+        habits: [Habit],
+        completions: [Completion],
+        skips: [Skip] = [],
+        restPeriods: [RestPeriodRecord] = [],
+        settings: UserSettings
+    ) {
+        index = CompletionIndex(
+            habits: habits,
+            completions: completions,
+            skips: skips,
+            restPeriods: restPeriods.map(\.period)
+        )
+        self.restPeriods = restPeriods.sorted()
         self.settings = settings
     }
 
@@ -28,13 +42,25 @@ struct UserData: Sendable {
         index.upsert(habit)
     }
 
-    /// Applies completion changes after the store acknowledged them.
+    /// Applies completion and skip changes after the store acknowledged them.
     mutating func apply(_ changes: [CompletionChange]) {
         for change in changes {
-            switch change {
-            case .record(let habitID, let date): index.record(habitID: habitID, date: date)
-            case .remove(let habitID, let date): index.remove(habitID: habitID, date: date)
-            }
+            index.apply(change.action, habitID: change.habitID, date: change.date)
+        }
+    }
+
+    /// Adds or removes a rest period after the store acknowledged it.
+    mutating func apply(restPeriod record: RestPeriodRecord, added: Bool) {
+        restPeriods.removeAll { $0.id == record.id }
+        if added { restPeriods.append(record) }
+        restPeriods.sort()
+        index.replaceRestPeriods(restPeriods.map(\.period))
+    }
+
+    /// Throws NOT_FOUND unless the user has a rest period with `id`.
+    func requireRestPeriod(_ id: Int64) throws(ServiceError) {
+        guard restPeriods.contains(where: { $0.id == id }) else {
+            throw ServiceError(.notFound, "no rest period with id \(id)")
         }
     }
 

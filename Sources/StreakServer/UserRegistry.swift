@@ -40,6 +40,8 @@ final class UserRegistry: Sendable {
         try UserData(
             habits: store.habits(of: id),
             completions: store.completions(of: id),
+            skips: store.skips(of: id),
+            restPeriods: store.restPeriods(of: id),
             settings: store.settings(of: id)
         )
     }

@@ -4,7 +4,8 @@ extension WireMethod {
     /// Reads of the user's data whose encoded answers are cached until the user's next write.
     var isCacheableRead: Bool {
         switch self {
-        case .listHabits, .getDay, .getHeatmap, .getStreak, .getWeekdayChart, .getMonthPage, .getSettings:
+        case .listHabits, .getDay, .getHeatmap, .getStreak, .getWeekdayChart, .getMonthPage, .getSettings,
+            .listRestPeriods:
             true
         default:
             false
@@ -23,7 +24,7 @@ extension WireMethod {
     var isWrite: Bool {
         switch self {
         case .createHabit, .renameHabit, .archiveHabit, .recordCompletion, .removeCompletion, .batchCompletions,
-            .updateSettings:
+            .updateSettings, .setHabitSchedule, .skipHabit, .unskipHabit, .addRestPeriod, .removeRestPeriod:
             true
         default:
             false

@@ -70,9 +70,9 @@ extension StoreWrite {
     /// The ids of the existing habits the write names.
     var habitIDs: [Int64] {
         switch self {
-        case .renameHabit(let id, _), .archiveHabit(let id, _): [id]
+        case .renameHabit(let id, _), .archiveHabit(let id, _), .setSchedule(let id, _, _): [id]
         case .completions(let changes): changes.map(\.habitID)
-        case .createHabit, .updateSettings, .changeSettings: []
+        case .createHabit, .updateSettings, .changeSettings, .addRestPeriod, .removeRestPeriod: []
         }
     }
 }

@@ -61,12 +61,3 @@ struct BulkRecords {
         return Dictionary(uniqueKeysWithValues: deferred.map { ($0.index, inserted.contains($0.key)) })
     }
 }
-
-extension CompletionChange {
-    /// The habit the change is about.
-    var habitID: Int64 {
-        switch self {
-        case .record(let id, _), .remove(let id, _): id
-        }
-    }
-}

@@ -151,9 +151,14 @@ final class GroupCommitWriter: @unchecked Sendable {
 
 extension StoreWrite {
     /// Whether applying it may run more than one statement that changes rows (a batch of
-    /// completions); every other write checks first and then changes rows with one statement.
+    /// completions, a skip that removes a completion, a habit created with a schedule); every
+    /// other write checks first and then changes rows with one statement.
     var changesSeveralRows: Bool {
-        if case .completions(let changes) = self { return changes.count > 1 }
-        return false
+        switch self {
+        case .completions(let changes):
+            changes.count > 1 || changes.contains { if case .skip = $0 { true } else { false } }
+        case .createHabit(_, _, let schedule): schedule != nil
+        default: false
+        }
     }
 }

@@ -35,18 +35,22 @@ enum HabitRow {
 enum SettingsRow {
     static func load(user: UserID, from connection: any SQLSession) throws(StorageError) -> UserSettings {
         let rows = try connection.query(
-            "SELECT time_zone, locale, week_start, min_percent FROM settings WHERE user_id = ?",
+            "SELECT time_zone, locale, week_start, min_percent, day_start_minutes FROM settings WHERE user_id = ?",
             [.integer(user)]
         )
         guard let row = rows.first else { return .defaults }
         guard let weekStart = Weekday(rawValue: Int(row[2].integer ?? 0)) else {
             throw StorageError(.corrupt, "a stored week start is out of range")
         }
+        guard let dayStart = try? DayStart(minutes: Int(row[4].integer ?? 0)) else {
+            throw StorageError(.corrupt, "a stored day start is out of range")
+        }
         return UserSettings(
             timeZone: row[0].text ?? "UTC",
             locale: row[1].text ?? "en_US",
             weekStart: weekStart,
-            minPercent: row[3].integer.map(Int.init)
+            minPercent: row[3].integer.map(Int.init),
+            dayStart: dayStart
         )
     }
 }

@@ -55,6 +55,43 @@ struct Migration: Sendable {
             name: "habit ids unique per store",
             sql: "CREATE INDEX habits_by_id ON habits (id);"
         ),
+        // Schedules, skips, rest periods and the day's start. A completion recorded on a skipped
+        // day replaces the skip: a trigger keeps "done, skipped or nothing" true for every writer
+        // (a plain completion write runs no extra statement for it).
+        Migration(
+            version: 3,
+            name: "schedules, skips, rest periods, day start",
+            sql: """
+                CREATE TABLE schedules (
+                    user_id INTEGER NOT NULL,
+                    habit_id INTEGER NOT NULL,
+                    effective_from INTEGER NOT NULL,
+                    weekdays INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, habit_id, effective_from),
+                    FOREIGN KEY (user_id, habit_id) REFERENCES habits (user_id, id)
+                ) WITHOUT ROWID;
+                CREATE TABLE skips (
+                    user_id INTEGER NOT NULL,
+                    habit_id INTEGER NOT NULL,
+                    day INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, habit_id, day),
+                    FOREIGN KEY (user_id, habit_id) REFERENCES habits (user_id, id)
+                ) WITHOUT ROWID;
+                CREATE TABLE rest_periods (
+                    user_id INTEGER NOT NULL REFERENCES users (id),
+                    id INTEGER NOT NULL,
+                    from_day INTEGER NOT NULL,
+                    to_day INTEGER NOT NULL,
+                    note TEXT NOT NULL DEFAULT '',
+                    PRIMARY KEY (user_id, id)
+                ) WITHOUT ROWID;
+                CREATE INDEX rest_periods_by_id ON rest_periods (id);
+                ALTER TABLE settings ADD COLUMN day_start_minutes INTEGER NOT NULL DEFAULT 0;
+                CREATE TRIGGER completions_clear_skip AFTER INSERT ON completions BEGIN
+                    DELETE FROM skips WHERE user_id = NEW.user_id AND habit_id = NEW.habit_id AND day = NEW.day;
+                END;
+                """
+        ),
     ]
 
     /// The schema version of the database behind `connection` (0 when empty).

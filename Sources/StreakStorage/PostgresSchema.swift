@@ -44,6 +44,45 @@ extension Migration {
                     min_percent INTEGER
                 );
                 """
-        )
+        ),
+        Migration(
+            version: 3,
+            name: "schedules, skips, rest periods, day start",
+            sql: """
+                CREATE SEQUENCE rest_period_ids;
+                CREATE TABLE schedules (
+                    user_id BIGINT NOT NULL,
+                    habit_id BIGINT NOT NULL,
+                    effective_from INTEGER NOT NULL,
+                    weekdays INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, habit_id, effective_from),
+                    FOREIGN KEY (user_id, habit_id) REFERENCES habits (user_id, id)
+                );
+                CREATE TABLE skips (
+                    user_id BIGINT NOT NULL,
+                    habit_id BIGINT NOT NULL,
+                    day INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, habit_id, day),
+                    FOREIGN KEY (user_id, habit_id) REFERENCES habits (user_id, id)
+                );
+                CREATE TABLE rest_periods (
+                    user_id BIGINT NOT NULL REFERENCES users (id),
+                    id BIGINT NOT NULL,
+                    from_day INTEGER NOT NULL,
+                    to_day INTEGER NOT NULL,
+                    note TEXT NOT NULL DEFAULT '',
+                    PRIMARY KEY (user_id, id)
+                );
+                ALTER TABLE settings ADD COLUMN day_start_minutes INTEGER NOT NULL DEFAULT 0;
+                CREATE FUNCTION completions_clear_skip() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    DELETE FROM skips WHERE user_id = NEW.user_id AND habit_id = NEW.habit_id AND day = NEW.day;
+                    RETURN NULL;
+                END
+                $$;
+                CREATE TRIGGER completions_clear_skip AFTER INSERT ON completions
+                    FOR EACH ROW EXECUTE FUNCTION completions_clear_skip();
+                """
+        ),
     ]
 }

@@ -60,6 +60,14 @@ enum SQLDialect: Sendable {
     /// runs in-process, with nothing to save.
     var batchesStatements: Bool { self == .postgres }
 
+    /// The statement that yields the next rest period id, unique in the store (as habit ids).
+    var nextRestPeriodID: String {
+        switch self {
+        case .sqlite: "SELECT COALESCE(MAX(id), 0) + 1 FROM rest_periods"
+        case .postgres: "SELECT nextval('rest_period_ids')"
+        }
+    }
+
     /// The statement that yields the next habit id, unique in the store. SQLite has one writer, so
     /// the maximum plus one is safe; several servers share a PostgreSQL database, so a sequence.
     var nextHabitID: String {

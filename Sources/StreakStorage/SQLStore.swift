@@ -100,10 +100,29 @@ public class SQLStore: StreakStore, @unchecked Sendable {
 
     public func habits(of user: UserID) throws(StorageError) -> [Habit] {
         try withReader { connection throws(StorageError) in
-            try connection.query(
+            let habits = try connection.query(
                 "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? ORDER BY id",
                 [.integer(user)]
             ).map { row throws(StorageError) in try HabitRow.habit(from: row) }
+            return ScheduleRow.attach(try ScheduleRow.load(user: user, from: connection), to: habits)
+        }.get()
+    }
+
+    public func skips(of user: UserID) throws(StorageError) -> [Skip] {
+        try withReader { connection throws(StorageError) in
+            try connection.query("SELECT habit_id, day FROM skips WHERE user_id = ?", [.integer(user)]).map {
+                row throws(StorageError) in
+                Skip(habitID: row[0].integer ?? 0, date: try HabitRow.date(row[1]))
+            }
+        }.get()
+    }
+
+    public func restPeriods(of user: UserID) throws(StorageError) -> [RestPeriodRecord] {
+        try withReader { connection throws(StorageError) in
+            try connection.query(
+                "SELECT id, from_day, to_day, note FROM rest_periods WHERE user_id = ? ORDER BY from_day, id",
+                [.integer(user)]
+            ).map { row throws(StorageError) in try ScheduleRow.restPeriod(from: row) }
         }.get()
     }
 

@@ -23,14 +23,18 @@ public struct SettingsChange: Hashable, Sendable {
     public var weekStart: Weekday?
     /// The threshold change.
     public var minPercent: Threshold
+    /// A new start of the day, or nil to keep it.
+    public var dayStart: DayStart?
 
     /// Creates a change; by default it changes nothing.
     public init(
         timeZone: String? = nil,
         locale: String? = nil,
         weekStart: Weekday? = nil,
-        minPercent: Threshold = .keep
+        minPercent: Threshold = .keep,
+        dayStart: DayStart? = nil
     ) {
+        self.dayStart = dayStart
         self.timeZone = timeZone
         self.locale = locale
         self.weekStart = weekStart
@@ -43,6 +47,7 @@ public struct SettingsChange: Hashable, Sendable {
         if let timeZone { result.timeZone = timeZone }
         if let locale { result.locale = locale }
         if let weekStart { result.weekStart = weekStart }
+        if let dayStart { result.dayStart = dayStart }
         switch minPercent {
         case .keep: break
         case .clear: result.minPercent = nil

@@ -25,27 +25,55 @@ public struct UserRecord: Hashable, Sendable {
     }
 }
 
-/// One completion added or taken away.
+/// One change to a habit's state on one day (done, skipped or nothing).
 public enum CompletionChange: Hashable, Sendable {
-    /// The habit was done on the date (idempotent).
+    /// The habit was done on the date (idempotent); a skip that day is withdrawn.
     case record(habitID: Int64, date: CivilDate)
-    /// The habit was not done on the date after all (idempotent).
+    /// The habit was not done on the date after all (idempotent); a skip stays.
     case remove(habitID: Int64, date: CivilDate)
+    /// The habit is excused on the date (idempotent); a completion that day is removed. The habit
+    /// must be active that day.
+    case skip(habitID: Int64, date: CivilDate)
+    /// The skip is withdrawn (idempotent).
+    case unskip(habitID: Int64, date: CivilDate)
 }
 
 extension CompletionChange {
     /// The day the change is about.
     public var date: CivilDate {
         switch self {
-        case .record(_, let date), .remove(_, let date): date
+        case .record(_, let date), .remove(_, let date), .skip(_, let date), .unskip(_, let date): date
+        }
+    }
+
+    /// The habit the change is about.
+    public var habitID: Int64 {
+        switch self {
+        case .record(let id, _), .remove(let id, _), .skip(let id, _), .unskip(let id, _): id
+        }
+    }
+
+    /// What the change does to the habit's day.
+    public var action: HabitDayAction {
+        switch self {
+        case .record: .complete
+        case .remove: .uncomplete
+        case .skip: .skip
+        case .unskip: .unskip
         }
     }
 }
 
 /// A change to one user's data, applied durably by `StreakStore.submit`.
 public enum StoreWrite: Sendable {
-    /// A new habit, active from `createdOn`.
-    case createHabit(name: String, createdOn: CivilDate)
+    /// A new habit, active from `createdOn`, expected on `schedule` from then on (nil: every day).
+    case createHabit(name: String, createdOn: CivilDate, schedule: WeekdaySet? = nil)
+    /// The habit is expected on `weekdays` from `from` on (replacing an entry of that date).
+    case setSchedule(habitID: Int64, weekdays: WeekdaySet, from: CivilDate)
+    /// A new rest period with a note (at most `RestPeriodRecord.maximumNoteLength` characters).
+    case addRestPeriod(RestPeriod, note: String)
+    /// The rest period with this id goes away.
+    case removeRestPeriod(id: Int64)
     /// A new name for a habit.
     case renameHabit(id: Int64, name: String)
     /// The habit stops counting from `on` (that day included).
@@ -66,6 +94,8 @@ public enum StoreWriteResult: Sendable, Hashable {
     case completions(changed: [Bool])
     /// The settings as they are now stored.
     case settings(UserSettings)
+    /// The rest period added or removed.
+    case restPeriod(RestPeriodRecord)
 }
 
 /// A change that another server committed to a store they share.
@@ -107,6 +137,10 @@ public protocol StreakStore: AnyObject, Sendable {
     func habits(of user: UserID) throws(StorageError) -> [Habit]
     /// The user's completions.
     func completions(of user: UserID) throws(StorageError) -> [Completion]
+    /// The user's skips, by day then habit.
+    func skips(of user: UserID) throws(StorageError) -> [Skip]
+    /// The user's rest periods, ascending by first day then id.
+    func restPeriods(of user: UserID) throws(StorageError) -> [RestPeriodRecord]
     /// The user's settings (the defaults until changed).
     func settings(of user: UserID) throws(StorageError) -> UserSettings
     /// The serial queue on which `submit`'s completions run, in commit order. Work queued on it

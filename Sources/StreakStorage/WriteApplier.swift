@@ -9,7 +9,7 @@ struct WriteApplier {
 
     func apply(_ write: StoreWrite) throws(StorageError) -> StoreWriteResult {
         switch write {
-        case .createHabit(let name, let createdOn):
+        case .createHabit(let name, let createdOn, let schedule):
             try HabitRow.validate(name: name)
             // Unique per store (SQLite: index habits_by_id, and only the writer inserts; PostgreSQL:
             // a sequence, as several servers may insert).
@@ -18,9 +18,40 @@ struct WriteApplier {
                 "INSERT INTO habits (user_id, id, name, created_on) VALUES (?, ?, ?, ?)",
                 [.integer(user), .integer(next), .text(name), .integer(Int64(createdOn.dayNumber))]
             )
-            let habit = Habit(id: next, name: name, createdOn: createdOn)
+            var habit = Habit(id: next, name: name, createdOn: createdOn)
+            if let schedule {
+                try ScheduleRow.store(user: user, habitID: next, weekdays: schedule, from: createdOn, into: connection)
+                habit.schedule.set(schedule, from: createdOn)
+            }
             habits.remember(habit, of: user)
             return .habit(habit)
+        case .setSchedule(let id, let weekdays, let from):
+            _ = try existingHabit(id)
+            try ScheduleRow.store(user: user, habitID: id, weekdays: weekdays, from: from, into: connection)
+            return .habit(try withSchedule(existingHabit(id)))
+        case .addRestPeriod(let period, let note):
+            try RestPeriodNote.validate(note)
+            let next = try connection.query(connection.dialect.nextRestPeriodID).first?.first?.integer ?? 1
+            try connection.query(
+                "INSERT INTO rest_periods (user_id, id, from_day, to_day, note) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .integer(user), .integer(next), .integer(Int64(period.from.dayNumber)),
+                    .integer(Int64(period.to.dayNumber)), .text(note),
+                ]
+            )
+            return .restPeriod(RestPeriodRecord(id: next, period: period, note: note))
+        case .removeRestPeriod(let id):
+            let rows = try connection.query(
+                "SELECT id, from_day, to_day, note FROM rest_periods WHERE user_id = ? AND id = ?",
+                [.integer(user), .integer(id)]
+            )
+            guard let row = rows.first else { throw StorageError(.notFound, "no rest period with id \(id)") }
+            let record = try ScheduleRow.restPeriod(from: row)
+            try connection.query(
+                "DELETE FROM rest_periods WHERE user_id = ? AND id = ?",
+                [.integer(user), .integer(id)]
+            )
+            return .restPeriod(record)
         case .renameHabit(let id, let name):
             try HabitRow.validate(name: name)
             var habit = try existingHabit(id)
@@ -30,7 +61,7 @@ struct WriteApplier {
             )
             habit.name = name
             habits.remember(habit, of: user)
-            return .habit(habit)
+            return .habit(try withSchedule(habit))
         case .archiveHabit(let id, let day):
             var habit = try existingHabit(id)
             if let archived = habit.archivedOn {
@@ -46,11 +77,12 @@ struct WriteApplier {
                 [.integer(Int64(day.dayNumber)), .integer(user), .integer(id)]
             )
             habits.remember(habit, of: user)
-            return .habit(habit)
+            return .habit(try withSchedule(habit))
         case .completions(let changes):
             var changed: [Bool] = []
             changed.reserveCapacity(changes.count)
             for change in changes {
+                var skipChanged = false
                 switch change {
                 case .record(let habitID, let date):
                     try checkRecord(habitID: habitID, date: date)
@@ -64,8 +96,23 @@ struct WriteApplier {
                         "DELETE FROM completions WHERE user_id = ? AND habit_id = ? AND day = ?",
                         [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
                     )
+                case .skip(let habitID, let date):
+                    try checkRecord(habitID: habitID, date: date)
+                    let key: [SQLValue] = [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
+                    try connection.query("DELETE FROM completions WHERE user_id = ? AND habit_id = ? AND day = ?", key)
+                    skipChanged = connection.changes == 1
+                    try connection.query(
+                        "INSERT INTO skips (user_id, habit_id, day) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                        key
+                    )
+                case .unskip(let habitID, let date):
+                    _ = try existingHabit(habitID)
+                    try connection.query(
+                        "DELETE FROM skips WHERE user_id = ? AND habit_id = ? AND day = ?",
+                        [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
+                    )
                 }
-                changed.append(connection.changes == 1)
+                changed.append(skipChanged || connection.changes == 1)
             }
             return .completions(changed: changed)
         case .changeSettings(let change):
@@ -77,14 +124,17 @@ struct WriteApplier {
             }
             try connection.query(
                 """
-                INSERT INTO settings (user_id, time_zone, locale, week_start, min_percent) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO settings (user_id, time_zone, locale, week_start, min_percent, day_start_minutes)
+                VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, locale = excluded.locale,
-                    week_start = excluded.week_start, min_percent = excluded.min_percent
+                    week_start = excluded.week_start, min_percent = excluded.min_percent,
+                    day_start_minutes = excluded.day_start_minutes
                 """,
                 [
                     .integer(user), .text(settings.timeZone), .text(settings.locale),
                     .integer(Int64(settings.weekStart.rawValue)),
                     settings.minPercent.map { .integer(Int64($0)) } ?? .null,
+                    .integer(Int64(settings.dayStart.minutes)),
                 ]
             )
             return .settings(settings)
@@ -97,6 +147,13 @@ struct WriteApplier {
         guard habit.isActive(on: date) else {
             throw StorageError(.invalidArgument, "habit \(habitID) is not active on \(date) \(window(of: habit))")
         }
+    }
+
+    /// `habit` with its stored schedule (the batch's habit cache holds habits without theirs).
+    private func withSchedule(_ habit: Habit) throws(StorageError) -> Habit {
+        var habit = habit
+        habit.schedule = try ScheduleRow.load(user: user, habitID: habit.id, from: connection)[habit.id] ?? .everyDay
+        return habit
     }
 
     private func existingHabit(_ id: Int64) throws(StorageError) -> Habit {

@@ -89,3 +89,14 @@ extension Completion {
         self.init(habitID: wire.habitId, date: date)
     }
 }
+
+extension WireRestPeriod {
+    /// The wire form of a stored rest period.
+    init(_ record: RestPeriodRecord) {
+        self.init()
+        id = record.id
+        from = record.period.from
+        to = record.period.to
+        note = record.note
+    }
+}

@@ -1,0 +1,185 @@
+import StreakCore
+import StreakFraming
+import StreakStorage
+import StreakWire
+
+extension StreakService {
+    /// Schedules, skips and rest periods: validated against the user's state, made durable through
+    /// the store like completions, then applied in memory and pushed to watchers.
+    func submitScheduleWrite(
+        _ method: WireMethod,
+        _ request: IncomingRequest,
+        user: UserState,
+        snapshot: UserState.Snapshot,
+        responder: Responder
+    ) throws {
+        switch method {
+        case .setHabitSchedule:
+            let message = try WireSetHabitScheduleRequest(serializedBytes: request.message)
+            guard let weekdays = message.weekdays else {
+                throw ServiceError.invalidArgument("SetHabitSchedule needs weekdays")
+            }
+            let set = try WeekdaySet(wire: weekdays.weekdays, field: "weekdays")
+            try snapshot.data.requireHabit(message.habitId)
+            let from = message.effectiveFrom ?? snapshot.today
+            submitChangingDays(
+                .setSchedule(habitID: message.habitId, weekdays: set, from: from),
+                days: from...snapshot.today,
+                user: user,
+                request: request,
+                responder: responder,
+                apply: { result, data in
+                    guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
+                    data.upsert(habit)
+                    return habit
+                },
+                answer: { habit in WireSetHabitScheduleResponse(habit: WireHabit(habit)).serializedBytes() }
+            )
+        case .skipHabit, .unskipHabit:
+            let (habitID, date, asOf) = try skipArguments(method, request.message, today: snapshot.today)
+            try snapshot.data.requireHabit(habitID)
+            if method == .skipHabit {
+                try snapshot.data.index.validateSkip(habitID: habitID, date: date)
+            }
+            let change: CompletionChange =
+                method == .skipHabit ? .skip(habitID: habitID, date: date) : .unskip(habitID: habitID, date: date)
+            submitCompletions([change], user: user, request: request, responder: responder) { changed in
+                let (streak, current) = user.currentStreak(asOf: asOf, now: self.now())
+                return WireCompletionResponse(
+                    day: WireDayRecord(current.data.dayRecord(on: date)),
+                    streak: WireStreakSummary(streak),
+                    changed: changed.first ?? false
+                ).serializedBytes()
+            }
+        case .addRestPeriod:
+            let message = try WireAddRestPeriodRequest(serializedBytes: request.message)
+            let period = try RestPeriod(from: message.from, to: message.to, field: "rest period")
+            guard message.note.count <= RestPeriodRecord.maximumNoteLength else {
+                throw ServiceError.invalidArgument("note: at most 200 characters")
+            }
+            submitRestPeriod(
+                .addRestPeriod(period, note: message.note),
+                added: true,
+                asOf: message.asOf,
+                user: user,
+                snapshot: snapshot,
+                request: request,
+                responder: responder
+            ) { record, streak in
+                WireAddRestPeriodResponse(restPeriod: WireRestPeriod(record), streak: streak).serializedBytes()
+            }
+        case .removeRestPeriod:
+            let message = try WireRemoveRestPeriodRequest(serializedBytes: request.message)
+            try snapshot.data.requireRestPeriod(message.id)
+            submitRestPeriod(
+                .removeRestPeriod(id: message.id),
+                added: false,
+                asOf: message.asOf,
+                user: user,
+                snapshot: snapshot,
+                request: request,
+                responder: responder
+            ) { record, streak in
+                WireRemoveRestPeriodResponse(restPeriod: WireRestPeriod(record), streak: streak).serializedBytes()
+            }
+        default:
+            throw ServiceError.unimplemented(request.method)
+        }
+    }
+
+    private func submitRestPeriod(
+        _ write: StoreWrite,
+        added: Bool,
+        asOf: CivilDate?,
+        user: UserState,
+        snapshot: UserState.Snapshot,
+        request: IncomingRequest,
+        responder: Responder,
+        answer: @escaping @Sendable (RestPeriodRecord, WireStreakSummary) -> [UInt8]
+    ) {
+        submitChangingDays(
+            write,
+            days: nil,
+            user: user,
+            request: request,
+            responder: responder,
+            apply: { result, data in
+                guard case .restPeriod(let record) = result else { throw ServiceError.unexpectedStoreResult }
+                data.apply(restPeriod: record, added: added)
+                return record
+            },
+            answer: { record in
+                answer(record, WireStreakSummary(user.currentStreak(asOf: asOf, now: self.now()).0))
+            }
+        )
+    }
+
+    /// Submits a write that may change many days' records: after the commit, every day of `days`
+    /// (nil: the rest period's days) on or before today whose record changed goes to the watchers.
+    private func submitChangingDays<Applied: Sendable>(
+        _ write: StoreWrite,
+        days: ClosedRange<CivilDate>?,
+        user: UserState,
+        request: IncomingRequest,
+        responder: Responder,
+        apply: @escaping @Sendable (StoreWriteResult, inout UserData) throws -> Applied,
+        answer: @escaping @Sendable (Applied) throws -> [UInt8]
+    ) {
+        submit(
+            write,
+            user: user,
+            request: request,
+            responder: responder,
+            apply: { result in
+                let before = user.snapshot(now: self.now())
+                var applied: Applied?
+                var failure: (any Error)?
+                let after = self.apply(user) { data in
+                    do { applied = try apply(result, &data) } catch { failure = error }
+                }
+                if let failure { throw failure }
+                guard let applied else { throw ServiceError.unexpectedStoreResult }
+                let range = days ?? (applied as? RestPeriodRecord).map { $0.period.from...$0.period.to }
+                if let range {
+                    let changed = ChangedDays.between(before, after, in: range, today: after.today)
+                    if !changed.isEmpty { self.notifyWatchers(user, days: changed, snapshot: after) }
+                }
+                return applied
+            },
+            answer: answer
+        )
+    }
+
+    private func skipArguments(
+        _ method: WireMethod,
+        _ bytes: [UInt8],
+        today: CivilDate
+    ) throws -> (habitID: Int64, date: CivilDate, asOf: CivilDate?) {
+        if method == .skipHabit {
+            let message = try WireSkipHabitRequest(serializedBytes: bytes)
+            return (message.habitId, message.date ?? today, message.asOf)
+        }
+        let message = try WireUnskipHabitRequest(serializedBytes: bytes)
+        return (message.habitId, message.date ?? today, message.asOf)
+    }
+}
+
+/// The days whose records differ between two snapshots of a user.
+enum ChangedDays {
+    /// The days of `range` on or before `today` (at most the heatmap's 20-year limit, the latest
+    /// ones) whose day records differ between `before` and `after`, ascending.
+    static func between(
+        _ before: UserState.Snapshot,
+        _ after: UserState.Snapshot,
+        in range: ClosedRange<CivilDate>,
+        today: CivilDate
+    ) -> [CivilDate] {
+        let last = min(range.upperBound, today).dayNumber
+        let first = max(range.lowerBound.dayNumber, last - HeatmapOptions.maximumDays + 1)
+        guard first <= last else { return [] }
+        return (first...last).compactMap { number in
+            guard let day = try? CivilDate(dayNumber: number) else { return nil }
+            return before.data.dayRecord(on: day) == after.data.dayRecord(on: day) ? nil : day
+        }
+    }
+}

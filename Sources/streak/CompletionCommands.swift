@@ -8,14 +8,23 @@ struct CompletionOptions: ParsableArguments {
     @Argument(help: "The habit: its name or id.") var habit: String
     @Option(help: ArgumentHelp("The day (default: --as-of, else today).", valueName: "YYYY-MM-DD")) var date: String?
 
-    func run(global: GlobalOptions, record: Bool) async throws {
+    /// What the command does to the habit's day.
+    enum Action {
+        case record, remove, skip, unskip
+    }
+
+    func run(global: GlobalOptions, action: Action) async throws {
         try await global.run { context in
             let day = try date.map { try CLIFailure.parseDate($0, option: "--date") } ?? context.asOf
             let found = try await HabitResolver.resolve(habit, client: context.client)
-            let response =
-                record
-                ? try await context.client.recordCompletion(habitID: found.id, date: day, asOf: context.asOf)
-                : try await context.client.removeCompletion(habitID: found.id, date: day, asOf: context.asOf)
+            let client = context.client
+            let response: WireCompletionResponse =
+                switch action {
+                case .record: try await client.recordCompletion(habitID: found.id, date: day, asOf: context.asOf)
+                case .remove: try await client.removeCompletion(habitID: found.id, date: day, asOf: context.asOf)
+                case .skip: try await client.skip(habitID: found.id, date: day, asOf: context.asOf)
+                case .unskip: try await client.unskip(habitID: found.id, date: day, asOf: context.asOf)
+                }
             context.emit(
                 json: .object([
                     ("changed", .bool(response.changed)), ("day", WireJSON.dayRecord(response.day)),
@@ -39,7 +48,7 @@ struct DoneCommand: AsyncParsableCommand {
     @OptionGroup var options: CompletionOptions
 
     func run() async throws {
-        try await options.run(global: global, record: true)
+        try await options.run(global: global, action: .record)
     }
 }
 
@@ -53,6 +62,6 @@ struct UndoCommand: AsyncParsableCommand {
     @OptionGroup var options: CompletionOptions
 
     func run() async throws {
-        try await options.run(global: global, record: false)
+        try await options.run(global: global, action: .remove)
     }
 }

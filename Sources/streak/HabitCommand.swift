@@ -7,22 +7,33 @@ import StreakWire
 struct HabitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "habit",
-        abstract: "Add, list, rename and archive habits.",
-        subcommands: [Add.self, List.self, Rename.self, Archive.self],
+        abstract: "Add, list, rename, archive and schedule habits.",
+        subcommands: [Add.self, List.self, Rename.self, Archive.self, ScheduleCommand.self],
         defaultSubcommand: List.self
     )
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a habit.")
+        static let configuration = CommandConfiguration(
+            abstract: "Add a habit.",
+            discussion: "Examples: streak habit add Read; streak habit add Gym --on mon,wed,fri"
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The habit's name (1 to 200 characters).") var name: String
         @Option(help: ArgumentHelp("The first day it counts (default: --as-of, else today).", valueName: "YYYY-MM-DD"))
         var date: String?
+        @Option(
+            help: ArgumentHelp(
+                "The weekdays it is expected on: mon,wed,fri, weekdays, weekends (default: daily).",
+                valueName: "days"
+            )
+        )
+        var on: String?
 
         func run() async throws {
             try await global.run { context in
                 let createdOn = try date.map { try CLIFailure.parseDate($0, option: "--date") } ?? context.asOf
-                let habit = try await context.client.createHabit(name: name, createdOn: createdOn)
+                let weekdays = try on.map { text throws(CLIFailure) in try WeekdayListArgument.parse(text) }
+                let habit = try await context.client.createHabit(name: name, createdOn: createdOn, weekdays: weekdays)
                 context.emit(
                     json: .object([("habit", WireJSON.habit(habit))]),
                     text: "added habit \(habit.id) '\(habit.name)' from \(habit.createdOn.map { "\($0)" } ?? "today")\n"

@@ -12,10 +12,12 @@ struct DayCommand: AsyncParsableCommand {
     )
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The day.", valueName: "YYYY-MM-DD")) var date: String
+    @OptionGroup var filter: HabitFilter
 
     func run() async throws {
         try await global.run { context in
-            let day = try await context.client.day(try CLIFailure.parseDate(date, option: "DATE"))
+            let date = try CLIFailure.parseDate(date, option: "DATE")
+            let day = try await context.client.day(date, habitIDs: try await filter.ids(client: context.client))
             context.emit(json: WireJSON.dayDetail(day), text: DayRenderer.render(day, style: context.style))
         }
     }
@@ -41,10 +43,12 @@ struct HeatmapCommand: AsyncParsableCommand {
         )
     )
     var weekStart: String?
+    @OptionGroup var filter: HabitFilter
 
     func run() async throws {
         try await global.run { context in
             var request = WireGetHeatmapRequest()
+            request.habitIds = try await filter.ids(client: context.client)
             request.from = try from.map { try CLIFailure.parseDate($0, option: "--from") }
             request.to = try to.map { try CLIFailure.parseDate($0, option: "--to") }
             request.asOf = context.asOf
@@ -62,10 +66,12 @@ struct StreakSummaryCommand: AsyncParsableCommand {
         abstract: "Show the current and the longest streak."
     )
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var filter: HabitFilter
 
     func run() async throws {
         try await global.run { context in
-            let streak = try await context.client.streak(asOf: context.asOf)
+            let ids = try await filter.ids(client: context.client)
+            let streak = try await context.client.streak(asOf: context.asOf, habitIDs: ids)
             context.emit(json: WireJSON.streak(streak), text: StreakRenderer.render(streak, style: context.style))
         }
     }
@@ -80,10 +86,12 @@ struct WeekdaysCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("The first day (default: all history).", valueName: "YYYY-MM-DD")) var from: String?
     @Option(help: ArgumentHelp("The last day (default: --as-of, else today).", valueName: "YYYY-MM-DD")) var to: String?
+    @OptionGroup var filter: HabitFilter
 
     func run() async throws {
         try await global.run { context in
             var request = WireGetWeekdayChartRequest()
+            request.habitIds = try await filter.ids(client: context.client)
             request.from = try from.map { try CLIFailure.parseDate($0, option: "--from") }
             request.to = try to.map { try CLIFailure.parseDate($0, option: "--to") }
             request.asOf = context.asOf
@@ -108,10 +116,12 @@ struct CalendarCommand: AsyncParsableCommand {
     var month: String?
     @Option(help: ArgumentHelp("The first column: a weekday or a locale; default: your locale's.", valueName: "day"))
     var weekStart: String?
+    @OptionGroup var filter: HabitFilter
 
     func run() async throws {
         try await global.run { context in
             var request = WireGetMonthPageRequest()
+            request.habitIds = try await filter.ids(client: context.client)
             if let month {
                 let date = try CLIFailure.parseDate(month + "-01", option: "YYYY-MM")
                 request.year = Int32(date.year)

@@ -16,11 +16,15 @@ struct SettingsCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The streak threshold, 1...100 percent of active habits.", valueName: "n"))
     var minPercent: Int?
     @Flag(help: "Back to the default threshold: at least one habit.") var clearMinPercent = false
+    @Option(help: ArgumentHelp("When your day begins, 00:00...12:00 (e.g. 03:00 for night owls).", valueName: "HH:MM"))
+    var dayStart: String?
 
     func run() async throws {
         try await global.run { context in
             let settings: WireSettings
-            if timeZone == nil && locale == nil && weekStart == nil && minPercent == nil && !clearMinPercent {
+            if timeZone == nil && locale == nil && weekStart == nil && minPercent == nil && !clearMinPercent
+                && dayStart == nil
+            {
                 settings = try await context.client.settings()
             } else {
                 var request = WireUpdateSettingsRequest()
@@ -39,6 +43,10 @@ struct SettingsCommand: AsyncParsableCommand {
                     request.minPercent = Int32(minPercent)
                 }
                 request.clearMinPercent = clearMinPercent
+                if let dayStart {
+                    request.setDayStart = true
+                    request.dayStartMinutes = Int32(try DayStartArgument.parse(dayStart))
+                }
                 settings = try await context.client.updateSettings(request)
             }
             context.emit(
@@ -46,5 +54,19 @@ struct SettingsCommand: AsyncParsableCommand {
                 text: SettingsRenderer.render(settings, style: context.style)
             )
         }
+    }
+}
+
+/// Parses `--day-start HH:MM` (00:00...12:00) into minutes after midnight.
+enum DayStartArgument {
+    static func parse(_ text: String) throws(CLIFailure) -> Int {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].count == 2, (1...2).contains(parts[0].count),
+            let hours = Int(parts[0]), let minutes = Int(parts[1]), (0..<60).contains(minutes),
+            (0...720).contains(hours * 60 + minutes)
+        else {
+            throw CLIFailure(.badInput, "--day-start '\(text)' is not a time HH:MM between 00:00 and 12:00")
+        }
+        return hours * 60 + minutes
     }
 }

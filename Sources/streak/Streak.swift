@@ -17,7 +17,7 @@ struct Streak: AsyncParsableCommand {
         subcommands: [
             HabitCommand.self, DoneCommand.self, UndoCommand.self, DayCommand.self, HeatmapCommand.self,
             StreakSummaryCommand.self, WeekdaysCommand.self, CalendarCommand.self, SettingsCommand.self,
-            WatchCommand.self, SampleCommand.self,
+            SkipCommand.self, UnskipCommand.self, RestCommand.self, WatchCommand.self, SampleCommand.self,
         ]
     )
 

@@ -44,7 +44,7 @@ struct JSONTests {
         let settings = WireSettings(timeZone: "UTC", locale: "en_US", weekStart: .monday, minPercent: 0)
         #expect(
             WireJSON.settings(settings).serialized(pretty: false)
-                == #"{"time_zone":"UTC","locale":"en_US","week_start":"monday","min_percent":null}"#
+                == #"{"time_zone":"UTC","locale":"en_US","week_start":"monday","min_percent":null,"day_start":"00:00"}"#
         )
     }
 }

@@ -75,7 +75,7 @@ struct CLIJSONTests {
         let server = try ServerProcess.start()
         defer { server.stop() }
         let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
-        let keys = ["id", "name", "created_on", "archived_on"]
+        let keys = ["id", "name", "created_on", "archived_on", "schedule"]
 
         let added = try json(try cli.run(["--json", "habit", "add", "Swim", "--date", "2025-05-01"]))
         #expect(added.keys.sorted() == ["habit"])
@@ -85,6 +85,7 @@ struct CLIJSONTests {
         #expect(habit["name"] as? String == "Swim")
         #expect(habit["created_on"] as? String == "2025-05-01")
         #expect(habit["archived_on"] is NSNull)
+        #expect((habit["schedule"] as? [Any])?.isEmpty == true)
 
         // Without --date: created on --as-of.
         let second = try json(try cli.run(["--json", "habit", "add", "Cycle"]))

@@ -7,17 +7,28 @@ public enum DayRenderer {
         let date = day.date.map(String.init(describing:)) ?? "?"
         var lines = [style.bold(date) + "  " + summary(day)]
         lines.append(
-            "level \(day.level), "
-                + (day.contributing ? "counts towards the streak" : "does not count towards the streak")
+            day.rest
+                ? "a rest day: neither counts nor breaks the streak"
+                : "level \(day.level), "
+                    + (day.contributing ? "counts towards the streak" : "does not count towards the streak")
         )
         for habit in day.completedHabits {
             lines.append("  ✓ \(habit.name) (#\(habit.id))")
         }
+        for habit in day.skippedHabits {
+            lines.append("  - \(habit.name) (#\(habit.id)) skipped")
+        }
+        for habit in day.openHabits {
+            lines.append("  ○ \(habit.name) (#\(habit.id)) open")
+        }
         return lines.map { $0 + "\n" }.joined()
     }
 
-    /// "4 of 5 habits (80%)".
+    /// "4 of 5 habits (80%)": done of due; "rest day" when every habit was excused.
     static func summary(_ day: WireDayDetail) -> String {
-        "\(day.completed) of \(day.active) \(day.active == 1 ? "habit" : "habits") (\(day.percent)%)"
+        if day.rest { return "rest day" }
+        // A server older than `due` sends 0: every active habit was due.
+        let due = day.due == 0 ? day.active : day.due
+        return "\(day.completed) of \(due) \(due == 1 ? "habit" : "habits") (\(day.percent)%)"
     }
 }

@@ -6,13 +6,17 @@ public import StreakWire
 ///
 /// With colour each cell is a `■` in one of GitHub's greens (256-colour palette); without,
 /// the levels are `·` (none), `░` (light), `▒` (medium) and `█` (full), so the picture
-/// still reads. Days outside the range or after "today" are blank.
+/// still reads. A rest day (every habit excused) is `-`, in a neutral blue with colour. Days
+/// outside the range or after "today" are blank.
 public enum HeatmapRenderer {
     /// The 256-colour palette index of each level, dark grey then three greens.
     static let palette = [238, 22, 28, 40]
     /// The character of each level without colour.
     static let plainGlyphs = ["·", "░", "▒", "█"]
     static let margin = 2
+    /// A rest day without colour, and its 256-colour palette index with colour.
+    static let restGlyph = "-"
+    static let restColor = 67
 
     /// The heatmap as lines of text, each ending in a newline.
     public static func render(_ heatmap: WireHeatmap, style: TerminalStyle) -> String {
@@ -29,7 +33,14 @@ public enum HeatmapRenderer {
         }
         lines.append("")
         lines.append(legend(style: style))
+        if heatmap.weeks.contains(where: { $0.cells.contains(where: \.rest) }) {
+            lines.append(String(repeating: " ", count: margin) + restCell(style: style) + " rest day")
+        }
         return lines.map { $0 + "\n" }.joined()
+    }
+
+    static func restCell(style: TerminalStyle) -> String {
+        style.usesColor ? style.foreground("■", restColor) : restGlyph
     }
 
     /// The legend line: `Less · ░ ▒ █ More`, coloured blocks with colour.
@@ -40,6 +51,7 @@ public enum HeatmapRenderer {
 
     static func glyph(for cell: WireHeatmapCell, style: TerminalStyle) -> String {
         guard cell.present else { return " " }
+        if cell.rest { return restCell(style: style) }
         return self.cell(level: Int(cell.level), style: style)
     }
 

@@ -3,7 +3,8 @@ public import StreakWire
 /// Draws a month page like `cal`: the title centred, two-letter weekday names in the page's
 /// order, six rows of days. Days outside the month are blank. Contributing (highlighted)
 /// days are in reverse video with colour and followed by `*` without; today is underlined
-/// with colour and followed by `<` without (`+` when it is also highlighted).
+/// with colour and followed by `<` without (`+` when it is also highlighted). A rest day is dimmed
+/// with colour and followed by `-` without.
 public enum MonthPageRenderer {
     /// The page as text, each line ending in a newline.
     public static func render(_ page: WireMonthPage, style: TerminalStyle) -> String {
@@ -22,7 +23,10 @@ public enum MonthPageRenderer {
             lines.append(cells.joined(separator: " ").trimmingTrailingSpaces())
         }
         while lines.last?.isEmpty == true { lines.removeLast() }
-        let note = style.usesColor ? "highlighted: counts towards the streak" : "* counts towards the streak  < today"
+        var note = style.usesColor ? "highlighted: counts towards the streak" : "* counts towards the streak  < today"
+        if page.days.contains(where: { $0.inMonth && $0.rest }) {
+            note += style.usesColor ? "  dimmed: rest day" : "  - rest day"
+        }
         lines.append("")
         lines.append(style.dim(note))
         return lines.map { $0 + "\n" }.joined()
@@ -34,10 +38,11 @@ public enum MonthPageRenderer {
         if style.usesColor {
             var text = number
             if day.highlighted { text = style.reverse(text) }
+            if day.rest && !day.highlighted { text = style.dim(text) }
             if day.today { text = style.underline(style.bold(text)) }
             return text + " "
         }
-        let mark = day.today ? (day.highlighted ? "+" : "<") : (day.highlighted ? "*" : " ")
+        let mark = day.today ? (day.highlighted ? "+" : "<") : (day.highlighted ? "*" : (day.rest ? "-" : " "))
         return number + mark
     }
 }

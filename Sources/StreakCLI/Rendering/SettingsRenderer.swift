@@ -10,6 +10,7 @@ public enum SettingsRenderer {
             "locale:      \(settings.locale)",
             "week start:  \(settings.weekStart.map(WeekdayNames.name) ?? "monday")",
             "min percent: \(threshold)",
+            "day start:   \(WireJSON.clock(minutes: Int(settings.dayStartMinutes)))",
         ]
         return lines.map { $0 + "\n" }.joined()
     }

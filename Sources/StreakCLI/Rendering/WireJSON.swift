@@ -14,11 +14,29 @@ public enum WireJSON {
         weekday.map { .string(WeekdayNames.name($0)) } ?? .null
     }
 
-    /// `{"id", "name", "created_on", "archived_on"}`.
+    /// `{"id", "name", "created_on", "archived_on", "schedule": [{"effective_from", "weekdays": [name]}]}`.
     public static func habit(_ habit: WireHabit) -> JSONValue {
         .object([
             ("id", .int(habit.id)), ("name", .string(habit.name)),
             ("created_on", date(habit.createdOn)), ("archived_on", date(habit.archivedOn)),
+            ("schedule", .array(habit.schedule.map(scheduleEntry))),
+        ])
+    }
+
+    /// `{"effective_from", "weekdays": ["monday", ...]}`.
+    public static func scheduleEntry(_ entry: WireScheduleEntry) -> JSONValue {
+        .object([
+            ("effective_from", date(entry.effectiveFrom)),
+            ("weekdays", .array(entry.weekdays.map { weekday($0) })),
+        ])
+    }
+
+    /// `{"id", "from", "to", "note"}`.
+    public static func restPeriod(_ period: WireRestPeriod?) -> JSONValue {
+        guard let period else { return .null }
+        return .object([
+            ("id", .int(period.id)), ("from", date(period.from)), ("to", date(period.to)),
+            ("note", .string(period.note)),
         ])
     }
 
@@ -33,25 +51,30 @@ public enum WireJSON {
         ])
     }
 
-    /// `{"date", "completed_habit_ids", "completed", "active", "percent", "level", "contributing"}`.
+    /// `{"date", "completed_habit_ids", "completed", "active", "percent", "level", "contributing", "due",
+    /// "rest", "skipped_habit_ids"}`.
     public static func dayRecord(_ day: WireDayRecord?) -> JSONValue {
         guard let day else { return .null }
         return .object([
             ("date", date(day.date)), ("completed_habit_ids", .array(day.completedHabitIds.map { .int($0) })),
             ("completed", .int(Int64(day.completed))), ("active", .int(Int64(day.active))),
             ("percent", .int(Int64(day.percent))), ("level", .int(Int64(day.level))),
-            ("contributing", .bool(day.contributing)),
+            ("contributing", .bool(day.contributing)), ("due", .int(Int64(day.due))), ("rest", .bool(day.rest)),
+            ("skipped_habit_ids", .array(day.skippedHabitIds.map { .int($0) })),
         ])
     }
 
     /// `{"date", "completed_habits": [habit], "completed", "active", "percent", "level", "contributing",
-    /// "accessibility_label"}`.
+    /// "accessibility_label", "due", "rest", "skipped_habits": [habit], "open_habits": [habit]}`.
     public static func dayDetail(_ day: WireDayDetail) -> JSONValue {
         .object([
             ("date", date(day.date)), ("completed_habits", .array(day.completedHabits.map(habit))),
             ("completed", .int(Int64(day.completed))), ("active", .int(Int64(day.active))),
             ("percent", .int(Int64(day.percent))), ("level", .int(Int64(day.level))),
             ("contributing", .bool(day.contributing)), ("accessibility_label", .string(day.accessibilityLabel)),
+            ("due", .int(Int64(day.due))), ("rest", .bool(day.rest)),
+            ("skipped_habits", .array(day.skippedHabits.map(habit))),
+            ("open_habits", .array(day.openHabits.map(habit))),
         ])
     }
 
@@ -75,13 +98,13 @@ public enum WireJSON {
         ])
     }
 
-    /// null for an absent cell, else `{"date", "completed", "active", "level", "percent"}`.
+    /// null for an absent cell, else `{"date", "completed", "active", "level", "percent", "due", "rest"}`.
     public static func cell(_ cell: WireHeatmapCell) -> JSONValue {
         guard cell.present else { return .null }
         return .object([
             ("date", date(cell.date)), ("completed", .int(Int64(cell.completed))),
             ("active", .int(Int64(cell.active))), ("level", .int(Int64(cell.level))),
-            ("percent", .int(Int64(cell.percent))),
+            ("percent", .int(Int64(cell.percent))), ("due", .int(Int64(cell.due))), ("rest", .bool(cell.rest)),
         ])
     }
 
@@ -114,6 +137,7 @@ public enum WireJSON {
                 ("date", date($0.date)), ("day", .int(Int64($0.day))), ("in_month", .bool($0.inMonth)),
                 ("today", .bool($0.today)), ("selected", .bool($0.selected)),
                 ("highlighted", .bool($0.highlighted)), ("level", .int(Int64($0.level))),
+                ("rest", .bool($0.rest)),
             ])
         }
         return .object([
@@ -125,13 +149,21 @@ public enum WireJSON {
         ])
     }
 
-    /// `{"time_zone", "locale", "week_start", "min_percent": int or null}`.
+    /// `{"time_zone", "locale", "week_start", "min_percent": int or null, "day_start": "HH:MM"}`.
     public static func settings(_ settings: WireSettings) -> JSONValue {
         .object([
             ("time_zone", .string(settings.timeZone)), ("locale", .string(settings.locale)),
             ("week_start", weekday(settings.weekStart)),
             ("min_percent", settings.minPercent == 0 ? .null : .int(Int64(settings.minPercent))),
+            ("day_start", .string(clock(minutes: Int(settings.dayStartMinutes)))),
         ])
+    }
+
+    /// `HH:MM` for minutes after midnight.
+    public static func clock(minutes: Int) -> String {
+        let hours = minutes / 60
+        let rest = minutes % 60
+        return (hours < 10 ? "0" : "") + "\(hours):" + (rest < 10 ? "0" : "") + "\(rest)"
     }
 
     static func yearMonth(_ year: Int32, _ month: Int32) -> String {

@@ -1,0 +1,83 @@
+import ArgumentParser
+import StreakCLI
+import StreakClient
+import StreakWire
+
+/// `streak rest add|list|remove`: days on which no habit is expected.
+struct RestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rest",
+        abstract: "Rest periods (vacation, illness): no habit is expected, streaks carry over.",
+        subcommands: [Add.self, List.self, Remove.self],
+        defaultSubcommand: List.self
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a rest period, both days included.",
+            discussion: "Example: streak rest add 2024-07-01 2024-07-14 --note 'Summer holiday'"
+        )
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The first day of rest.", valueName: "FROM")) var from: String
+        @Argument(help: ArgumentHelp("The last day of rest.", valueName: "TO")) var to: String
+        @Option(help: "Why (at most 200 characters).") var note: String = ""
+
+        func run() async throws {
+            try await global.run { context in
+                let first = try CLIFailure.parseDate(from, option: "FROM")
+                let last = try CLIFailure.parseDate(to, option: "TO")
+                let added = try await context.client.addRestPeriod(
+                    from: first,
+                    to: last,
+                    note: note,
+                    asOf: context.asOf
+                )
+                context.emit(
+                    json: .object([
+                        ("rest_period", WireJSON.restPeriod(added.restPeriod)),
+                        ("streak", WireJSON.streak(added.streak)),
+                    ]),
+                    text: "added rest period \(RestListRenderer.line(added.restPeriod ?? WireRestPeriod()))\n"
+                        + StreakRenderer.render(added.streak ?? WireStreakSummary(), style: context.style)
+                )
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List rest periods.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try await global.run { context in
+                let periods = try await context.client.restPeriods()
+                context.emit(
+                    json: .object([("rest_periods", .array(periods.map(WireJSON.restPeriod)))]),
+                    text: RestListRenderer.render(periods)
+                )
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a rest period by its id (see: streak rest list)."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The rest period's id.") var id: Int64
+
+        func run() async throws {
+            try await global.run { context in
+                let removed = try await context.client.removeRestPeriod(id: id, asOf: context.asOf)
+                context.emit(
+                    json: .object([
+                        ("rest_period", WireJSON.restPeriod(removed.restPeriod)),
+                        ("streak", WireJSON.streak(removed.streak)),
+                    ]),
+                    text: "removed rest period \(RestListRenderer.line(removed.restPeriod ?? WireRestPeriod()))\n"
+                        + StreakRenderer.render(removed.streak ?? WireStreakSummary(), style: context.style)
+                )
+            }
+        }
+    }
+}

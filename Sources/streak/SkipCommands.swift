@@ -1,0 +1,75 @@
+import ArgumentParser
+import StreakCLI
+import StreakClient
+import StreakCore
+import StreakWire
+
+/// `streak skip HABIT [--date D]`: excuse a habit on a day.
+struct SkipCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "skip",
+        abstract: "Excuse a habit on a day: it neither counts nor breaks the streak.",
+        discussion:
+            "Skipping a day the habit was done takes the completion back. Example: streak skip Gym --date 2024-03-05"
+    )
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: CompletionOptions
+
+    func run() async throws {
+        try await options.run(global: global, action: .skip)
+    }
+}
+
+/// `streak unskip HABIT [--date D]`.
+struct UnskipCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unskip",
+        abstract: "Take back a skip: the day is open again."
+    )
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: CompletionOptions
+
+    func run() async throws {
+        try await options.run(global: global, action: .unskip)
+    }
+}
+
+/// `streak habit schedule HABIT --on mon,wed,fri [--from D]`.
+struct ScheduleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schedule",
+        abstract: "Set the weekdays a habit is expected on, from a day on (the days before keep theirs).",
+        discussion: "Example: streak habit schedule Gym --on mon,wed,fri --from 2024-03-04"
+    )
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The habit: its name or id.") var habit: String
+    @Option(help: ArgumentHelp("mon,wed,fri, or daily, weekdays, weekends.", valueName: "days")) var on: String
+    @Option(help: ArgumentHelp("The first day it applies (default: --as-of, else today).", valueName: "YYYY-MM-DD"))
+    var from: String?
+
+    func run() async throws {
+        try await global.run { context in
+            let weekdays = try WeekdayListArgument.parse(on)
+            let start = try from.map { try CLIFailure.parseDate($0, option: "--from") } ?? context.asOf
+            let found = try await HabitResolver.resolve(habit, client: context.client)
+            let changed = try await context.client.setSchedule(habitID: found.id, weekdays: weekdays, from: start)
+            context.emit(
+                json: .object([("habit", WireJSON.habit(changed))]),
+                text: "habit \(changed.id) '\(changed.name)': \(HabitListRenderer.schedule(changed))\n"
+            )
+        }
+    }
+}
+
+/// Parses `--on`: a comma-separated weekday list or `daily`, `weekdays`, `weekends`.
+enum WeekdayListArgument {
+    static func parse(_ text: String) throws(CLIFailure) -> [Weekday] {
+        guard let weekdays = WeekdayNames.weekdays(list: text), !weekdays.isEmpty else {
+            throw CLIFailure(
+                .badInput,
+                "--on '\(text)' is not a list of weekdays (e.g. mon,wed,fri, or daily, weekdays, weekends)"
+            )
+        }
+        return weekdays
+    }
+}

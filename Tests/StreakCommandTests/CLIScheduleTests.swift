@@ -1,0 +1,80 @@
+import Foundation
+import StreakTestSupport
+import Testing
+
+/// Schedules, skips, rest periods, the day start and `--habit` through `streak` against a real streakd.
+@Suite("streak schedules, skips and rest periods against a real streakd")
+struct CLIScheduleTests {
+    private func json(_ output: CLIRunner.Output) throws -> [String: Any] {
+        #expect(output.status == 0, "\(output.stderr)")
+        return try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    }
+
+    @Test func scheduleSkipRestAndPerHabitViews() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        let asOf = ["--as-of", "2024-05-06"]
+        let gym = try json(
+            cli.run(asOf + ["--json", "habit", "add", "Gym", "--date", "2024-04-29", "--on", "mon,WED,friday"])
+        )
+        let schedule = try #require((gym["habit"] as? [String: Any])?["schedule"] as? [[String: Any]])
+        #expect(schedule.first?["weekdays"] as? [String] == ["monday", "wednesday", "friday"])
+        _ = try json(cli.run(asOf + ["--json", "habit", "add", "Walk", "--date", "2024-05-01"]))
+        for date in ["2024-05-01", "2024-05-02", "2024-05-05"] {
+            _ = try json(cli.run(asOf + ["--json", "done", "Walk", "--date", date]))
+        }
+        let skipped = try json(cli.run(asOf + ["--json", "skip", "Walk", "--date", "2024-05-03"]))
+        let day = try #require(skipped["day"] as? [String: Any])
+        #expect(skipped["changed"] as? Bool == true && day["skipped_habit_ids"] as? [Int] == [2])
+        _ = try json(cli.run(asOf + ["--json", "skip", "walk", "--date", "2024-05-04"]))
+        // Walk's own streak bridges the skips; Gym (mon, wed, fri) was due on the 1st and the 3rd.
+        let walk = try json(cli.run(asOf + ["--json", "streak", "--habit", "Walk"]))
+        #expect(walk["current"] as? Int == 3 && walk["current_start"] as? String == "2024-05-01")
+        let both = try json(cli.run(asOf + ["--json", "day", "2024-05-03"]))
+        #expect(both["due"] as? Int == 1 && (both["open_habits"] as? [[String: Any]])?.count == 1)
+
+        let rest = try json(cli.run(asOf + ["--json", "rest", "add", "2024-04-29", "2024-04-30", "--note", "sick"]))
+        let period = try #require(rest["rest_period"] as? [String: Any])
+        #expect(period["note"] as? String == "sick" && period["from"] as? String == "2024-04-29")
+        let list = try json(cli.run(["--json", "rest", "list"]))
+        #expect((list["rest_periods"] as? [[String: Any]])?.count == 1)
+        let picture = try cli.run(asOf + ["heatmap", "--from", "2024-04-29", "--habit", "Gym"])
+        #expect(picture.status == 0 && picture.stdout.contains("- rest day"), "\(picture.stdout)")
+        let removed = try json(cli.run(asOf + ["--json", "rest", "remove", "\(period["id"] as? Int ?? 0)"]))
+        #expect((removed["rest_period"] as? [String: Any])?["id"] as? Int == period["id"] as? Int)
+
+        let changed = try json(
+            cli.run(asOf + ["--json", "habit", "schedule", "Gym", "--on", "weekends", "--from", "2024-05-06"])
+        )
+        let entries = try #require((changed["habit"] as? [String: Any])?["schedule"] as? [[String: Any]])
+        #expect(entries.count == 2 && entries.last?["weekdays"] as? [String] == ["sunday", "saturday"])
+        let listing = try cli.run(["habit", "list"])
+        #expect(listing.stdout.contains("sun,sat since 2024-05-06"), "\(listing.stdout)")
+        let settings = try json(cli.run(["--json", "settings", "--day-start", "03:30"]))
+        #expect(settings["day_start"] as? String == "03:30")
+    }
+
+    @Test func badInputIsAClearErrorWithExitCode65() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        _ = try json(cli.run(["--json", "habit", "add", "Read", "--date", "2024-01-01"]))
+        let cases: [([String], String)] = [
+            (["habit", "add", "Gym", "--on", "mon,funday"], "--on 'mon,funday'"),
+            (["habit", "add", "Gym", "--on", ""], "--on ''"),
+            (["habit", "schedule", "Nope", "--on", "mon"], "no habit named 'Nope'"),
+            (["settings", "--day-start", "13:00"], "--day-start '13:00'"),
+            (["settings", "--day-start", "3"], "--day-start '3'"),
+            (["skip", "Read", "--date", "2023-12-31"], "not active"),
+            (["rest", "add", "2024-03-05", "2024-03-01"], "before"),
+            (["rest", "remove", "999"], "no rest period with id 999"),
+            (["streak", "--habit", "Nope"], "no habit named 'Nope'"),
+        ]
+        for (arguments, message) in cases {
+            let output = try cli.run(arguments)
+            #expect(output.status == 65, "\(arguments): \(output.status) \(output.stderr)")
+            #expect(output.stderr.contains(message), "\(arguments): \(output.stderr)")
+        }
+    }
+}

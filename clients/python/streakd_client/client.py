@@ -69,6 +69,8 @@ def _build(name: str, request: Message | None, fields: dict[str, Any]) -> Messag
             value = [to_pb_date(v) for v in value] if repeated else to_pb_date(value)
         elif message_type == "streak.v1.WeekStart":
             value = to_week_start(value)
+        elif message_type == "streak.v1.WeekdaySet" and not isinstance(value, types_pb2.WeekdaySet):
+            value = types_pb2.WeekdaySet(weekdays=list(value))
         converted[key] = value
     return cls(**converted)
 
@@ -272,11 +274,19 @@ class Client:
 
     # -- habits ----------------------------------------------------------------------------
 
-    def create_habit(self, name: str | None = None, created_on: Any = None, *,
+    def create_habit(self, name: str | None = None, created_on: Any = None, *, schedule: Any = None,
                      request: service_pb2.CreateHabitRequest | None = None,
                      timeout: Any = _DEFAULT) -> service_pb2.CreateHabitResponse:
-        """CreateHabit: a new habit (created today in the user's zone unless `created_on`)."""
-        return self.call("CreateHabit", request, timeout=timeout, name=name, created_on=created_on)
+        """CreateHabit: a new habit (created today in the user's zone unless `created_on`), expected
+        on the weekday numbers in `schedule` (1 = Sunday ... 7 = Saturday; None: every day)."""
+        return self.call("CreateHabit", request, timeout=timeout, name=name, created_on=created_on,
+                         schedule=schedule)
+
+    def set_habit_schedule(self, habit_id: int | None = None, weekdays: Any = None, effective_from: Any = None, *,
+                           request: Any = None, timeout: Any = _DEFAULT) -> service_pb2.SetHabitScheduleResponse:
+        """SetHabitSchedule: expected on `weekdays` (numbers, 1 = Sunday) from `effective_from` (default today)."""
+        return self.call("SetHabitSchedule", request, timeout=timeout, habit_id=habit_id, weekdays=weekdays,
+                         effective_from=effective_from)
 
     def list_habits(self, include_archived: bool = False, *, request: Any = None,
                     timeout: Any = _DEFAULT) -> service_pb2.ListHabitsResponse:
@@ -316,31 +326,59 @@ class Client:
         return self.call("BatchCompletions", request, timeout=timeout, record=completions(record),
                          remove=completions(remove), as_of=as_of)
 
+    def skip_habit(self, habit_id: int | None = None, date: Any = None, as_of: Any = None, *,
+                   request: Any = None, timeout: Any = _DEFAULT) -> service_pb2.CompletionResponse:
+        """SkipHabit (idempotent): the habit is excused on `date` (default today)."""
+        return self.call("SkipHabit", request, timeout=timeout, habit_id=habit_id, date=date, as_of=as_of)
+
+    def unskip_habit(self, habit_id: int | None = None, date: Any = None, as_of: Any = None, *,
+                     request: Any = None, timeout: Any = _DEFAULT) -> service_pb2.CompletionResponse:
+        """UnskipHabit (idempotent): the skip is taken back."""
+        return self.call("UnskipHabit", request, timeout=timeout, habit_id=habit_id, date=date, as_of=as_of)
+
+    # -- rest periods ----------------------------------------------------------------------
+
+    def add_rest_period(self, from_: Any = None, to: Any = None, note: str | None = None, as_of: Any = None, *,
+                        request: Any = None, timeout: Any = _DEFAULT) -> service_pb2.AddRestPeriodResponse:
+        """AddRestPeriod: no habit is expected from `from_` through `to` (both included)."""
+        return self.call("AddRestPeriod", request, timeout=timeout, to=to, note=note, as_of=as_of,
+                         **{"from": from_})
+
+    def list_rest_periods(self, *, timeout: Any = _DEFAULT) -> service_pb2.ListRestPeriodsResponse:
+        """ListRestPeriods: every rest period, ascending by start."""
+        return self.call("ListRestPeriods", None, timeout=timeout)
+
+    def remove_rest_period(self, id: int | None = None, as_of: Any = None, *, request: Any = None,
+                           timeout: Any = _DEFAULT) -> service_pb2.RemoveRestPeriodResponse:
+        """RemoveRestPeriod: the removed period and the streak after it."""
+        return self.call("RemoveRestPeriod", request, timeout=timeout, id=id, as_of=as_of)
+
     # -- queries ---------------------------------------------------------------------------
 
-    def get_day(self, date: Any = None, *, request: Any = None,
+    def get_day(self, date: Any = None, *, habit_ids: Any = None, request: Any = None,
                 timeout: Any = _DEFAULT) -> service_pb2.GetDayResponse:
-        """GetDay: the day detail (completed habits, percent, label)."""
-        return self.call("GetDay", request, timeout=timeout, date=date)
+        """GetDay: the day detail (completed, skipped and open habits, percent, label), over
+        `habit_ids` alone when given."""
+        return self.call("GetDay", request, timeout=timeout, date=date, habit_ids=habit_ids)
 
     def get_heatmap(self, *, request: Any = None, timeout: Any = _DEFAULT,
                     **fields: Any) -> service_pb2.GetHeatmapResponse:
-        """GetHeatmap: fields from, to, as_of, week_start, locale, accessibility_labels."""
+        """GetHeatmap: fields from, to, as_of, week_start, locale, accessibility_labels, habit_ids."""
         return self.call("GetHeatmap", request, timeout=timeout, **fields)
 
-    def get_streak(self, as_of: Any = None, *, request: Any = None,
+    def get_streak(self, as_of: Any = None, *, habit_ids: Any = None, request: Any = None,
                    timeout: Any = _DEFAULT) -> service_pb2.GetStreakResponse:
-        """GetStreak: the streak summary as of a day (default today)."""
-        return self.call("GetStreak", request, timeout=timeout, as_of=as_of)
+        """GetStreak: the streak summary as of a day (default today), over `habit_ids` alone when given."""
+        return self.call("GetStreak", request, timeout=timeout, as_of=as_of, habit_ids=habit_ids)
 
     def get_weekday_chart(self, *, request: Any = None, timeout: Any = _DEFAULT,
                           **fields: Any) -> service_pb2.GetWeekdayChartResponse:
-        """GetWeekdayChart: fields from, to, as_of, locale, include_total."""
+        """GetWeekdayChart: fields from, to, as_of, locale, include_total, habit_ids."""
         return self.call("GetWeekdayChart", request, timeout=timeout, **fields)
 
     def get_month_page(self, *, request: Any = None, timeout: Any = _DEFAULT,
                        **fields: Any) -> service_pb2.GetMonthPageResponse:
-        """GetMonthPage: fields year, month, selected, as_of, week_start, locale."""
+        """GetMonthPage: fields year, month, selected, as_of, week_start, locale, habit_ids."""
         return self.call("GetMonthPage", request, timeout=timeout, **fields)
 
     # -- settings --------------------------------------------------------------------------
@@ -351,7 +389,8 @@ class Client:
 
     def update_settings(self, *, request: Any = None, timeout: Any = _DEFAULT,
                         **fields: Any) -> service_pb2.UpdateSettingsResponse:
-        """UpdateSettings: fields time_zone, locale, week_start, min_percent, clear_min_percent."""
+        """UpdateSettings: fields time_zone, locale, week_start, min_percent, clear_min_percent,
+        set_day_start with day_start_minutes (0...720)."""
         return self.call("UpdateSettings", request, timeout=timeout, **fields)
 
     # -- stateless builders ----------------------------------------------------------------
@@ -363,7 +402,8 @@ class Client:
 
     def build_heatmap(self, *, request: Any = None, timeout: Any = _DEFAULT,
                       **fields: Any) -> service_pb2.BuildHeatmapResponse:
-        """BuildHeatmap: fields habits, completions, from, to, as_of (required), week_start, ..."""
+        """BuildHeatmap: fields habits (with schedules), completions, skips, rest_periods, from, to,
+        as_of (required), week_start, ..."""
         return self.call("BuildHeatmap", request, timeout=timeout, **fields)
 
     def build_month_page(self, *, request: Any = None, timeout: Any = _DEFAULT,

@@ -133,7 +133,7 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 
-step "C client: libstreakclient.a and streak-example"
+step "C client: libstreakclient.a, streak-example and streak-schedule-example"
 make -s -C clients/c
 
 step "pytest (offline$([ "$offline" -eq 0 ] && echo ' and integration against streakd'))"
@@ -222,5 +222,16 @@ Fri  ${dots}█
     ·${dots}▒
 Sun ·${dots}
     · 0%  ░ 1-49%  ▒ 50-99%  █ 100%" "$py_out"
+
+# Schedules, skips and rest periods from C: Gym on Monday, Wednesday and Friday from 2024-01-01
+# (a Monday), done that day; Wednesday the 3rd skipped: a rest day; as of the 8th the streak is 0,
+# as Friday the 5th was due and missed.
+sched_out="$(clients/c/build/streak-schedule-example --server "127.0.0.1:$port" --token-file "$data/data/token")"
+expect_output streak-schedule-example 'schedule: 3 weekdays from 2024-01-01
+done: day 2024-01-01 due 1, done 1, rest no; streak 1
+skipped: day 2024-01-03 due 0, done 0, rest yes; streak 0
+rest periods: 1, the first "travel"
+removed rest period 1
+removing it again: NOT_FOUND' "$sched_out"
 
 echo "client tests passed"

@@ -82,6 +82,24 @@ streak_code streak_call(streak_client *client, const char *method, const char *t
                         const ProtobufCMessage *request, const ProtobufCMessageDescriptor *response_type,
                         ProtobufCMessage **response, streak_status *status);
 
+/* Typed calls for schedules, skips and rest periods (docs/PROTOCOL.md section 6). Each fills
+ * *response (free it with streak_free_message) on STREAK_OK and returns status->code. A NULL
+ * date means "today in the user's time zone"; a NULL as_of means today for the streak.
+ * `weekdays` are numbers 1 (Sunday) ... 7 (Saturday). */
+streak_code streak_set_habit_schedule(streak_client *client, const char *token, int64_t habit_id,
+                                      const int *weekdays, size_t n_weekdays, const Streak__V1__Date *from,
+                                      Streak__V1__SetHabitScheduleResponse **response, streak_status *status);
+streak_code streak_skip_habit(streak_client *client, const char *token, int64_t habit_id,
+                              const Streak__V1__Date *date, const Streak__V1__Date *as_of, int skip,
+                              Streak__V1__CompletionResponse **response, streak_status *status);
+streak_code streak_add_rest_period(streak_client *client, const char *token, const Streak__V1__Date *from,
+                                   const Streak__V1__Date *to, const char *note,
+                                   Streak__V1__AddRestPeriodResponse **response, streak_status *status);
+streak_code streak_list_rest_periods(streak_client *client, const char *token,
+                                     Streak__V1__ListRestPeriodsResponse **response, streak_status *status);
+streak_code streak_remove_rest_period(streak_client *client, const char *token, int64_t id,
+                                      Streak__V1__RemoveRestPeriodResponse **response, streak_status *status);
+
 /* Frees a response from streak_call (NULL is fine). */
 void streak_free_message(ProtobufCMessage *message);
 

@@ -97,22 +97,37 @@ let targets: [Target] = [
     // epoll(7) for the server's event loops, which the Glibc module does not import.
     .target(name: "CEventPoll"),
 
-    // The Dispatch-driven server and the service's handlers.
+    // The Dispatch-driven transport: event loops, connections, their state machine and the
+    // responder. It knows frames and sockets, not the service (`RequestHandler` is its edge).
     .target(
-        name: "StreakServer",
-        dependencies: ["StreakCore", "StreakFraming", "StreakWire", "StreakStorage", "CEventPoll", logging],
+        name: "StreakTransport",
+        dependencies: ["StreakFraming", "CEventPoll", logging],
         swiftSettings: swiftSettings
     ),
-    // The transport in-process with an echo handler, over real loopback sockets; the service's
-    // caches, responder and error mapping unit by unit.
+    // The transport in-process with an echo handler over real loopback sockets, and its parts alone.
     .testTarget(
         name: "StreakTransportTests",
-        dependencies: ["StreakServer", "StreakFraming", "StreakStorage", "StreakCore", "StreakWire", logging],
+        dependencies: ["StreakTransport", "StreakFraming", "StreakCore", logging],
         swiftSettings: swiftSettings
     ),
-    // Integration tests: the real streakd binary on loopback.
+
+    // The service: authentication, the users' state and caches, reads, writes, watches, builders.
+    .target(
+        name: "StreakServer",
+        dependencies: ["StreakCore", "StreakFraming", "StreakTransport", "StreakWire", "StreakStorage", logging],
+        swiftSettings: swiftSettings
+    ),
+    // The service's parts unit by unit: caches, error mapping, the token cache, "today".
     .testTarget(
         name: "StreakServerTests",
+        dependencies: [
+            "StreakServer", "StreakTransport", "StreakFraming", "StreakStorage", "StreakCore", "StreakWire",
+        ],
+        swiftSettings: swiftSettings
+    ),
+    // The streakd binary on loopback: every method, its errors, watches, shutdown, durability.
+    .testTarget(
+        name: "StreakdTests",
         dependencies: ["StreakClient", "StreakWire", "StreakFraming", "StreakCore", "StreakTestSupport"],
         swiftSettings: swiftSettings
     ),
@@ -160,7 +175,7 @@ let targets: [Target] = [
     // The server executable.
     .executableTarget(
         name: "streakd",
-        dependencies: ["StreakServer", "StreakStorage", argumentParser, logging],
+        dependencies: ["StreakServer", "StreakTransport", "StreakStorage", argumentParser, logging],
         swiftSettings: swiftSettings
     ),
     // The command-line client.

@@ -1,4 +1,5 @@
 import StreakFraming
+import StreakTransport
 import StreakWire
 
 extension StreakService {

@@ -1,5 +1,6 @@
 import StreakCore
 import StreakFraming
+import StreakTransport
 import StreakWire
 
 extension StreakService {

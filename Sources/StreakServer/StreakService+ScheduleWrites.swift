@@ -1,6 +1,7 @@
 import StreakCore
 import StreakFraming
 import StreakStorage
+import StreakTransport
 import StreakWire
 
 extension StreakService {

@@ -2,6 +2,7 @@ import Dispatch
 import StreakCore
 import StreakFraming
 import StreakStorage
+import StreakTransport
 import StreakWire
 
 extension StreakService {

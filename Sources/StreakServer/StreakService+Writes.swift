@@ -2,6 +2,7 @@ import Foundation
 import StreakCore
 import StreakFraming
 import StreakStorage
+import StreakTransport
 import StreakWire
 
 extension StreakService {

@@ -4,6 +4,7 @@ import Logging
 import StreakCore
 import StreakFraming
 import StreakStorage
+import StreakTransport
 import StreakWire
 import Synchronization
 
@@ -17,7 +18,6 @@ public final class StreakService: RequestHandler, Sendable {
     let now: @Sendable () -> Date
     let tokens: TokenCache
     let users: UserRegistry
-    let burst = BurstQueue()
     let watchers = WatchRegistry()
     let builderCache: BuilderCache
     let counters = ServiceCounters()
@@ -83,47 +83,47 @@ public final class StreakService: RequestHandler, Sendable {
 
     // MARK: RequestHandler
 
-    /// Answers inline when it can (Ping, cached reads, writes of a loaded user), else queues
-    /// the request for `didFinishReadBurst(responder:)`.
-    public func handle(_ request: IncomingRequest, responder: Responder) {
-        counters.countRequest()
-        guard let method = MethodTable.method(request.method) else {
-            fail(request, ServiceError.unimplemented(request.method), responder)
-            return
+    /// Answers a read burst: inline what it can (Ping, cached reads, writes of a loaded user); the
+    /// rest, which needs the store or real computation, moves to the work queue in one hop.
+    public func handle(_ requests: [IncomingRequest], responder: Responder) {
+        var deferred: [PendingRequest] = []
+        for request in requests {
+            if let item = answerOrDefer(request, responder: responder) { deferred.append(item) }
         }
-        guard method.requiresAuthentication else {
-            run(request, responder) { try self.ping(request) }
-            return
-        }
-        // A token that cannot be one is refused here: not queued, not remembered, never hashed.
-        guard let token = BearerToken.from(request.metadata), TokenHasher.isWellFormed(token) else {
-            fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
-            return
-        }
-        switch tokens.lookup(token) {
-        case .rejected:
-            fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
-        case .user(let user):
-            if !answerInline(method, request, user: user, responder: responder) {
-                burst.append(
-                    PendingRequest(request: request, responder: responder, method: method, token: token, user: user)
-                )
-            }
-        case nil:
-            burst.append(
-                PendingRequest(request: request, responder: responder, method: method, token: token, user: nil)
-            )
-        }
-    }
-
-    /// Moves the requests of this burst that need the store or real computation to the work queue, in one hop.
-    public func didFinishReadBurst(responder: Responder) {
-        let pending = burst.take(owner: ObjectIdentifier(responder))
-        guard !pending.isEmpty else { return }
+        guard !deferred.isEmpty else { return }
+        let pending = deferred
         workQueue.async {
             for item in pending where responder.isActive(item.request.id, generation: item.request.generation) {
                 self.process(item, responder: responder)
             }
+        }
+    }
+
+    /// Answers `request` inline when it can; otherwise returns what the work queue needs to answer it.
+    private func answerOrDefer(_ request: IncomingRequest, responder: Responder) -> PendingRequest? {
+        counters.countRequest()
+        guard let method = MethodTable.method(request.method) else {
+            fail(request, ServiceError.unimplemented(request.method), responder)
+            return nil
+        }
+        guard method.requiresAuthentication else {
+            run(request, responder) { try self.ping(request) }
+            return nil
+        }
+        // A token that cannot be one is refused here: not queued, not remembered, never hashed.
+        guard let token = BearerToken.from(request.metadata), TokenHasher.isWellFormed(token) else {
+            fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
+            return nil
+        }
+        switch tokens.lookup(token) {
+        case .rejected:
+            fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
+            return nil
+        case .user(let user):
+            if answerInline(method, request, user: user, responder: responder) { return nil }
+            return PendingRequest(request: request, responder: responder, method: method, token: token, user: user)
+        case nil:
+            return PendingRequest(request: request, responder: responder, method: method, token: token, user: nil)
         }
     }
 

@@ -1,6 +1,7 @@
 import StreakCore
 import StreakFraming
 import StreakStorage
+import StreakTransport
 import Synchronization
 
 /// The open Watch streams of every user.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StreakServer
+import StreakTransport
 
 /// The listening address and the connection limits of `streakd`.
 struct ServerOptions: ParsableArguments {

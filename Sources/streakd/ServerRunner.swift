@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import StreakServer
 import StreakStorage
+import StreakTransport
 
 #if canImport(Glibc)
 import Glibc

@@ -3,7 +3,7 @@ import StreakFraming
 import Synchronization
 import Testing
 
-@testable import StreakServer
+@testable import StreakTransport
 
 /// Remembers the messages of the streams whose termination handlers ran.
 final class TerminationRecorder: Sendable {

@@ -1,6 +1,6 @@
 import Dispatch
 import StreakFraming
-import StreakServer
+import StreakTransport
 
 /// Echoes `/echo` inline, answers `/later` from another thread after a short delay, never
 /// answers `/slow`, streams three messages for `/stream`, and sends `/big` a 1 MiB answer.
@@ -8,7 +8,11 @@ import StreakServer
 struct EchoHandler: RequestHandler {
     var onStreamTermination: @Sendable (_ message: [UInt8]) -> Void = { _ in }
 
-    func handle(_ request: IncomingRequest, responder: Responder) {
+    func handle(_ requests: [IncomingRequest], responder: Responder) {
+        for request in requests { handle(request, responder: responder) }
+    }
+
+    private func handle(_ request: IncomingRequest, responder: Responder) {
         switch request.method {
         case "/echo":
             responder.respond(to: request.id, status: .ok, message: request.message)

@@ -2,7 +2,7 @@ import Foundation
 import StreakFraming
 import Testing
 
-@testable import StreakServer
+@testable import StreakTransport
 
 /// Connections share event loops: each loop serves its connections one at a time, so these
 /// check that loops keep connections apart and notice sockets they no longer read.

@@ -2,7 +2,7 @@ import Foundation
 import StreakFraming
 import Testing
 
-@testable import StreakServer
+@testable import StreakTransport
 
 /// GOAWAY: why it is sent, what `last_request_id` says, and that it reaches the client.
 @Suite("GOAWAY over loopback")

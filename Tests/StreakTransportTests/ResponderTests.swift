@@ -3,7 +3,7 @@ import StreakFraming
 import Synchronization
 import Testing
 
-@testable import StreakServer
+@testable import StreakTransport
 
 @Suite("Responder")
 struct ResponderTests {

@@ -3,7 +3,7 @@ import Logging
 import StreakFraming
 import Testing
 
-@testable import StreakServer
+@testable import StreakTransport
 
 /// A transport on an ephemeral loopback port, shut down at the end of each test.
 final class RunningTransport: @unchecked Sendable {

@@ -32,6 +32,8 @@ final class Connection: @unchecked Sendable {
     let logger: Logger
     let onClose: @Sendable (Connection) -> Void
     var decoder: FrameDecoder
+    /// The requests of the read burst in progress, handed to the handler together at its end.
+    var burst: [IncomingRequest] = []
     var machine = ConnectionStateMachine()
     /// The registration in the loop; nil until started and after closing.
     var token: UInt64?

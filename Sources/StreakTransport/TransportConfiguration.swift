@@ -36,7 +36,7 @@ public struct TransportConfiguration: Sendable {
 
 extension Duration {
     /// The duration in nanoseconds, clamped to zero.
-    var nanoseconds: UInt64 {
+    public var nanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }

@@ -1,4 +1,4 @@
-import CEventPoll
+internal import CEventPoll
 import Dispatch
 import Foundation
 

@@ -91,10 +91,17 @@ extension Connection {
         } catch {
             fail(error.status)
         }
-        // Always, even after a protocol error: requests accepted before it may wait for the burst's hop.
-        handler.didFinishReadBurst(responder: responder)
+        deliverBurst()
         responder.endBurst()
         flush()
+    }
+
+    /// Hands the requests accepted so far in this burst to the handler (at the burst's end, or
+    /// before a protocol error's GOAWAY, so that their inline answers come first).
+    func deliverBurst() {
+        guard !burst.isEmpty else { return }
+        handler.handle(burst, responder: responder)
+        burst.removeAll(keepingCapacity: true)
     }
 
     func nextFrame() throws(FramingError) -> Frame? {
@@ -171,7 +178,7 @@ extension Connection {
                 }
             }
         }
-        handler.handle(
+        burst.append(
             IncomingRequest(
                 id: id,
                 method: method,
@@ -179,8 +186,7 @@ extension Connection {
                 message: message,
                 deadline: deadline,
                 generation: generation
-            ),
-            responder: responder
+            )
         )
     }
 
@@ -189,6 +195,7 @@ extension Connection {
     func fail(_ status: Status) {
         guard !closeWhenFlushed, !machine.isClosed else { return }
         logger.debug("closing a connection after a protocol error", metadata: ["status": "\(status.code)"])
+        deliverBurst()
         sendPrefaceOnce()
         responder.send(.goAway(lastRequestID: machine.highestRequestID, status: status))
         responder.endAllStreams(status: status)

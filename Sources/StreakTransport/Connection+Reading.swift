@@ -12,11 +12,11 @@ import Glibc
 extension Connection {
     func readAvailable() {
         guard !machine.isClosed else { return }
-        if lingering {
+        if machine.isLingering {
             discardInput()
             return
         }
-        guard !closeWhenFlushed else {
+        guard machine.readsFrames else {
             pauseReads()  // level-triggered: input left unread must not be reported again and again
             return
         }
@@ -62,9 +62,9 @@ extension Connection {
 
     /// The client sent everything it will send: end its streams, answer what is in flight, close.
     func peerStoppedSending() {
-        peerEnded = true
+        let endStreams = machine.peerStoppedSending()
         pauseReads()
-        responder.endAllStreams(status: Status(.cancelled, "the client closed the connection"))
+        if endStreams { responder.endAllStreams(status: Status(.cancelled, "the client closed the connection")) }
         flush()
     }
 
@@ -84,7 +84,7 @@ extension Connection {
     func handleBurst() {
         responder.beginBurst()
         do {
-            while !closeWhenFlushed, let frame = try nextFrame() {
+            while machine.readsFrames, let frame = try nextFrame() {
                 handle(frame)
             }
             _ = try nextFrame()  // a preface that completed without a frame still gets its answer
@@ -106,9 +106,9 @@ extension Connection {
 
     func nextFrame() throws(FramingError) -> Frame? {
         let frame = try decoder.next()
-        if decoder.hasReceivedPreface && machine.prefaceReceived() {
+        if decoder.hasReceivedPreface && machine.isAwaitingPreface {
             handshakeDone.store(true, ordering: .relaxed)
-            sendPrefaceOnce()
+            if machine.prefaceReceived() { responder.sendRaw(Preface.bytes) }
         }
         return frame
     }
@@ -134,7 +134,7 @@ extension Connection {
         case .refuseDraining:
             responder.send(.response(id: id, status: Status(.unavailable, "the server is shutting down"), message: []))
             return
-        case .ignoreClosed: return
+        case .ignore: return
         }
         var deadline: DispatchTime?
         if let text = metadata.first(where: { $0.key == MetadataEntry.deadlineKey })?.value {
@@ -193,13 +193,12 @@ extension Connection {
     /// A protocol error: GOAWAY with the reason, streams end with it, requests accepted before it
     /// are still answered; then the connection closes.
     func fail(_ status: Status) {
-        guard !closeWhenFlushed, !machine.isClosed else { return }
-        logger.debug("closing a connection after a protocol error", metadata: ["status": "\(status.code)"])
         deliverBurst()
+        guard let last = machine.protocolError() else { return }
+        logger.debug("closing a connection after a protocol error", metadata: ["status": "\(status.code)"])
         sendPrefaceOnce()
-        responder.send(.goAway(lastRequestID: machine.highestRequestID, status: status))
+        responder.send(.goAway(lastRequestID: last, status: status))
         responder.endAllStreams(status: status)
-        closeWhenFlushed = true
         pauseReads()
     }
 }

@@ -56,36 +56,30 @@ extension Connection {
             setAwaitingWritable(false)
             // Finished means answered and handed over: an answer encoded since takeOutput() is
             // flushed by the block its responder scheduled, and only then may the connection close.
-            let finished = responder.isFinished
-            if closeWhenFlushed {
-                // After a protocol error: answer what was accepted before it, then close.
-                if finished { startLingering() }
-                return
-            }
-            if peerEnded && finished {
+            switch machine.outputFlushed(finished: responder.isFinished) {
+            case .none: break
+            case .close:
                 close()
                 return
-            }
-            if machine.mayCloseAfterDraining(inFlight: finished ? 0 : 1, unsentBytes: 0) {
+            case .linger:
                 // Not close(): a client still sending would turn it into a reset that drops answers.
                 startLingering()
                 return
             }
+            if !machine.readsFrames { return }
         } else {
             setAwaitingWritable(true)
         }
         if pending > configuration.maxPendingOutputBytes {
             pauseReads()
-        } else if readsPaused && !closeWhenFlushed && !peerEnded && pending <= configuration.maxPendingOutputBytes / 2 {
+        } else if readsPaused && machine.mayResumeReads && pending <= configuration.maxPendingOutputBytes / 2 {
             readsPaused = false
             interestChanged()
         }
     }
 
-    /// Half-closes, drops further input for up to a second, then closes.
+    /// Half-closes, drops further input for up to a second, then closes (the machine is lingering).
     func startLingering() {
-        guard !lingering else { return }
-        lingering = true
         shutdown(descriptor, Int32(SHUT_WR))
         if readsPaused {
             readsPaused = false
@@ -95,9 +89,7 @@ extension Connection {
     }
 
     func sendPrefaceOnce() {
-        guard !prefaceSent else { return }
-        prefaceSent = true
-        responder.sendRaw(Preface.bytes)
+        if machine.sendPreface() { responder.sendRaw(Preface.bytes) }
     }
 
     func setAwaitingWritable(_ awaiting: Bool) {

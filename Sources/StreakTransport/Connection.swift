@@ -41,10 +41,6 @@ final class Connection: @unchecked Sendable {
     var awaitingWritable = false
     var unsent: [UInt8] = []
     var unsentOffset = 0
-    var closeWhenFlushed = false
-    var prefaceSent = false
-    var lingering = false
-    var peerEnded = false
 
     init(
         descriptor: Int32,
@@ -139,16 +135,12 @@ final class Connection: @unchecked Sendable {
             }
             let idle = elapsedNanoseconds(from: lastActivity.load(ordering: .relaxed), to: now)
             guard idle > configuration.idleTimeout.nanoseconds else { return }
-            if peerEnded || closeWhenFlushed {
-                // Nothing more will be read and nothing moved since: do not wait on its requests forever.
-                close()
-                return
-            }
-            if responder.inFlightCount == 0 {
-                if let last = machine.beginDraining() {
-                    responder.send(.goAway(lastRequestID: last, status: Status(.unavailable, "idle timeout")))
-                    flush()
-                }
+            switch machine.idleTimeoutPassed(inFlight: responder.inFlightCount) {
+            case .none: break
+            case .close: close()
+            case .goAway(let last):
+                responder.send(.goAway(lastRequestID: last, status: Status(.unavailable, "idle timeout")))
+                flush()
             }
         }
     }

@@ -1,19 +1,13 @@
 import Dispatch
-import Foundation
 import StreakFraming
+import Synchronization
 
 /// Answers the requests of one connection, from any thread.
 ///
 /// Each request is answered at most once: late, duplicate and cancelled answers are dropped,
 /// and a request whose deadline passed was already answered DEADLINE_EXCEEDED by the
 /// transport. Answers given during a read burst are written together with one `send`.
-public final class Responder: @unchecked Sendable {
-    private struct Entry {
-        var generation: UInt64
-        var isStream = false
-        var terminationHandlers: [@Sendable () -> Void] = []
-    }
-
+public final class Responder: Sendable {
     /// What happened to a request the transport tried to register.
     enum Registration: Equatable {
         case accepted(generation: UInt64)
@@ -21,20 +15,11 @@ public final class Responder: @unchecked Sendable {
         case overLimit
     }
 
-    private let lock = NSLock()
+    /// Guards everything that changes; the flush block is scheduled after the lock is released.
+    let state = Mutex(State())
     private let queue: DispatchQueue
     private let flush: @Sendable () -> Void
     private let streamOutputLimit: Int
-    private var output: [UInt8] = []
-    private var inFlight: [UInt32: Entry] = [:]
-    private var nextGeneration: UInt64 = 0
-    private var inBurst = false
-    private var flushScheduled = false
-    private var closed = false
-    /// Output the connection took but could not send yet.
-    private var unsentBytes = 0
-    /// Set once every stream was ended (protocol error, shutdown): a stream opened later ends at once.
-    private var streamsEndedStatus: Status?
 
     /// - Parameters:
     ///   - streamOutputLimit: a stream message that finds more output than this waiting for the
@@ -49,12 +34,12 @@ public final class Responder: @unchecked Sendable {
     /// - Parameter generation: when given, the answer is dropped unless `id` is still that
     ///   request (and not a later one that reused the id).
     public func respond(to id: UInt32, generation: UInt64? = nil, status: Status, message: [UInt8]) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard isCurrentLocked(id, generation) else { return }
-        inFlight[id] = nil
-        FrameEncoder.encode(.response(id: id, status: status, message: message), into: &output)
-        scheduleFlushLocked()
+        let scheduleFlush = state.withLock { state in
+            guard state.isCurrent(id, generation) else { return false }
+            state.inFlight[id] = nil
+            return state.write(.response(id: id, status: status, message: message))
+        }
+        if scheduleFlush { self.scheduleFlush() }
     }
 
     /// Answers `request`, unless it ended and its id was reused since.
@@ -69,37 +54,33 @@ public final class Responder: @unchecked Sendable {
     /// - Returns: false when the stream is gone (or was ended here).
     @discardableResult
     public func sendStreamMessage(to id: UInt32, generation: UInt64? = nil, message: [UInt8]) -> Bool {
-        lock.lock()
-        guard isCurrentLocked(id, generation) else {
-            lock.unlock()
-            return false
+        let (sent, handlers, scheduleFlush) = state.withLock { state -> (Bool, [@Sendable () -> Void], Bool) in
+            guard state.isCurrent(id, generation) else { return (false, [], false) }
+            if state.output.count + state.unsentBytes > streamOutputLimit {
+                let ended = state.end(id, status: Self.slowReader, asStream: true)
+                return (false, ended.handlers, ended.flush)
+            }
+            state.inFlight[id]?.isStream = true
+            return (true, [], state.write(.streamMessage(id: id, message: message)))
         }
-        if output.count + unsentBytes > streamOutputLimit {
-            let handlers = endLocked(id, status: Self.slowReader, asStream: true)
-            lock.unlock()
-            for handler in handlers { handler() }
-            return false
-        }
-        inFlight[id]?.isStream = true
-        FrameEncoder.encode(.streamMessage(id: id, message: message), into: &output)
-        scheduleFlushLocked()
-        lock.unlock()
-        return true
+        if scheduleFlush { self.scheduleFlush() }
+        for handler in handlers { handler() }
+        return sent
     }
 
     /// Ends a server-streaming call with its final status.
     public func endStream(_ id: UInt32, generation: UInt64? = nil, status: Status) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard isCurrentLocked(id, generation) else { return }
-        inFlight[id] = nil
-        FrameEncoder.encode(.endStream(id: id, status: status), into: &output)
-        scheduleFlushLocked()
+        let scheduleFlush = state.withLock { state in
+            guard state.isCurrent(id, generation) else { return false }
+            state.inFlight[id] = nil
+            return state.write(.endStream(id: id, status: status))
+        }
+        if scheduleFlush { self.scheduleFlush() }
     }
 
     /// Whether `id` still waits for an answer (not answered, cancelled, expired or closed).
     public func isActive(_ id: UInt32, generation: UInt64? = nil) -> Bool {
-        lock.withLock { isCurrentLocked(id, generation) }
+        state.withLock { $0.isCurrent(id, generation) }
     }
 
     /// Marks `id` as a stream and runs `handler` once when it ends without the handler ending it:
@@ -111,14 +92,20 @@ public final class Responder: @unchecked Sendable {
         generation: UInt64? = nil,
         _ handler: @escaping @Sendable () -> Void
     ) {
-        let handlers: [@Sendable () -> Void] = lock.withLock {
-            guard isCurrentLocked(id, generation) else { return [handler] }
-            inFlight[id]?.isStream = true
-            inFlight[id]?.terminationHandlers.append(handler)
-            guard let status = streamsEndedStatus else { return [] }
-            return endLocked(id, status: status, asStream: true)
+        let (handlers, scheduleFlush) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
+            guard state.isCurrent(id, generation) else { return ([handler], false) }
+            state.inFlight[id]?.isStream = true
+            state.inFlight[id]?.terminationHandlers.append(handler)
+            guard let status = state.streamsEndedStatus else { return ([], false) }
+            return state.end(id, status: status, asStream: true)
         }
+        if scheduleFlush { self.scheduleFlush() }
         for handler in handlers { handler() }
+    }
+
+    /// Schedules the block that moves output to the socket, on the connection's queue.
+    func scheduleFlush() {
+        queue.async(execute: flush)
     }
 
     /// The status of a stream ended because the client does not read fast enough.
@@ -126,118 +113,4 @@ public final class Responder: @unchecked Sendable {
         .resourceExhausted,
         "the client reads too slowly: too much output is waiting, the stream ends"
     )
-
-    // MARK: - For the connection (on its queue)
-
-    var inFlightCount: Int { lock.withLock { inFlight.count } }
-
-    /// Whether every request was answered and every answer taken for sending, checked together:
-    /// an answer given after the last `takeOutput()` must keep the connection from closing.
-    var isFinished: Bool { lock.withLock { inFlight.isEmpty && output.isEmpty } }
-
-    func register(_ id: UInt32, limit: Int) -> Registration {
-        lock.withLock {
-            guard inFlight[id] == nil else { return .duplicate }
-            guard inFlight.count < limit else { return .overLimit }
-            nextGeneration &+= 1
-            inFlight[id] = Entry(generation: nextGeneration)
-            return .accepted(generation: nextGeneration)
-        }
-    }
-
-    /// Writes a frame that answers no registered request (PONG, GOAWAY, refusals).
-    func send(_ frame: Frame) {
-        lock.withLock {
-            FrameEncoder.encode(frame, into: &output)
-            scheduleFlushLocked()
-        }
-    }
-
-    /// Writes bytes that are not a frame (the preface).
-    func sendRaw(_ bytes: [UInt8]) {
-        lock.withLock {
-            output.append(contentsOf: bytes)
-            scheduleFlushLocked()
-        }
-    }
-
-    /// Ends `id` on the transport's behalf (CANCEL, deadline, shutdown), if it is still in flight.
-    func terminate(_ id: UInt32, generation: UInt64? = nil, status: Status) {
-        let handlers: [@Sendable () -> Void] = lock.withLock {
-            guard isCurrentLocked(id, generation) else { return [] }
-            return endLocked(id, status: status, asStream: nil)
-        }
-        for handler in handlers { handler() }
-    }
-
-    /// Ends every open stream with `status` (protocol error, shutdown), and any stream opened
-    /// later at once; unary requests keep running.
-    func endAllStreams(status: Status) {
-        let streams = lock.withLock {
-            if streamsEndedStatus == nil { streamsEndedStatus = status }
-            return inFlight.filter(\.value.isStream).map(\.key)
-        }
-        for id in streams { terminate(id, status: status) }
-    }
-
-    /// The connection's unsent output, counted against the stream output limit.
-    func noteUnsentBytes(_ count: Int) {
-        lock.withLock { unsentBytes = count }
-    }
-
-    func beginBurst() {
-        lock.withLock { inBurst = true }
-    }
-
-    func endBurst() {
-        lock.withLock { inBurst = false }
-    }
-
-    /// The output written since the last call.
-    func takeOutput() -> [UInt8] {
-        lock.withLock {
-            flushScheduled = false
-            guard !output.isEmpty else { return [] }
-            defer { output = [] }
-            return output
-        }
-    }
-
-    /// Drops everything still in flight and runs the stream termination handlers.
-    func connectionClosed() {
-        let handlers: [@Sendable () -> Void] = lock.withLock {
-            closed = true
-            output = []
-            defer { inFlight = [:] }
-            return inFlight.values.flatMap(\.terminationHandlers)
-        }
-        for handler in handlers { handler() }
-    }
-
-    private func isCurrentLocked(_ id: UInt32, _ generation: UInt64?) -> Bool {
-        guard let entry = inFlight[id] else { return false }
-        return generation == nil || entry.generation == generation
-    }
-
-    /// Removes `id` and writes its final frame (END_STREAM when `asStream` or when it is a
-    /// stream, else RESPONSE). - Returns: its termination handlers, to run outside the lock.
-    private func endLocked(_ id: UInt32, status: Status, asStream: Bool?) -> [@Sendable () -> Void] {
-        guard let entry = inFlight.removeValue(forKey: id) else { return [] }
-        let frame: Frame =
-            asStream ?? entry.isStream
-            ? .endStream(id: id, status: status) : .response(id: id, status: status, message: [])
-        FrameEncoder.encode(frame, into: &output)
-        scheduleFlushLocked()
-        return entry.terminationHandlers
-    }
-
-    private func scheduleFlushLocked() {
-        if closed {
-            output = []
-            return
-        }
-        guard !inBurst, !flushScheduled else { return }
-        flushScheduled = true
-        queue.async(execute: flush)
-    }
 }

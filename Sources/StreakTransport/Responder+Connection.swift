@@ -1,0 +1,88 @@
+import StreakFraming
+
+/// What the connection asks of its responder, on the connection's queue.
+extension Responder {
+    var inFlightCount: Int { state.withLock { $0.inFlight.count } }
+
+    /// Whether every request was answered and every answer taken for sending, checked together:
+    /// an answer given after the last `takeOutput()` must keep the connection from closing.
+    var isFinished: Bool { state.withLock { $0.inFlight.isEmpty && $0.output.isEmpty } }
+
+    func register(_ id: UInt32, limit: Int) -> Registration {
+        state.withLock { state in
+            guard state.inFlight[id] == nil else { return .duplicate }
+            guard state.inFlight.count < limit else { return .overLimit }
+            state.nextGeneration &+= 1
+            state.inFlight[id] = State.Entry(generation: state.nextGeneration)
+            return .accepted(generation: state.nextGeneration)
+        }
+    }
+
+    /// Writes a frame that answers no registered request (PONG, GOAWAY, refusals).
+    func send(_ frame: Frame) {
+        if state.withLock({ $0.write(frame) }) { scheduleFlush() }
+    }
+
+    /// Writes bytes that are not a frame (the preface).
+    func sendRaw(_ bytes: [UInt8]) {
+        let schedule = state.withLock { state in
+            state.output.append(contentsOf: bytes)
+            return state.needsFlush()
+        }
+        if schedule { scheduleFlush() }
+    }
+
+    /// Ends `id` on the transport's behalf (CANCEL, deadline, shutdown), if it is still in flight.
+    func terminate(_ id: UInt32, generation: UInt64? = nil, status: Status) {
+        let (handlers, schedule) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
+            guard state.isCurrent(id, generation) else { return ([], false) }
+            return state.end(id, status: status, asStream: nil)
+        }
+        if schedule { scheduleFlush() }
+        for handler in handlers { handler() }
+    }
+
+    /// Ends every open stream with `status` (protocol error, shutdown), and any stream opened
+    /// later at once; unary requests keep running.
+    func endAllStreams(status: Status) {
+        let streams = state.withLock { state in
+            if state.streamsEndedStatus == nil { state.streamsEndedStatus = status }
+            return state.inFlight.filter(\.value.isStream).map(\.key)
+        }
+        for id in streams { terminate(id, status: status) }
+    }
+
+    /// The connection's unsent output, counted against the stream output limit.
+    func noteUnsentBytes(_ count: Int) {
+        state.withLock { $0.unsentBytes = count }
+    }
+
+    func beginBurst() {
+        state.withLock { $0.inBurst = true }
+    }
+
+    func endBurst() {
+        state.withLock { $0.inBurst = false }
+    }
+
+    /// The output written since the last call.
+    func takeOutput() -> [UInt8] {
+        state.withLock { state in
+            state.flushScheduled = false
+            guard !state.output.isEmpty else { return [] }
+            defer { state.output = [] }
+            return state.output
+        }
+    }
+
+    /// Drops everything still in flight and runs the stream termination handlers.
+    func connectionClosed() {
+        let handlers: [@Sendable () -> Void] = state.withLock { state in
+            state.closed = true
+            state.output = []
+            defer { state.inFlight = [:] }
+            return state.inFlight.values.flatMap(\.terminationHandlers)
+        }
+        for handler in handlers { handler() }
+    }
+}

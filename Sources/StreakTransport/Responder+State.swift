@@ -1,0 +1,63 @@
+import StreakFraming
+
+extension Responder {
+    /// Everything a responder changes, guarded by its mutex: the requests in flight and the
+    /// output not yet taken by the connection.
+    struct State: Sendable {
+        struct Entry: Sendable {
+            var generation: UInt64
+            var isStream = false
+            var terminationHandlers: [@Sendable () -> Void] = []
+        }
+
+        var output: [UInt8] = []
+        var inFlight: [UInt32: Entry] = [:]
+        var nextGeneration: UInt64 = 0
+        var inBurst = false
+        var flushScheduled = false
+        var closed = false
+        /// Output the connection took but could not send yet.
+        var unsentBytes = 0
+        /// Set once every stream was ended (protocol error, shutdown): a stream opened later ends at once.
+        var streamsEndedStatus: Status?
+
+        /// Whether `id` is in flight (and is the request of `generation`, when given).
+        func isCurrent(_ id: UInt32, _ generation: UInt64?) -> Bool {
+            guard let entry = inFlight[id] else { return false }
+            return generation == nil || entry.generation == generation
+        }
+
+        /// Appends a frame. - Returns: whether the caller must schedule a flush (outside the lock).
+        mutating func write(_ frame: Frame) -> Bool {
+            FrameEncoder.encode(frame, into: &output)
+            return needsFlush()
+        }
+
+        /// Removes `id` and writes its final frame (END_STREAM when `asStream` or when it is a
+        /// stream, else RESPONSE).
+        /// - Returns: its termination handlers, to run outside the lock, and whether to schedule a flush.
+        mutating func end(
+            _ id: UInt32,
+            status: Status,
+            asStream: Bool?
+        ) -> (handlers: [@Sendable () -> Void], flush: Bool) {
+            guard let entry = inFlight.removeValue(forKey: id) else { return ([], false) }
+            let frame: Frame =
+                asStream ?? entry.isStream
+                ? .endStream(id: id, status: status) : .response(id: id, status: status, message: [])
+            return (entry.terminationHandlers, write(frame))
+        }
+
+        /// Whether output just written needs a flush block: not during a burst (its end flushes),
+        /// not when one is already scheduled, never after the connection closed (output is dropped).
+        mutating func needsFlush() -> Bool {
+            if closed {
+                output = []
+                return false
+            }
+            guard !inBurst, !flushScheduled else { return false }
+            flushScheduled = true
+            return true
+        }
+    }
+}

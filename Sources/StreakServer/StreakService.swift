@@ -35,17 +35,19 @@ public final class StreakService: RequestHandler, Sendable {
     ///   - configuration: version, storage name and cache bounds.
     ///   - logger: receives no tokens and no habit names.
     ///   - now: the wall clock, from which "today" is computed in each user's time zone.
+    ///   - clock: the monotonic clock that cached tokens expire by.
     public init(
         store: any StreakStore,
         configuration: ServiceConfiguration,
         logger: Logger,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        clock: any MonotonicClock = SystemMonotonicClock()
     ) {
         self.store = store
         self.configuration = configuration
         self.logger = logger
         self.now = now
-        tokens = TokenCache(ttl: configuration.tokenCacheTTL)
+        tokens = TokenCache(ttl: configuration.tokenCacheTTL, clock: clock)
         users = UserRegistry(store: store, cacheLimits: configuration.userCacheLimits)
         builderCache = BuilderCache(
             limit: configuration.responseCacheLimit * 8,

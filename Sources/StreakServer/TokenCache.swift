@@ -1,5 +1,5 @@
-import Dispatch
 import StreakStorage
+import StreakTransport
 import Synchronization
 
 /// Remembers, for a short time, which user a bearer token belongs to (or that it belongs to none),
@@ -25,11 +25,19 @@ final class TokenCache: Sendable {
     private let ttlNanoseconds: UInt64
     private let capacity: Int
     private let rejectedCapacity: Int
+    private let clock: any MonotonicClock
 
     /// - Parameters:
     ///   - capacity: accepted tokens kept at most.
     ///   - rejectedCapacity: refused tokens kept at most (by digest, 32 bytes each).
-    init(ttl: Duration, capacity: Int = 16_384, rejectedCapacity: Int = 4_096) {
+    ///   - clock: what entries expire by.
+    init(
+        ttl: Duration,
+        capacity: Int = 16_384,
+        rejectedCapacity: Int = 4_096,
+        clock: any MonotonicClock = SystemMonotonicClock()
+    ) {
+        self.clock = clock
         ttlNanoseconds = ttl.nanoseconds
         self.capacity = capacity
         self.rejectedCapacity = rejectedCapacity
@@ -37,7 +45,7 @@ final class TokenCache: Sendable {
 
     /// The cached entry, or nil when the token is unknown or its entry expired.
     func lookup(_ token: String) -> Entry? {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = clock.nanoseconds
         let accepted = contents.withLock { contents in
             contents.accepted[token].flatMap { $0.expiresAt > now ? $0.user : nil }
         }
@@ -50,7 +58,7 @@ final class TokenCache: Sendable {
 
     /// Remembers what the store said about `token`.
     func remember(_ token: String, _ entry: Entry) {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = clock.nanoseconds
         let expiresAt = now + ttlNanoseconds
         switch entry {
         case .user(let user):

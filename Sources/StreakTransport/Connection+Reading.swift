@@ -41,7 +41,7 @@ extension Connection {
             }
         }
         if received {
-            lastActivity.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            lastActivity.store(configuration.clock.nanoseconds, ordering: .relaxed)
             handleBurst()
         }
         if broken {

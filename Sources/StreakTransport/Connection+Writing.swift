@@ -38,7 +38,7 @@ extension Connection {
             }
             if written > 0 {
                 unsentOffset += written
-                lastActivity.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+                lastActivity.store(configuration.clock.nanoseconds, ordering: .relaxed)
             } else if written < 0 && errno == EINTR {
                 continue
             } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {

@@ -57,7 +57,7 @@ final class Connection: @unchecked Sendable {
         self.logger = logger
         self.onClose = onClose
         self.decoder = FrameDecoder(maxFrameSize: configuration.maxFrameSize, expectsPreface: true)
-        self.acceptedAt = DispatchTime.now().uptimeNanoseconds
+        self.acceptedAt = configuration.clock.nanoseconds
         lastActivity.store(acceptedAt, ordering: .relaxed)
         responder = Responder(queue: loop.queue, streamOutputLimit: configuration.maxPendingOutputBytes) {
             [weak self] in self?.flush()
@@ -125,7 +125,7 @@ final class Connection: @unchecked Sendable {
     func closeIfExpired() {
         queue.async { [self] in
             guard !machine.isClosed else { return }
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = configuration.clock.nanoseconds
             if !handshakeDone.load(ordering: .relaxed) {
                 if elapsedNanoseconds(from: acceptedAt, to: now) > configuration.handshakeTimeout.nanoseconds {
                     fail(Status(.invalidArgument, "no preface within the handshake timeout"))

@@ -169,8 +169,10 @@ public final class ServerTransport: @unchecked Sendable {
         if finished { acceptQueue.async { [self] in finishShutdown() } }
     }
 
-    private func sweep() {
-        let now = DispatchTime.now().uptimeNanoseconds
+    /// Asks every connection whose handshake or idle timeout passed to close (run every second;
+    /// tests that drive a `ManualClock` call it directly).
+    func sweep() {
+        let now = configuration.clock.nanoseconds
         let handshake = configuration.handshakeTimeout.nanoseconds
         let idle = configuration.idleTimeout.nanoseconds
         let open = lock.withLock { Array(connections.values) }

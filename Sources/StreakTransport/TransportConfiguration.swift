@@ -29,6 +29,8 @@ public struct TransportConfiguration: Sendable {
     public var eventLoops = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
     /// How long shutdown waits for in-flight requests before closing anyway.
     public var shutdownGracePeriod: Duration = .seconds(10)
+    /// What the handshake and idle timeouts are measured by (tests drive a `ManualClock`).
+    public var clock: any MonotonicClock = SystemMonotonicClock()
 
     /// The defaults.
     public init() {}

@@ -1,6 +1,7 @@
 import Foundation
 import StreakCore
 import StreakStorage
+import StreakTransport
 import Testing
 
 @testable import StreakServer
@@ -46,10 +47,13 @@ struct TokenCacheTests {
             Issue.record("still refused")
             return
         }
-        let short = TokenCache(ttl: .milliseconds(1))
+        let clock = ManualClock()
+        let short = TokenCache(ttl: .seconds(5), clock: clock)
         short.remember(token, .user(Self.user(3)))
         short.remember(Self.wrongToken(2), .rejected)
-        Thread.sleep(forTimeInterval: 0.01)
+        clock.advance(by: .seconds(4))
+        #expect(short.lookup(token) != nil && short.lookup(Self.wrongToken(2)) != nil, "alive until the TTL")
+        clock.advance(by: .seconds(1))
         #expect(short.lookup(token) == nil && short.lookup(Self.wrongToken(2)) == nil)
     }
 

@@ -31,16 +31,24 @@ struct GoAwayTests {
         #expect(throws: TestError.self) { _ = try server.client() }
     }
 
-    @Test("idle timeout: GOAWAY UNAVAILABLE names the last request, then the connection closes")
+    @Test("idle timeout, on a driven clock: alive until it passes, then GOAWAY UNAVAILABLE naming the last request")
     func idleTimeout() throws {
-        let server = try RunningTransport { $0.idleTimeout = .milliseconds(300) }
+        let clock = ManualClock()
+        let server = try RunningTransport {
+            $0.idleTimeout = .seconds(300)
+            $0.clock = clock
+        }
         let client = try server.client()
         try client.request(4, "/echo", [4])
         #expect(try client.next() == .response(id: 4, status: .ok, message: [4]))
-        let started = Date()
+        clock.advance(by: .seconds(299))
+        server.transport.sweep()
+        try client.send(.ping(9))
+        #expect(try client.next() == .pong(9), "not idle yet")
+        clock.advance(by: .seconds(301))
+        server.transport.sweep()
         let frames = try client.remainingFrames()
         #expect(frames == [.goAway(lastRequestID: 4, status: Status(.unavailable, "idle timeout"))])
-        #expect(Date().timeIntervalSince(started) >= 0.25)
         #expect(server.waitForConnectionCount(0))
     }
 
@@ -73,8 +81,15 @@ struct GoAwayTests {
 
     @Test("handshake timeout: a client that never sends the preface gets GOAWAY INVALID_ARGUMENT")
     func handshakeTimeout() throws {
-        let server = try RunningTransport { $0.handshakeTimeout = .milliseconds(300) }
+        let clock = ManualClock()
+        let server = try RunningTransport {
+            $0.handshakeTimeout = .seconds(10)
+            $0.clock = clock
+        }
         let client = try server.client(sendPreface: false)
+        #expect(server.waitForConnectionCount(1))
+        clock.advance(by: .seconds(11))
+        server.transport.sweep()
         let frames = try client.remainingFrames()
         guard case .goAway(let last, let status) = frames.last else {
             Issue.record("no GOAWAY: \(frames)")

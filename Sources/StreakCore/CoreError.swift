@@ -4,15 +4,15 @@ public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a value that can gain cases without breaking callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
-        let status: UInt8
+        let status: RPCStatusCode
         /// A date that does not exist or lies outside 0001-01-01...9999-12-31 (INVALID_ARGUMENT).
-        public static let invalidDate = Code(name: "invalidDate", status: 3)
+        public static let invalidDate = Code(name: "invalidDate", status: .invalidArgument)
         /// An argument outside its documented range (a month of 13, a threshold of 0) (INVALID_ARGUMENT).
-        public static let invalidArgument = Code(name: "invalidArgument", status: 3)
+        public static let invalidArgument = Code(name: "invalidArgument", status: .invalidArgument)
         /// A time zone or locale identifier that Foundation does not know (INVALID_ARGUMENT).
-        public static let unknownIdentifier = Code(name: "unknownIdentifier", status: 3)
+        public static let unknownIdentifier = Code(name: "unknownIdentifier", status: .invalidArgument)
         /// A habit id the user does not have, e.g. in a per-habit filter (NOT_FOUND).
-        public static let notFound = Code(name: "notFound", status: 5)
+        public static let notFound = Code(name: "notFound", status: .notFound)
         /// The code's name.
         public var description: String { name }
     }
@@ -28,9 +28,13 @@ public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// The gRPC status code this error maps to (3 INVALID_ARGUMENT, 5 NOT_FOUND).
-    public var grpcStatusCode: UInt8 { code.status }
-
     /// The message.
     public var description: String { message }
+}
+
+extension CoreError: RPCStatusConvertible {
+    /// INVALID_ARGUMENT, or NOT_FOUND for an id the user does not have.
+    public var rpcStatusCode: RPCStatusCode { code.status }
+    /// The message (it names at most the offending value).
+    public var rpcStatusMessage: String { message }
 }

@@ -34,21 +34,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         switch error {
         case let error as ServiceError:
             return error.status
-        case let error as WireError:
-            return Status(Status.Code(rawValue: error.statusCode), error.message)
-        case let error as CoreError:
-            return Status(Status.Code(rawValue: error.grpcStatusCode), error.message)
-        case let error as StorageError:
-            // I/O and corruption messages name files and SQLite's internals: they are logged, not sent.
-            switch error.code {
-            case .io: return Status(.unavailable, "storage is unavailable, try again later")
-            case .closed: return shuttingDown.status
-            case .corrupt: return Status(.internal, "internal storage error")
-            default:
-                let code = Status.Code(rawValue: error.grpcStatusCode)
-                return code == .internal || code == .unknown
-                    ? Status(.internal, "internal storage error") : Status(code, error.message)
-            }
+        case let error as any RPCStatusConvertible:
+            return Status(Status.Code(rawValue: error.rpcStatusCode.rawValue), error.rpcStatusMessage)
         default:
             return Status(.internal, "internal error")
         }

@@ -1,24 +1,26 @@
+public import StreakCore
+
 /// An error from storage: a code that can grow, a message free of tokens and habit names,
 /// and the gRPC status it maps to when it crosses the wire.
 public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
-        let status: UInt8
+        let status: RPCStatusCode
         /// No such user, habit or row for this user (NOT_FOUND).
-        public static let notFound = Code(name: "notFound", status: 5)
+        public static let notFound = Code(name: "notFound", status: .notFound)
         /// The user or state already exists (ALREADY_EXISTS).
-        public static let alreadyExists = Code(name: "alreadyExists", status: 6)
+        public static let alreadyExists = Code(name: "alreadyExists", status: .alreadyExists)
         /// A value outside its documented range (INVALID_ARGUMENT).
-        public static let invalidArgument = Code(name: "invalidArgument", status: 3)
+        public static let invalidArgument = Code(name: "invalidArgument", status: .invalidArgument)
         /// A token that is unknown or revoked (UNAUTHENTICATED).
-        public static let unauthenticated = Code(name: "unauthenticated", status: 16)
+        public static let unauthenticated = Code(name: "unauthenticated", status: .unauthenticated)
         /// The database could not be read or written (UNAVAILABLE: retrying may succeed).
-        public static let io = Code(name: "io", status: 14)
+        public static let io = Code(name: "io", status: .unavailable)
         /// The database holds something it should not (INTERNAL).
-        public static let corrupt = Code(name: "corrupt", status: 13)
+        public static let corrupt = Code(name: "corrupt", status: .internal)
         /// The store was closed (UNAVAILABLE).
-        public static let closed = Code(name: "closed", status: 14)
+        public static let closed = Code(name: "closed", status: .unavailable)
         public var description: String { name }
     }
 
@@ -33,8 +35,21 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// The gRPC status code this error maps to.
-    public var grpcStatusCode: UInt8 { code.status }
-
     public var description: String { message }
+}
+
+extension StorageError: RPCStatusConvertible {
+    /// The code's status.
+    public var rpcStatusCode: RPCStatusCode { code.status }
+
+    /// The message, except where it would carry the engine's own words: I/O and corruption
+    /// messages name files and SQLite's or PostgreSQL's internals, so they are logged, not sent.
+    public var rpcStatusMessage: String {
+        switch code {
+        case .io: "storage is unavailable, try again later"
+        case .closed: "the server is shutting down"
+        case .corrupt: "internal storage error"
+        default: code.status == .internal ? "internal storage error" : message
+        }
+    }
 }

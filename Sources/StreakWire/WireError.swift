@@ -1,4 +1,6 @@
-/// An error from decoding a protobuf message. It maps to a gRPC status (`statusCode`) for the RESPONSE
+public import StreakCore
+
+/// An error from decoding a protobuf message. It maps to a gRPC status (`rpcStatusCode`) for the RESPONSE
 /// that answers the request which carried the message.
 public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a value that can gain cases without breaking callers.
@@ -21,12 +23,6 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A human-readable explanation, free of user data beyond the offending value or field name.
     public var message: String
 
-    /// The gRPC status code the error maps to: RESOURCE_EXHAUSTED (8) for `.tooLarge`, otherwise
-    /// INVALID_ARGUMENT (3).
-    public var statusCode: UInt8 {
-        code == .tooLarge ? 8 : 3
-    }
-
     /// Creates an error.
     public init(_ code: Code, _ message: String) {
         self.code = code
@@ -35,4 +31,11 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The message.
     public var description: String { message }
+}
+
+extension WireError: RPCStatusConvertible {
+    /// RESOURCE_EXHAUSTED for `.tooLarge`, otherwise INVALID_ARGUMENT.
+    public var rpcStatusCode: RPCStatusCode { code == .tooLarge ? .resourceExhausted : .invalidArgument }
+    /// The message (it names at most the offending value or field).
+    public var rpcStatusMessage: String { message }
 }

@@ -13,7 +13,7 @@ struct DayStartTests {
             #expect((try? DayStart(minutes: minutes))?.minutes == minutes)
         } else {
             let error = #expect(throws: CoreError.self) { try DayStart(minutes: minutes) }
-            #expect(error?.code == .invalidArgument && error?.grpcStatusCode == 3)
+            #expect(error?.code == .invalidArgument && error?.rpcStatusCode == .invalidArgument)
             #expect(error?.message == "day_start must be 0...720 minutes, got \(minutes)")
         }
     }

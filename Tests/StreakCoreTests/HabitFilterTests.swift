@@ -58,7 +58,7 @@ struct HabitFilterTests {
     @Test("an id the user does not have is NOT_FOUND, naming the smallest one", arguments: [[Int64(4)], [1, 9, 7]])
     func unknown(ids: [Int64]) {
         let error = #expect(throws: CoreError.self) { try Self.data.restricted(to: Set(ids)) }
-        #expect(error?.code == .notFound && error?.grpcStatusCode == 5)
+        #expect(error?.code == .notFound && error?.rpcStatusCode == .notFound)
         #expect(error?.message == "no habit with id \(ids.filter { $0 > 3 }.min()!) (habit_ids)")
     }
 }

@@ -54,6 +54,6 @@ struct ScheduleTests {
         let error = #expect(throws: CoreError.self) {
             try data.setSchedule(habitID: 9, weekdays: .everyDay, from: day("2024-03-05"))
         }
-        #expect(error?.code == .notFound && error?.grpcStatusCode == 5)
+        #expect(error?.code == .notFound && error?.rpcStatusCode == .notFound)
     }
 }

@@ -32,7 +32,7 @@ import Testing
             try WireGetHeatmapResponse(serializedBytes: bytes, limits: DecodingLimits(maxAllocationBytes: 4096))
         } throws: { error in
             guard let error = error as? WireError else { return false }
-            return error.code == .tooLarge && error.statusCode == 8
+            return error.code == .tooLarge && error.rpcStatusCode == .resourceExhausted
         }
     }
 

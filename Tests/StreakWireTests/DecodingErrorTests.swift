@@ -38,7 +38,7 @@ func dateBytes(_ year: Int32, _ month: Int32, _ day: Int32) -> [UInt8] {
         do {
             _ = try WireHabit(serializedBytes: bytes)
         } catch {
-            #expect(error.statusCode == 3)
+            #expect(error.rpcStatusCode == .invalidArgument)
         }
     }
 
@@ -86,7 +86,7 @@ func dateBytes(_ year: Int32, _ month: Int32, _ day: Int32) -> [UInt8] {
             try WireHabit(serializedBytes: bytes)
         } throws: { error in
             guard let error = error as? WireError else { return false }
-            return error.statusCode == 3 && [.invalidValue, .malformed].contains(error.code)
+            return error.rpcStatusCode == .invalidArgument && [.invalidValue, .malformed].contains(error.code)
         }
     }
 
@@ -102,7 +102,7 @@ func dateBytes(_ year: Int32, _ month: Int32, _ day: Int32) -> [UInt8] {
             do {
                 _ = try WireBuildHeatmapRequest(serializedBytes: prefix)
             } catch {
-                #expect(error.statusCode == 3)
+                #expect(error.rpcStatusCode == .invalidArgument)
             }
         }
         #expect(throws: WireError.self) { try WireBuildHeatmapRequest(serializedBytes: Array(bytes.dropLast())) }
@@ -143,7 +143,7 @@ func dateBytes(_ year: Int32, _ month: Int32, _ day: Int32) -> [UInt8] {
                 #expect(decoded.serializedBytes() == swiftWriterBytes(decoded))
             } catch {
                 failures += 1
-                #expect([3, 8].contains(error.statusCode))
+                #expect([.invalidArgument, .resourceExhausted].contains(error.rpcStatusCode))
             }
         }
         attempt(WireHabit.self)

@@ -94,6 +94,9 @@ let targets: [Target] = [
         swiftSettings: swiftSettings
     ),
 
+    // The one retry-on-EINTR loop for system calls, shared by the transport, the client and the load generator.
+    .target(name: "StreakPOSIX", swiftSettings: swiftSettings),
+
     // epoll(7) for the server's event loops, which the Glibc module does not import.
     .target(name: "CEventPoll"),
 
@@ -101,7 +104,7 @@ let targets: [Target] = [
     // responder. It knows frames and sockets, not the service (`RequestHandler` is its edge).
     .target(
         name: "StreakTransport",
-        dependencies: ["StreakFraming", "CEventPoll", logging],
+        dependencies: ["StreakFraming", "StreakPOSIX", "CEventPoll", logging],
         swiftSettings: swiftSettings
     ),
     // The transport in-process with an echo handler over real loopback sockets, and its parts alone.
@@ -142,7 +145,7 @@ let targets: [Target] = [
     // The Swift client library: the protocol over a connection, nothing presentational.
     .target(
         name: "StreakClient",
-        dependencies: ["StreakCore", "StreakFraming", "StreakWire"],
+        dependencies: ["StreakCore", "StreakFraming", "StreakWire", "StreakPOSIX"],
         swiftSettings: swiftSettings
     ),
     // The library against a real streakd and a scripted stand-in: calls, deadlines, watch reconnects.
@@ -188,7 +191,7 @@ let targets: [Target] = [
     .executableTarget(
         name: "streak-load",
         dependencies: [
-            "StreakClient", "StreakFraming", "StreakWire", "StreakCore", argumentParser,
+            "StreakClient", "StreakPOSIX", "StreakFraming", "StreakWire", "StreakCore", argumentParser,
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ],
         swiftSettings: swiftSettings

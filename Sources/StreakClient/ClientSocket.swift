@@ -1,4 +1,5 @@
 import Foundation
+import StreakPOSIX
 
 #if canImport(Glibc)
 import Glibc
@@ -74,10 +75,7 @@ final class ClientSocket: @unchecked Sendable {
                 + timeout.components.attoseconds / 1_000_000_000_000_000
         )
         var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        var ready: Int32
-        repeat {
-            ready = poll(&descriptor, 1, max(1, milliseconds))
-        } while ready < 0 && errno == EINTR
+        let ready = retryingOnInterrupt { poll(&descriptor, 1, max(1, milliseconds)) }
         if ready == 0 { return ETIMEDOUT }
         if ready < 0 { return errno }
         var error: Int32 = 0
@@ -95,10 +93,7 @@ final class ClientSocket: @unchecked Sendable {
             let written = bytes.withUnsafeBytes { buffer in
                 send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
+            if written < 0 { return false }
             offset += written
         }
         return true
@@ -106,11 +101,7 @@ final class ClientSocket: @unchecked Sendable {
 
     /// Reads into `buffer`; the byte count, 0 at end of stream, -1 on error.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        while true {
-            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
-            if count < 0 && errno == EINTR { continue }
-            return count
-        }
+        retryingOnInterrupt { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
     }
 
     /// Shuts the socket down so a blocked reader wakes up; the descriptor closes on deinit.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import StreakFraming
+import StreakPOSIX
 import Synchronization
 
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ extension Connection {
         var ended = false
         var broken = false
         while true {
-            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            let count = retryingOnInterrupt { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
             if count > 0 {
                 decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 received = true
@@ -33,8 +34,6 @@ extension Connection {
             } else if count == 0 {
                 ended = true
                 break
-            } else if errno == EINTR {
-                continue
             } else {
                 if errno != EAGAIN && errno != EWOULDBLOCK { broken = true }
                 break
@@ -73,9 +72,8 @@ extension Connection {
     func discardInput() {
         let buffer = loop.readBuffer
         while true {
-            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            let count = retryingOnInterrupt { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
             if count > 0 { continue }
-            if count < 0 && errno == EINTR { continue }
             if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { close() }
             return
         }

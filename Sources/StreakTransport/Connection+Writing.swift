@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import StreakFraming
+import StreakPOSIX
 import Synchronization
 
 #if canImport(Glibc)
@@ -27,20 +28,25 @@ extension Connection {
 
     func writeUnsent() {
         guard !machine.isClosed else { return }
+        if unsentOffset < unsent.count {
+            // Also before the send, so that a client that got these bytes finds the activity
+            // recorded (the idle sweeper must never see the time before an answer it read).
+            lastActivity.store(configuration.clock.nanoseconds, ordering: .relaxed)
+        }
         while unsentOffset < unsent.count {
-            let written = unsent.withUnsafeBytes {
-                send(
-                    descriptor,
-                    $0.baseAddress! + unsentOffset,
-                    $0.count - unsentOffset,
-                    Int32(MSG_NOSIGNAL | MSG_DONTWAIT)
-                )
+            let written = unsent.withUnsafeBytes { bytes in
+                retryingOnInterrupt {
+                    send(
+                        descriptor,
+                        bytes.baseAddress! + unsentOffset,
+                        bytes.count - unsentOffset,
+                        Int32(MSG_NOSIGNAL | MSG_DONTWAIT)
+                    )
+                }
             }
             if written > 0 {
                 unsentOffset += written
                 lastActivity.store(configuration.clock.nanoseconds, ordering: .relaxed)
-            } else if written < 0 && errno == EINTR {
-                continue
             } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 break
             } else {

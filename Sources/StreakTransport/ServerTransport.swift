@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import StreakFraming
+import StreakPOSIX
 
 #if canImport(Glibc)
 import Glibc
@@ -115,10 +116,10 @@ public final class ServerTransport: @unchecked Sendable {
 
     private func acceptAll() {
         while true {
-            let descriptor = accept(listener, nil, nil)
+            let descriptor = retryingOnInterrupt { accept(listener, nil, nil) }
             if descriptor < 0 {
                 switch errno {
-                case EINTR, ECONNABORTED: continue
+                case ECONNABORTED: continue
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                     logger.warning("accept failed: out of descriptors or memory; pausing accepts for 100 ms")
                     pauseAccepting()

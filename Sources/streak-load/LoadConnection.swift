@@ -1,4 +1,5 @@
 import StreakFraming
+import StreakPOSIX
 
 #if canImport(Glibc)
 import Glibc
@@ -62,12 +63,12 @@ final class LoadConnection {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                let bytes = $0
+                return retryingOnInterrupt {
+                    Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                }
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .system("send")
-            }
+            if written < 0 { throw .system("send") }
             offset += written
         }
     }
@@ -80,11 +81,10 @@ final class LoadConnection {
             } catch {
                 throw LoadError("bad frame from the server: \(error)")
             }
-            let count = readBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system("recv")
+            let count = readBuffer.withUnsafeMutableBytes { buffer in
+                retryingOnInterrupt { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
             }
+            if count < 0 { throw .system("recv") }
             if count == 0 { throw LoadError("the server closed the connection") }
             readBuffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
@@ -103,14 +103,14 @@ final class LoadConnection {
     /// Reads what the socket holds into the decoder. - Throws: when the server closed or reset it.
     func receiveAvailable() throws(LoadError) {
         while true {
-            let count = readBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = readBuffer.withUnsafeMutableBytes { buffer in
+                retryingOnInterrupt { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
+            }
             if count > 0 {
                 readBuffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 if count < readBuffer.count { return }
             } else if count == 0 {
                 throw LoadError("the server closed the connection")
-            } else if errno == EINTR {
-                continue
             } else if errno == EAGAIN || errno == EWOULDBLOCK {
                 return
             } else {
@@ -133,12 +133,13 @@ final class LoadConnection {
         var offset = offset
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                let bytes = $0
+                return retryingOnInterrupt {
+                    Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                }
             }
             if written > 0 {
                 offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
             } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 break
             } else {

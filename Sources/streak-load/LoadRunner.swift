@@ -1,6 +1,7 @@
 import Foundation
 import Histogram
 import StreakFraming
+import StreakPOSIX
 
 /// What one scenario measured.
 struct ScenarioResult: Sendable {
@@ -68,8 +69,8 @@ struct LoadRunner {
                 result.fail("\(active) connections still had requests in flight 10 s after the window")
                 break
             }
-            let ready = poll(&polls, nfds_t(polls.count), 100)
-            if ready < 0 && errno != EINTR { throw .system("poll") }
+            let ready = retryingOnInterrupt { poll(&polls, nfds_t(polls.count), 100) }
+            if ready < 0 { throw .system("poll") }
             guard ready > 0 else { continue }
             for index in polls.indices where polls[index].revents != 0 && polls[index].fd >= 0 {
                 drivers[index].service(window: start..<end, result: &result)

@@ -5,8 +5,8 @@ import StreakTransport
 import StreakWire
 
 extension StreakService {
-    /// Schedules, skips and rest periods: validated against the user's state, made durable through
-    /// the store like completions, then applied in memory and pushed to watchers.
+    /// Schedules and rest periods: validated against the user's state, made durable through the
+    /// store like completions, then applied in memory and pushed to watchers for every changed day.
     func submitScheduleWrite(
         _ method: WireMethod,
         _ request: IncomingRequest,
@@ -36,22 +36,6 @@ extension StreakService {
                 },
                 answer: { habit in WireSetHabitScheduleResponse(habit: WireHabit(habit)).serializedBytes() }
             )
-        case .skipHabit, .unskipHabit:
-            let (habitID, date, asOf) = try skipArguments(method, request.message, today: snapshot.today)
-            try snapshot.data.requireHabit(habitID)
-            if method == .skipHabit {
-                try snapshot.data.index.validateSkip(habitID: habitID, date: date)
-            }
-            let change: CompletionChange =
-                method == .skipHabit ? .skip(habitID: habitID, date: date) : .unskip(habitID: habitID, date: date)
-            submitCompletions([change], user: user, request: request, responder: responder) { changed in
-                let (streak, current) = user.currentStreak(asOf: asOf, now: self.now())
-                return WireCompletionResponse(
-                    day: WireDayRecord(current.data.dayRecord(on: date)),
-                    streak: WireStreakSummary(streak),
-                    changed: changed.first ?? false
-                ).serializedBytes()
-            }
         case .addRestPeriod:
             let message = try WireAddRestPeriodRequest(serializedBytes: request.message)
             let period = try RestPeriod(from: message.from, to: message.to, field: "rest period")
@@ -151,18 +135,6 @@ extension StreakService {
         )
     }
 
-    private func skipArguments(
-        _ method: WireMethod,
-        _ bytes: [UInt8],
-        today: CivilDate
-    ) throws -> (habitID: Int64, date: CivilDate, asOf: CivilDate?) {
-        if method == .skipHabit {
-            let message = try WireSkipHabitRequest(serializedBytes: bytes)
-            return (message.habitId, message.date ?? today, message.asOf)
-        }
-        let message = try WireUnskipHabitRequest(serializedBytes: bytes)
-        return (message.habitId, message.date ?? today, message.asOf)
-    }
 }
 
 /// The days whose records differ between two snapshots of a user.

@@ -41,12 +41,17 @@ extension StreakService {
             submitHabitWrite(write, user: user, request: request, responder: responder) {
                 WireArchiveHabitResponse(habit: WireHabit($0)).serializedBytes()
             }
-        case .recordCompletion, .removeCompletion:
+        case .recordCompletion, .removeCompletion, .skipHabit, .unskipHabit:
             let (habitID, date, asOf) = try completionArguments(method, request.message, today: snapshot.today)
             try snapshot.data.requireHabit(habitID)
+            if method == .skipHabit { try snapshot.data.index.validateSkip(habitID: habitID, date: date) }
             let change: CompletionChange =
-                method == .recordCompletion
-                ? .record(habitID: habitID, date: date) : .remove(habitID: habitID, date: date)
+                switch method {
+                case .recordCompletion: .record(habitID: habitID, date: date)
+                case .removeCompletion: .remove(habitID: habitID, date: date)
+                case .skipHabit: .skip(habitID: habitID, date: date)
+                default: .unskip(habitID: habitID, date: date)
+                }
             submitCompletions([change], user: user, request: request, responder: responder) { changed in
                 // The current state includes this write and maybe later ones, all durable.
                 let (streak, current) = user.currentStreak(asOf: asOf, now: self.now())
@@ -83,7 +88,7 @@ extension StreakService {
                 },
                 answer: { WireUpdateSettingsResponse(settings: WireSettings($0)).serializedBytes() }
             )
-        case .setHabitSchedule, .skipHabit, .unskipHabit, .addRestPeriod, .removeRestPeriod:
+        case .setHabitSchedule, .addRestPeriod, .removeRestPeriod:
             try submitScheduleWrite(method, request, user: user, snapshot: snapshot, responder: responder)
         default:
             throw ServiceError.unimplemented(request.method)
@@ -170,17 +175,27 @@ extension StreakService {
         user.update(now: now()) { change(&$0) }.1
     }
 
+    /// The habit, day (absent: today) and `as_of` of a request that changes one habit's day:
+    /// RecordCompletion, RemoveCompletion, SkipHabit or UnskipHabit.
     private func completionArguments(
         _ method: WireMethod,
         _ bytes: [UInt8],
         today: CivilDate
     ) throws -> (habitID: Int64, date: CivilDate, asOf: CivilDate?) {
-        if method == .recordCompletion {
+        switch method {
+        case .recordCompletion:
             let message = try WireRecordCompletionRequest(serializedBytes: bytes)
             return (message.habitId, message.date ?? today, message.asOf)
+        case .removeCompletion:
+            let message = try WireRemoveCompletionRequest(serializedBytes: bytes)
+            return (message.habitId, message.date ?? today, message.asOf)
+        case .skipHabit:
+            let message = try WireSkipHabitRequest(serializedBytes: bytes)
+            return (message.habitId, message.date ?? today, message.asOf)
+        default:
+            let message = try WireUnskipHabitRequest(serializedBytes: bytes)
+            return (message.habitId, message.date ?? today, message.asOf)
         }
-        let message = try WireRemoveCompletionRequest(serializedBytes: bytes)
-        return (message.habitId, message.date ?? today, message.asOf)
     }
 
     private func batchChanges(_ message: WireBatchCompletionsRequest, data: UserData) throws -> [CompletionChange] {

@@ -78,7 +78,7 @@ final class PostgresConnection: SQLSession {
     {
         let name = try prepared(sql, count: arguments.count)
         executed = true
-        let result = Self.withParameters(arguments) { values, lengths, formats in
+        let result = try Self.withParameters(arguments) { values, lengths, formats in
             streak_PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 0)
         }
         defer { streak_PQclear(result) }
@@ -165,10 +165,11 @@ final class PostgresConnection: SQLSession {
     }
 
     /// Calls `body` with libpq's parameter arrays: integers and text as text, blobs as binary.
+    /// - Throws: `.io` when a parameter's buffer cannot be allocated (a NULL would be sent as SQL NULL).
     private static func withParameters(
         _ arguments: [SQLValue],
         _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> OpaquePointer?
-    ) -> OpaquePointer? {
+    ) throws(StorageError) -> OpaquePointer? {
         var buffers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -180,18 +181,18 @@ final class PostgresConnection: SQLSession {
                 lengths.append(0)
                 formats.append(0)
             case .integer(let value):
-                buffers.append(strdup(String(value)))
+                buffers.append(try allocated(strdup(String(value))))
                 lengths.append(0)
                 formats.append(0)
             case .text(let value):
-                buffers.append(strdup(value))
+                buffers.append(try allocated(strdup(value)))
                 lengths.append(0)
                 formats.append(0)
             case .blob(let bytes):
                 // malloc, like strdup above: every buffer is released with free.
-                let buffer = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: CChar.self)
+                let buffer = try allocated(malloc(max(bytes.count, 1))?.assumingMemoryBound(to: CChar.self))
                 bytes.withUnsafeBytes { raw in
-                    if let buffer, let base = raw.baseAddress { memcpy(buffer, base, bytes.count) }
+                    if let base = raw.baseAddress { memcpy(buffer, base, bytes.count) }
                 }
                 buffers.append(buffer)
                 lengths.append(Int32(bytes.count))
@@ -206,6 +207,14 @@ final class PostgresConnection: SQLSession {
                 }
             }
         }
+    }
+
+    /// `buffer`, or `.io` "out of memory" when the allocation that made it failed.
+    private static func allocated(
+        _ buffer: UnsafeMutablePointer<CChar>?
+    ) throws(StorageError) -> UnsafeMutablePointer<CChar> {
+        guard let buffer else { throw StorageError(.io, "out of memory for a query parameter") }
+        return buffer
     }
 
     private static let integerTypes: Set<UInt32> = [20, 21, 23, 26]  // int8, int2, int4, oid

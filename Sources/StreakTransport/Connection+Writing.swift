@@ -29,8 +29,8 @@ extension Connection {
     func writeUnsent() {
         guard !machine.isClosed else { return }
         if unsentOffset < unsent.count {
-            // Also before the send, so that a client that got these bytes finds the activity
-            // recorded (the idle sweeper must never see the time before an answer it read).
+            // Before the send, not after: a client that got these bytes must find the activity
+            // recorded (an idle sweep must never see a time before an answer the client read).
             lastActivity.store(configuration.clock.nanoseconds, ordering: .relaxed)
         }
         while unsentOffset < unsent.count {
@@ -46,7 +46,6 @@ extension Connection {
             }
             if written > 0 {
                 unsentOffset += written
-                lastActivity.store(configuration.clock.nanoseconds, ordering: .relaxed)
             } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 break
             } else {

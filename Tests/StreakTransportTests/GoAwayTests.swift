@@ -52,19 +52,28 @@ struct GoAwayTests {
         #expect(server.waitForConnectionCount(0))
     }
 
-    @Test("steady traffic or a request in flight keeps a connection from being idle")
+    @Test("steady traffic or a request in flight keeps a connection from being idle (driven clock)")
     func busyIsNotIdle() throws {
-        let server = try RunningTransport { $0.idleTimeout = .milliseconds(400) }
+        let clock = ManualClock()
+        let server = try RunningTransport {
+            $0.idleTimeout = .seconds(300)
+            $0.clock = clock
+        }
         let waiting = try server.client()
         try waiting.request(1, "/slow")
         let chatty = try server.client()
-        let end = Date().addingTimeInterval(2)
-        var id: UInt32 = 1
-        while Date() < end {
-            try chatty.request(id, "/echo", [UInt8(id % 256)])
-            #expect(try chatty.next() == .response(id: id, status: .ok, message: [UInt8(id % 256)]))
-            id += 1
-            Thread.sleep(forTimeInterval: 0.02)
+        // Both prefaces were read (the handshake timeout does not apply) before the clock moves.
+        for (client, payload) in [(waiting, UInt64(1)), (chatty, 2)] {
+            try client.send(.ping(payload))
+            #expect(try client.next() == .pong(payload))
+        }
+        // Twenty minutes of a request every minute: each sweep finds the chatty connection active
+        // and the waiting one with a request in flight.
+        for id in UInt32(1)...20 {
+            clock.advance(by: .seconds(60))
+            server.transport.sweep()
+            try chatty.request(id, "/echo", [UInt8(id)])
+            #expect(try chatty.next() == .response(id: id, status: .ok, message: [UInt8(id)]))
         }
         try waiting.send(.ping(5))
         #expect(try waiting.next() == .pong(5))

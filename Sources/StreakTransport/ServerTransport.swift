@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import StreakFraming
 import StreakPOSIX
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -22,14 +23,19 @@ public final class ServerTransport: @unchecked Sendable {
     private let acceptQueue = DispatchQueue(label: "streakd.accept")
     private var loops: [EventLoop] = []
     private var nextLoop = 0
-    private let lock = NSLock()
-    private var connections: [ObjectIdentifier: Connection] = [:]
+    /// What connection queues touch too (a connection unregisters itself when it closes); the
+    /// other state is confined to `acceptQueue`.
+    private struct Registry {
+        var connections: [ObjectIdentifier: Connection] = [:]
+        var drained: [@Sendable () -> Void] = []
+        var shuttingDown = false
+    }
+
+    private let registry = Mutex(Registry())
     private var listener: Int32 = -1
     private var acceptSource: (any DispatchSourceRead)?
     private var sweeper: (any DispatchSourceTimer)?
     private var acceptPaused = false
-    private var shuttingDown = false
-    private var drained: [@Sendable () -> Void] = []
     private var finished = false
 
     /// Creates a transport; nothing happens until `start()`.
@@ -40,7 +46,7 @@ public final class ServerTransport: @unchecked Sendable {
     }
 
     /// Open connections.
-    public var connectionCount: Int { lock.withLock { connections.count } }
+    public var connectionCount: Int { registry.withLock { $0.connections.count } }
 
     /// Binds, listens and starts accepting. - Returns: the bound port (the real one for port 0).
     /// - Throws: `TransportError` when the address cannot be bound.
@@ -76,13 +82,16 @@ public final class ServerTransport: @unchecked Sendable {
                 completion()
                 return
             }
-            lock.withLock { drained.append(completion) }
-            guard !shuttingDown else { return }
-            shuttingDown = true
+            let alreadyShuttingDown = registry.withLock { registry in
+                registry.drained.append(completion)
+                defer { registry.shuttingDown = true }
+                return registry.shuttingDown
+            }
+            guard !alreadyShuttingDown else { return }
             acceptSource?.cancel()
             if acceptPaused { acceptSource?.resume() }
             sweeper?.cancel()
-            let open = lock.withLock { Array(connections.values) }
+            let open = registry.withLock { Array($0.connections.values) }
             if open.isEmpty {
                 finishShutdown()
                 return
@@ -90,7 +99,7 @@ public final class ServerTransport: @unchecked Sendable {
             for connection in open { connection.drain() }
             acceptQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(configuration.shutdownGracePeriod.nanoseconds)))
             { [self] in
-                let stragglers = lock.withLock { Array(connections.values) }
+                let stragglers = registry.withLock { Array($0.connections.values) }
                 if !stragglers.isEmpty {
                     logger.warning(
                         "closing connections still busy after the grace period",
@@ -107,9 +116,9 @@ public final class ServerTransport: @unchecked Sendable {
         guard !finished else { return }
         finished = true
         for loop in loops { loop.stop() }
-        let completions = lock.withLock { () -> [@Sendable () -> Void] in
-            defer { drained = [] }
-            return drained
+        let completions = registry.withLock { registry -> [@Sendable () -> Void] in
+            defer { registry.drained = [] }
+            return registry.drained
         }
         for completion in completions { completion() }
     }
@@ -128,7 +137,9 @@ public final class ServerTransport: @unchecked Sendable {
                 return
             }
             Socket.configureAccepted(descriptor)
-            let overLimit = lock.withLock { connections.count >= configuration.maxConnections || shuttingDown }
+            let overLimit = registry.withLock {
+                $0.connections.count >= configuration.maxConnections || $0.shuttingDown
+            }
             if overLimit {
                 Socket.refuse(
                     descriptor,
@@ -146,7 +157,7 @@ public final class ServerTransport: @unchecked Sendable {
                 handler: handler,
                 logger: logger
             ) { [weak self] closed in self?.connectionClosed(closed) }
-            lock.withLock { connections[ObjectIdentifier(connection)] = connection }
+            registry.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
             connection.start()
         }
     }
@@ -156,16 +167,16 @@ public final class ServerTransport: @unchecked Sendable {
         acceptPaused = true
         acceptSource.suspend()
         acceptQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
-            guard acceptPaused, !shuttingDown else { return }
+            guard acceptPaused, !registry.withLock({ $0.shuttingDown }) else { return }
             acceptPaused = false
             self.acceptSource?.resume()
         }
     }
 
     private func connectionClosed(_ connection: Connection) {
-        let finished = lock.withLock { () -> Bool in
-            connections[ObjectIdentifier(connection)] = nil
-            return shuttingDown && connections.isEmpty
+        let finished = registry.withLock { registry -> Bool in
+            registry.connections[ObjectIdentifier(connection)] = nil
+            return registry.shuttingDown && registry.connections.isEmpty
         }
         if finished { acceptQueue.async { [self] in finishShutdown() } }
     }
@@ -176,7 +187,7 @@ public final class ServerTransport: @unchecked Sendable {
         let now = configuration.clock.nanoseconds
         let handshake = configuration.handshakeTimeout.nanoseconds
         let idle = configuration.idleTimeout.nanoseconds
-        let open = lock.withLock { Array(connections.values) }
+        let open = registry.withLock { Array($0.connections.values) }
         for connection in open {
             let quiet = elapsedNanoseconds(from: connection.lastActivity.load(ordering: .relaxed), to: now)
             let handshakeExpired =

@@ -1,5 +1,6 @@
 import Foundation
 public import StreakWire
+import Synchronization
 
 /// A client of one streakd: typed methods for every rpc over a shared connection that is
 /// replaced after a GOAWAY or a break.
@@ -8,13 +9,17 @@ public import StreakWire
 /// sent GOAWAY, or the connection closed) the next call connects afresh. A request the
 /// server refused to process because of a GOAWAY is retried once on a fresh connection, and
 /// `watch` subscribes again (see `WatchReconnectPolicy`).
-public final class StreakClient: @unchecked Sendable {
+public final class StreakClient: Sendable {
     /// The configuration: server, token, default deadline.
     public let configuration: ClientConfiguration
-    private let lock = NSLock()
-    private var current: StreakConnection?
-    private var connecting: Task<Result<StreakConnection, StreakClientError>, Never>?
-    private var closeCount = 0
+
+    private struct State {
+        var current: StreakConnection?
+        var connecting: Task<Result<StreakConnection, StreakClientError>, Never>?
+        var closeCount = 0
+    }
+
+    private let state = Mutex(State())
 
     /// Creates a client; it connects on the first call.
     public init(configuration: ClientConfiguration) {
@@ -22,37 +27,37 @@ public final class StreakClient: @unchecked Sendable {
     }
 
     deinit {
-        current?.close()
+        state.withLock { $0.current }?.close()
     }
 
     /// Closes the current connection; a watch started before stops instead of reconnecting.
     /// A later call connects afresh.
     public func close() {
-        let connection = lock.withLock {
+        let connection = state.withLock { state in
             defer {
-                current = nil
-                closeCount += 1
+                state.current = nil
+                state.closeCount += 1
             }
-            return current
+            return state.current
         }
         connection?.close()
     }
 
     /// How many times `close()` was called: a watch compares it to know whether to reconnect.
-    var closeGeneration: Int { lock.withLock { closeCount } }
+    var closeGeneration: Int { state.withLock { $0.closeCount } }
 
     /// The connection new requests go to, connecting when there is none that accepts requests.
     /// - Throws: `StreakClientError` with origin `.connect` when the server cannot be reached.
     public func connection() async throws(StreakClientError) -> StreakConnection {
-        if let connection = lock.withLock({ current }), connection.isAcceptingRequests {
+        if let connection = state.withLock({ $0.current }), connection.isAcceptingRequests {
             return connection
         }
         // One connect at a time: concurrent callers wait for the same attempt.
-        let attempt: Task<Result<StreakConnection, StreakClientError>, Never> = lock.withLock {
-            if let connection = current, connection.isAcceptingRequests {
+        let attempt: Task<Result<StreakConnection, StreakClientError>, Never> = state.withLock { state in
+            if let connection = state.current, connection.isAcceptingRequests {
                 return Task { .success(connection) }
             }
-            if let connecting { return connecting }
+            if let connecting = state.connecting { return connecting }
             let configuration = configuration
             let task = Task { () -> Result<StreakConnection, StreakClientError> in
                 do throws(StreakClientError) {
@@ -61,14 +66,14 @@ public final class StreakClient: @unchecked Sendable {
                     return .failure(error)
                 }
             }
-            connecting = task
+            state.connecting = task
             return task
         }
         let result = await attempt.value
-        lock.withLock {
-            if connecting == attempt {
-                connecting = nil
-                if case .success(let connection) = result { current = connection }
+        state.withLock { state in
+            if state.connecting == attempt {
+                state.connecting = nil
+                if case .success(let connection) = result { state.current = connection }
             }
         }
         return try result.get()

@@ -3,7 +3,10 @@
 // links (OpenSSL, Kerberos, LDAP: about 5 MiB of resident memory). The types and constants come
 // from Debian's libpq-dev headers; the functions are called through pointers that
 // streak_pq_load() resolves in libpq.so.5, as streak_PQ... wrappers of libpq's PQ... functions.
-#include "/usr/include/postgresql/libpq-fe.h"
+// The header by its place under the default include path, not by an absolute path; not through a
+// `.systemLibrary(pkgConfig: "libpq")` target either: SwiftPM then links `-lpq` (pkg-config --libs),
+// and every streakd would map libpq again (checked with readelf: libpq.so.5 became NEEDED).
+#include <postgresql/libpq-fe.h>
 
 /// Loads libpq.so.5 once; NULL when it is loaded, else why it is not. Call before any streak_PQ...
 const char *streak_pq_load(void);

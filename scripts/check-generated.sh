@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fails when committed generated code is stale:
 #   - protoc-c output (Sources/CStreakProto, which the Swift package and the C client in clients/c
-#     both compile) and StreakWire's Swift message types (scripts/generate-proto.sh);
+#     both compile), StreakWire's Swift message types and the tests' reference encoder for them
+#     (scripts/generate-proto.sh);
 #   - the Python client's generated code (scripts/generate-python.sh --check), when that script exists.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -9,11 +10,12 @@ cd "$repo"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/Sources/CStreakProto/include" "$tmp/Sources/StreakWire"
+mkdir -p "$tmp/Sources/CStreakProto/include" "$tmp/Sources/StreakWire" "$tmp/Tests/StreakWireTests"
 scripts/generate-proto.sh "$tmp" >/dev/null
 
 status=0
-for dir in Sources/CStreakProto/include/streak Sources/CStreakProto/generated Sources/StreakWire/Generated; do
+for dir in Sources/CStreakProto/include/streak Sources/CStreakProto/generated Sources/StreakWire/Generated \
+    Tests/StreakWireTests/Generated; do
     if ! diff -r "$tmp/$dir" "$repo/$dir" >"$tmp/diff.txt" 2>&1; then
         echo "error: generated code in $dir is stale; run scripts/generate-proto.sh and commit the result" >&2
         head -n 40 "$tmp/diff.txt" >&2

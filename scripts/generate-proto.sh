@@ -2,7 +2,8 @@
 # Regenerates the code derived from proto/streak/v1/*.proto:
 #   - protoc-c output: headers in Sources/CStreakProto/include/streak/v1/,
 #     sources in Sources/CStreakProto/generated/streak/v1/;
-#   - the Swift message types of StreakWire: Sources/StreakWire/Generated/ (scripts/generate-wire-swift.py);
+#   - the Swift message types of StreakWire: Sources/StreakWire/Generated/ (scripts/generate-wire-swift.py),
+#     and the tests' reference encoder for them: Tests/StreakWireTests/Generated/;
 #   - without OUTPUT_ROOT, also the Python client's stubs (scripts/generate-python.sh).
 # The C client (clients/c) compiles the protoc-c output above: there is no second copy.
 # Usage: scripts/generate-proto.sh [OUTPUT_ROOT]   (default: the repository; check-generated.sh uses a temp copy)
@@ -26,7 +27,10 @@ cp "$tmp"/streak/v1/*.pb-c.c "$sources/"
 swift_out="$out/Sources/StreakWire/Generated"
 rm -rf "$swift_out"
 mkdir -p "$swift_out"
-python3 "$repo/scripts/generate-wire-swift.py" --proto "$repo/proto/streak/v1" --out "$swift_out"
+test_out="$out/Tests/StreakWireTests/Generated"
+rm -rf "$test_out"
+mkdir -p "$test_out"
+python3 "$repo/scripts/generate-wire-swift.py" --proto "$repo/proto/streak/v1" --out "$swift_out" --test-out "$test_out"
 
 if [ $# -eq 0 ]; then
     bash "$repo/scripts/generate-python.sh"

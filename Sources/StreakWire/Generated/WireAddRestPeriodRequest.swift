@@ -57,21 +57,6 @@ extension WireAddRestPeriodRequest: CBridgedMessage {
         streak__v1__add_rest_period_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.asOf {
-            writer.date(4, value)
-        }
-        if !m.pointee.note.isEmpty {
-            writer.string(3, m.pointee.note)
-        }
-        if let value = m.pointee.to {
-            writer.date(2, value)
-        }
-        if let value = m.pointee.from {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__AddRestPeriodRequest> {
         let c = arena.allocate(Streak__V1__AddRestPeriodRequest.self)
         streak__v1__add_rest_period_request__init(c)

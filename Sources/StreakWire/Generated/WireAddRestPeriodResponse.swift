@@ -50,15 +50,6 @@ extension WireAddRestPeriodResponse: CBridgedMessage {
         streak__v1__add_rest_period_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.streak {
-            writer.message(2, value)
-        }
-        if let value = m.pointee.restPeriod {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__AddRestPeriodResponse> {
         let c = arena.allocate(Streak__V1__AddRestPeriodResponse.self)
         streak__v1__add_rest_period_response__init(c)

@@ -51,15 +51,6 @@ extension WireArchiveHabitRequest: CBridgedMessage {
         streak__v1__archive_habit_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.archivedOn {
-            writer.date(2, value)
-        }
-        if m.pointee.habitId != 0 {
-            writer.int64(1, m.pointee.habitId)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ArchiveHabitRequest> {
         let c = arena.allocate(Streak__V1__ArchiveHabitRequest.self)
         streak__v1__archive_habit_request__init(c)

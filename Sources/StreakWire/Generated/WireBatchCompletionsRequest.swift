@@ -54,18 +54,6 @@ extension WireBatchCompletionsRequest: CBridgedMessage {
         streak__v1__batch_completions_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.asOf {
-            writer.date(3, value)
-        }
-        if !m.pointee.remove.isEmpty {
-            writer.messages(2, m.pointee.remove)
-        }
-        if !m.pointee.record.isEmpty {
-            writer.messages(1, m.pointee.record)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BatchCompletionsRequest> {
         let c = arena.allocate(Streak__V1__BatchCompletionsRequest.self)
         streak__v1__batch_completions_request__init(c)

@@ -53,18 +53,6 @@ extension WireBatchCompletionsResponse: CBridgedMessage {
         streak__v1__batch_completions_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.changed != 0 {
-            writer.int32(3, m.pointee.changed)
-        }
-        if let value = m.pointee.streak {
-            writer.message(2, value)
-        }
-        if !m.pointee.days.isEmpty {
-            writer.messages(1, m.pointee.days)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BatchCompletionsResponse> {
         let c = arena.allocate(Streak__V1__BatchCompletionsResponse.self)
         streak__v1__batch_completions_response__init(c)

@@ -90,42 +90,6 @@ extension WireBuildHeatmapRequest: CBridgedMessage {
         streak__v1__build_heatmap_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.restPeriods.isEmpty {
-            writer.messages(11, m.pointee.restPeriods)
-        }
-        if !m.pointee.skips.isEmpty {
-            writer.messages(10, m.pointee.skips)
-        }
-        if m.pointee.accessibilityLabels {
-            writer.bool(9, true)
-        }
-        if m.pointee.minPercent != 0 {
-            writer.int32(8, m.pointee.minPercent)
-        }
-        if !m.pointee.locale.isEmpty {
-            writer.string(7, m.pointee.locale)
-        }
-        if let value = m.pointee.weekStart {
-            writer.message(6, value)
-        }
-        if let value = m.pointee.asOf {
-            writer.date(5, value)
-        }
-        if let value = m.pointee.to {
-            writer.date(4, value)
-        }
-        if let value = m.pointee.from {
-            writer.date(3, value)
-        }
-        if !m.pointee.completions.isEmpty {
-            writer.messages(2, m.pointee.completions)
-        }
-        if !m.pointee.habits.isEmpty {
-            writer.messages(1, m.pointee.habits)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildHeatmapRequest> {
         let c = arena.allocate(Streak__V1__BuildHeatmapRequest.self)
         streak__v1__build_heatmap_request__init(c)

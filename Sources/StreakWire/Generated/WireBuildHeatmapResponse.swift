@@ -50,15 +50,6 @@ extension WireBuildHeatmapResponse: CBridgedMessage {
         streak__v1__build_heatmap_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.streak {
-            writer.message(2, value)
-        }
-        if let value = m.pointee.heatmap {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildHeatmapResponse> {
         let c = arena.allocate(Streak__V1__BuildHeatmapResponse.self)
         streak__v1__build_heatmap_response__init(c)

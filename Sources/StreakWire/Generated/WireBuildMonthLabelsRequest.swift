@@ -51,15 +51,6 @@ extension WireBuildMonthLabelsRequest: CBridgedMessage {
         streak__v1__build_month_labels_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.locale.isEmpty {
-            writer.string(2, m.pointee.locale)
-        }
-        for value in m.pointee.weekStarts.reversed() {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthLabelsRequest> {
         let c = arena.allocate(Streak__V1__BuildMonthLabelsRequest.self)
         streak__v1__build_month_labels_request__init(c)

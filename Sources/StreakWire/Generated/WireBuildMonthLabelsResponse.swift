@@ -47,12 +47,6 @@ extension WireBuildMonthLabelsResponse: CBridgedMessage {
         streak__v1__build_month_labels_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.labels.isEmpty {
-            writer.messages(1, m.pointee.labels)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthLabelsResponse> {
         let c = arena.allocate(Streak__V1__BuildMonthLabelsResponse.self)
         streak__v1__build_month_labels_response__init(c)

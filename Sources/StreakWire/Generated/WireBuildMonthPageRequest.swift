@@ -74,30 +74,6 @@ extension WireBuildMonthPageRequest: CBridgedMessage {
         streak__v1__build_month_page_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        for value in m.pointee.highlighted.reversed() {
-            writer.date(7, value)
-        }
-        if !m.pointee.locale.isEmpty {
-            writer.string(6, m.pointee.locale)
-        }
-        if let value = m.pointee.weekStart {
-            writer.message(5, value)
-        }
-        if let value = m.pointee.asOf {
-            writer.date(4, value)
-        }
-        if let value = m.pointee.selected {
-            writer.date(3, value)
-        }
-        if m.pointee.month != 0 {
-            writer.int32(2, m.pointee.month)
-        }
-        if m.pointee.year != 0 {
-            writer.int32(1, m.pointee.year)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthPageRequest> {
         let c = arena.allocate(Streak__V1__BuildMonthPageRequest.self)
         streak__v1__build_month_page_request__init(c)

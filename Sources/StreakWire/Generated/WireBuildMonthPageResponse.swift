@@ -47,12 +47,6 @@ extension WireBuildMonthPageResponse: CBridgedMessage {
         streak__v1__build_month_page_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.page {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthPageResponse> {
         let c = arena.allocate(Streak__V1__BuildMonthPageResponse.self)
         streak__v1__build_month_page_response__init(c)

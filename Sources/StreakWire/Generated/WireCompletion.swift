@@ -53,15 +53,6 @@ extension WireCompletion: CBridgedMessage {
         streak__v1__completion__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.date {
-            writer.date(2, value)
-        }
-        if m.pointee.habitId != 0 {
-            writer.int64(1, m.pointee.habitId)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Completion> {
         let c = arena.allocate(Streak__V1__Completion.self)
         streak__v1__completion__init(c)

@@ -53,18 +53,6 @@ extension WireCompletionResponse: CBridgedMessage {
         streak__v1__completion_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.changed {
-            writer.bool(3, true)
-        }
-        if let value = m.pointee.streak {
-            writer.message(2, value)
-        }
-        if let value = m.pointee.day {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__CompletionResponse> {
         let c = arena.allocate(Streak__V1__CompletionResponse.self)
         streak__v1__completion_response__init(c)

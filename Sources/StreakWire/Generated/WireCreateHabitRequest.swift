@@ -54,18 +54,6 @@ extension WireCreateHabitRequest: CBridgedMessage {
         streak__v1__create_habit_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.schedule {
-            writer.message(3, value)
-        }
-        if let value = m.pointee.createdOn {
-            writer.date(2, value)
-        }
-        if !m.pointee.name.isEmpty {
-            writer.string(1, m.pointee.name)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__CreateHabitRequest> {
         let c = arena.allocate(Streak__V1__CreateHabitRequest.self)
         streak__v1__create_habit_request__init(c)

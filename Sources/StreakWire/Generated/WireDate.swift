@@ -55,18 +55,6 @@ extension WireDate: CBridgedMessage {
         streak__v1__date__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.day != 0 {
-            writer.int32(3, m.pointee.day)
-        }
-        if m.pointee.month != 0 {
-            writer.int32(2, m.pointee.month)
-        }
-        if m.pointee.year != 0 {
-            writer.int32(1, m.pointee.year)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Date> {
         let c = arena.allocate(Streak__V1__Date.self)
         streak__v1__date__init(c)

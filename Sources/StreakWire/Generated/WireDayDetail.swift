@@ -96,45 +96,6 @@ extension WireDayDetail: CBridgedMessage {
         streak__v1__day_detail__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.openHabits.isEmpty {
-            writer.messages(12, m.pointee.openHabits)
-        }
-        if !m.pointee.skippedHabits.isEmpty {
-            writer.messages(11, m.pointee.skippedHabits)
-        }
-        if m.pointee.rest {
-            writer.bool(10, true)
-        }
-        if m.pointee.due != 0 {
-            writer.int32(9, m.pointee.due)
-        }
-        if !m.pointee.accessibilityLabel.isEmpty {
-            writer.string(8, m.pointee.accessibilityLabel)
-        }
-        if m.pointee.contributing {
-            writer.bool(7, true)
-        }
-        if m.pointee.level != 0 {
-            writer.int32(6, m.pointee.level)
-        }
-        if m.pointee.percent != 0 {
-            writer.int32(5, m.pointee.percent)
-        }
-        if m.pointee.active != 0 {
-            writer.int32(4, m.pointee.active)
-        }
-        if m.pointee.completed != 0 {
-            writer.int32(3, m.pointee.completed)
-        }
-        if !m.pointee.completedHabits.isEmpty {
-            writer.messages(2, m.pointee.completedHabits)
-        }
-        if let value = m.pointee.date {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__DayDetail> {
         let c = arena.allocate(Streak__V1__DayDetail.self)
         streak__v1__day_detail__init(c)

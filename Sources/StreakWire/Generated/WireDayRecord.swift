@@ -88,39 +88,6 @@ extension WireDayRecord: CBridgedMessage {
         streak__v1__day_record__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.skippedHabitIds.isEmpty {
-            writer.packedInt64(10, m.pointee.skippedHabitIds)
-        }
-        if m.pointee.rest {
-            writer.bool(9, true)
-        }
-        if m.pointee.due != 0 {
-            writer.int32(8, m.pointee.due)
-        }
-        if m.pointee.contributing {
-            writer.bool(7, true)
-        }
-        if m.pointee.level != 0 {
-            writer.int32(6, m.pointee.level)
-        }
-        if m.pointee.percent != 0 {
-            writer.int32(5, m.pointee.percent)
-        }
-        if m.pointee.active != 0 {
-            writer.int32(4, m.pointee.active)
-        }
-        if m.pointee.completed != 0 {
-            writer.int32(3, m.pointee.completed)
-        }
-        if !m.pointee.completedHabitIds.isEmpty {
-            writer.packedInt64(2, m.pointee.completedHabitIds)
-        }
-        if let value = m.pointee.date {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__DayRecord> {
         let c = arena.allocate(Streak__V1__DayRecord.self)
         streak__v1__day_record__init(c)

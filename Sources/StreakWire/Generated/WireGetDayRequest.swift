@@ -51,15 +51,6 @@ extension WireGetDayRequest: CBridgedMessage {
         streak__v1__get_day_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.habitIds.isEmpty {
-            writer.packedInt64(2, m.pointee.habitIds)
-        }
-        if let value = m.pointee.date {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetDayRequest> {
         let c = arena.allocate(Streak__V1__GetDayRequest.self)
         streak__v1__get_day_request__init(c)

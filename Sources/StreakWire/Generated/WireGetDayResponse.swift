@@ -47,12 +47,6 @@ extension WireGetDayResponse: CBridgedMessage {
         streak__v1__get_day_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.day {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetDayResponse> {
         let c = arena.allocate(Streak__V1__GetDayResponse.self)
         streak__v1__get_day_response__init(c)

@@ -74,30 +74,6 @@ extension WireGetHeatmapRequest: CBridgedMessage {
         streak__v1__get_heatmap_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.habitIds.isEmpty {
-            writer.packedInt64(7, m.pointee.habitIds)
-        }
-        if m.pointee.accessibilityLabels {
-            writer.bool(6, true)
-        }
-        if !m.pointee.locale.isEmpty {
-            writer.string(5, m.pointee.locale)
-        }
-        if let value = m.pointee.weekStart {
-            writer.message(4, value)
-        }
-        if let value = m.pointee.asOf {
-            writer.date(3, value)
-        }
-        if let value = m.pointee.to {
-            writer.date(2, value)
-        }
-        if let value = m.pointee.from {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetHeatmapRequest> {
         let c = arena.allocate(Streak__V1__GetHeatmapRequest.self)
         streak__v1__get_heatmap_request__init(c)

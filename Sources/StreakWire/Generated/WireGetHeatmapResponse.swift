@@ -47,12 +47,6 @@ extension WireGetHeatmapResponse: CBridgedMessage {
         streak__v1__get_heatmap_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.heatmap {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetHeatmapResponse> {
         let c = arena.allocate(Streak__V1__GetHeatmapResponse.self)
         streak__v1__get_heatmap_response__init(c)

@@ -47,12 +47,6 @@ extension WireGetMonthPageResponse: CBridgedMessage {
         streak__v1__get_month_page_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.page {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetMonthPageResponse> {
         let c = arena.allocate(Streak__V1__GetMonthPageResponse.self)
         streak__v1__get_month_page_response__init(c)

@@ -40,9 +40,6 @@ extension WireGetServerInfoRequest: CBridgedMessage {
         streak__v1__get_server_info_request__unpack(allocator, count, data)
     }
 
-    static func write(_: UnsafePointer<Self>, to _: inout WireWriter) {
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetServerInfoRequest> {
         let c = arena.allocate(Streak__V1__GetServerInfoRequest.self)
         streak__v1__get_server_info_request__init(c)

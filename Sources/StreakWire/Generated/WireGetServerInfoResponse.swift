@@ -77,33 +77,6 @@ extension WireGetServerInfoResponse: CBridgedMessage {
         streak__v1__get_server_info_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.protocolVersion != 0 {
-            writer.uint32(8, m.pointee.protocolVersion)
-        }
-        if m.pointee.connectionsTotal != 0 {
-            writer.uint64(7, m.pointee.connectionsTotal)
-        }
-        if m.pointee.connectionsCurrent != 0 {
-            writer.uint64(6, m.pointee.connectionsCurrent)
-        }
-        if m.pointee.errorsTotal != 0 {
-            writer.uint64(5, m.pointee.errorsTotal)
-        }
-        if m.pointee.requestsTotal != 0 {
-            writer.uint64(4, m.pointee.requestsTotal)
-        }
-        if !m.pointee.storage.isEmpty {
-            writer.string(3, m.pointee.storage)
-        }
-        if m.pointee.uptimeSeconds != 0 {
-            writer.int64(2, m.pointee.uptimeSeconds)
-        }
-        if !m.pointee.version.isEmpty {
-            writer.string(1, m.pointee.version)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetServerInfoResponse> {
         let c = arena.allocate(Streak__V1__GetServerInfoResponse.self)
         streak__v1__get_server_info_response__init(c)

@@ -40,9 +40,6 @@ extension WireGetSettingsRequest: CBridgedMessage {
         streak__v1__get_settings_request__unpack(allocator, count, data)
     }
 
-    static func write(_: UnsafePointer<Self>, to _: inout WireWriter) {
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetSettingsRequest> {
         let c = arena.allocate(Streak__V1__GetSettingsRequest.self)
         streak__v1__get_settings_request__init(c)

@@ -47,12 +47,6 @@ extension WireGetSettingsResponse: CBridgedMessage {
         streak__v1__get_settings_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.settings {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetSettingsResponse> {
         let c = arena.allocate(Streak__V1__GetSettingsResponse.self)
         streak__v1__get_settings_response__init(c)

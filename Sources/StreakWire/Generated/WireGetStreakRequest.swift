@@ -51,15 +51,6 @@ extension WireGetStreakRequest: CBridgedMessage {
         streak__v1__get_streak_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.habitIds.isEmpty {
-            writer.packedInt64(2, m.pointee.habitIds)
-        }
-        if let value = m.pointee.asOf {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetStreakRequest> {
         let c = arena.allocate(Streak__V1__GetStreakRequest.self)
         streak__v1__get_streak_request__init(c)

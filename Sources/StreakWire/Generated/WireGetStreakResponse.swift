@@ -47,12 +47,6 @@ extension WireGetStreakResponse: CBridgedMessage {
         streak__v1__get_streak_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.streak {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetStreakResponse> {
         let c = arena.allocate(Streak__V1__GetStreakResponse.self)
         streak__v1__get_streak_response__init(c)

@@ -70,27 +70,6 @@ extension WireGetWeekdayChartRequest: CBridgedMessage {
         streak__v1__get_weekday_chart_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.habitIds.isEmpty {
-            writer.packedInt64(6, m.pointee.habitIds)
-        }
-        if m.pointee.includeTotal {
-            writer.bool(5, true)
-        }
-        if !m.pointee.locale.isEmpty {
-            writer.string(4, m.pointee.locale)
-        }
-        if let value = m.pointee.asOf {
-            writer.date(3, value)
-        }
-        if let value = m.pointee.to {
-            writer.date(2, value)
-        }
-        if let value = m.pointee.from {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetWeekdayChartRequest> {
         let c = arena.allocate(Streak__V1__GetWeekdayChartRequest.self)
         streak__v1__get_weekday_chart_request__init(c)

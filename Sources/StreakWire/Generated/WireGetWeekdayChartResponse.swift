@@ -47,12 +47,6 @@ extension WireGetWeekdayChartResponse: CBridgedMessage {
         streak__v1__get_weekday_chart_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.chart {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetWeekdayChartResponse> {
         let c = arena.allocate(Streak__V1__GetWeekdayChartResponse.self)
         streak__v1__get_weekday_chart_response__init(c)

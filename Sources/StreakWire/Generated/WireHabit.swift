@@ -70,24 +70,6 @@ extension WireHabit: CBridgedMessage {
         streak__v1__habit__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.schedule.isEmpty {
-            writer.messages(5, m.pointee.schedule)
-        }
-        if let value = m.pointee.archivedOn {
-            writer.date(4, value)
-        }
-        if let value = m.pointee.createdOn {
-            writer.date(3, value)
-        }
-        if !m.pointee.name.isEmpty {
-            writer.string(2, m.pointee.name)
-        }
-        if m.pointee.id != 0 {
-            writer.int64(1, m.pointee.id)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Habit> {
         let c = arena.allocate(Streak__V1__Habit.self)
         streak__v1__habit__init(c)

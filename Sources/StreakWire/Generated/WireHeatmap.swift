@@ -72,27 +72,6 @@ extension WireHeatmap: CBridgedMessage {
         streak__v1__heatmap__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.legend.isEmpty {
-            writer.messages(6, m.pointee.legend)
-        }
-        if !m.pointee.monthLabels.isEmpty {
-            writer.messages(5, m.pointee.monthLabels)
-        }
-        if !m.pointee.weeks.isEmpty {
-            writer.messages(4, m.pointee.weeks)
-        }
-        if let value = m.pointee.weekStart {
-            writer.int32(3, Int32(value.rawValue))
-        }
-        if let value = m.pointee.to {
-            writer.date(2, value)
-        }
-        if let value = m.pointee.from {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Heatmap> {
         let c = arena.allocate(Streak__V1__Heatmap.self)
         streak__v1__heatmap__init(c)

@@ -84,36 +84,6 @@ extension WireHeatmapCell: CBridgedMessage {
         streak__v1__heatmap_cell__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.rest {
-            writer.bool(9, true)
-        }
-        if m.pointee.due != 0 {
-            writer.int32(8, m.pointee.due)
-        }
-        if !m.pointee.accessibilityLabel.isEmpty {
-            writer.string(7, m.pointee.accessibilityLabel)
-        }
-        if m.pointee.percent != 0 {
-            writer.int32(6, m.pointee.percent)
-        }
-        if m.pointee.level != 0 {
-            writer.int32(5, m.pointee.level)
-        }
-        if m.pointee.active != 0 {
-            writer.int32(4, m.pointee.active)
-        }
-        if m.pointee.completed != 0 {
-            writer.int32(3, m.pointee.completed)
-        }
-        if let value = m.pointee.date {
-            writer.date(2, value)
-        }
-        if m.pointee.present {
-            writer.bool(1, true)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__HeatmapCell> {
         let c = arena.allocate(Streak__V1__HeatmapCell.self)
         streak__v1__heatmap_cell__init(c)

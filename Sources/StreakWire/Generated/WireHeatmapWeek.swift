@@ -53,15 +53,6 @@ extension WireHeatmapWeek: CBridgedMessage {
         streak__v1__heatmap_week__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.cells.isEmpty {
-            writer.messages(2, m.pointee.cells)
-        }
-        if let value = m.pointee.start {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__HeatmapWeek> {
         let c = arena.allocate(Streak__V1__HeatmapWeek.self)
         streak__v1__heatmap_week__init(c)

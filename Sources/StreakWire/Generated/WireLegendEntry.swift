@@ -58,21 +58,6 @@ extension WireLegendEntry: CBridgedMessage {
         streak__v1__legend_entry__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.description.isEmpty {
-            writer.string(4, m.pointee.description)
-        }
-        if m.pointee.maxPercent != 0 {
-            writer.int32(3, m.pointee.maxPercent)
-        }
-        if m.pointee.minPercent != 0 {
-            writer.int32(2, m.pointee.minPercent)
-        }
-        if m.pointee.level != 0 {
-            writer.int32(1, m.pointee.level)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__LegendEntry> {
         let c = arena.allocate(Streak__V1__LegendEntry.self)
         streak__v1__legend_entry__init(c)

@@ -47,12 +47,6 @@ extension WireListHabitsRequest: CBridgedMessage {
         streak__v1__list_habits_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.includeArchived {
-            writer.bool(1, true)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ListHabitsRequest> {
         let c = arena.allocate(Streak__V1__ListHabitsRequest.self)
         streak__v1__list_habits_request__init(c)

@@ -47,12 +47,6 @@ extension WireListHabitsResponse: CBridgedMessage {
         streak__v1__list_habits_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.habits.isEmpty {
-            writer.messages(1, m.pointee.habits)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ListHabitsResponse> {
         let c = arena.allocate(Streak__V1__ListHabitsResponse.self)
         streak__v1__list_habits_response__init(c)

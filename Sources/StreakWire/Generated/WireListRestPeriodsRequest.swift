@@ -40,9 +40,6 @@ extension WireListRestPeriodsRequest: CBridgedMessage {
         streak__v1__list_rest_periods_request__unpack(allocator, count, data)
     }
 
-    static func write(_: UnsafePointer<Self>, to _: inout WireWriter) {
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ListRestPeriodsRequest> {
         let c = arena.allocate(Streak__V1__ListRestPeriodsRequest.self)
         streak__v1__list_rest_periods_request__init(c)

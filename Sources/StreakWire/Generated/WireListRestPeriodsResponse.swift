@@ -47,12 +47,6 @@ extension WireListRestPeriodsResponse: CBridgedMessage {
         streak__v1__list_rest_periods_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.restPeriods.isEmpty {
-            writer.messages(1, m.pointee.restPeriods)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ListRestPeriodsResponse> {
         let c = arena.allocate(Streak__V1__ListRestPeriodsResponse.self)
         streak__v1__list_rest_periods_response__init(c)

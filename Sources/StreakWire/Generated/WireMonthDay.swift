@@ -84,36 +84,6 @@ extension WireMonthDay: CBridgedMessage {
         streak__v1__month_day__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.rest {
-            writer.bool(9, true)
-        }
-        if m.pointee.due != 0 {
-            writer.int32(8, m.pointee.due)
-        }
-        if m.pointee.level != 0 {
-            writer.int32(7, m.pointee.level)
-        }
-        if m.pointee.highlighted {
-            writer.bool(6, true)
-        }
-        if m.pointee.selected {
-            writer.bool(5, true)
-        }
-        if m.pointee.today {
-            writer.bool(4, true)
-        }
-        if m.pointee.inMonth {
-            writer.bool(3, true)
-        }
-        if m.pointee.day != 0 {
-            writer.int32(2, m.pointee.day)
-        }
-        if let value = m.pointee.date {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__MonthDay> {
         let c = arena.allocate(Streak__V1__MonthDay.self)
         streak__v1__month_day__init(c)

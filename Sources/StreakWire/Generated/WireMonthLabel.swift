@@ -52,15 +52,6 @@ extension WireMonthLabel: CBridgedMessage {
         streak__v1__month_label__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.weekIndex != 0 {
-            writer.int32(2, m.pointee.weekIndex)
-        }
-        if !m.pointee.label.isEmpty {
-            writer.string(1, m.pointee.label)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__MonthLabel> {
         let c = arena.allocate(Streak__V1__MonthLabel.self)
         streak__v1__month_label__init(c)

@@ -88,39 +88,6 @@ extension WireMonthPage: CBridgedMessage {
         streak__v1__month_page__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.weekStart {
-            writer.int32(10, Int32(value.rawValue))
-        }
-        if m.pointee.nextMonth != 0 {
-            writer.int32(9, m.pointee.nextMonth)
-        }
-        if m.pointee.nextYear != 0 {
-            writer.int32(8, m.pointee.nextYear)
-        }
-        if m.pointee.previousMonth != 0 {
-            writer.int32(7, m.pointee.previousMonth)
-        }
-        if m.pointee.previousYear != 0 {
-            writer.int32(6, m.pointee.previousYear)
-        }
-        if !m.pointee.days.isEmpty {
-            writer.messages(5, m.pointee.days)
-        }
-        for value in m.pointee.weekdaySymbols.reversed() {
-            writer.string(4, value)
-        }
-        if !m.pointee.title.isEmpty {
-            writer.string(3, m.pointee.title)
-        }
-        if m.pointee.month != 0 {
-            writer.int32(2, m.pointee.month)
-        }
-        if m.pointee.year != 0 {
-            writer.int32(1, m.pointee.year)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__MonthPage> {
         let c = arena.allocate(Streak__V1__MonthPage.self)
         streak__v1__month_page__init(c)

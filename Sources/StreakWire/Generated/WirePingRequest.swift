@@ -47,12 +47,6 @@ extension WirePingRequest: CBridgedMessage {
         streak__v1__ping_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.payload.isEmpty {
-            writer.bytes(1, m.pointee.payload)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__PingRequest> {
         let c = arena.allocate(Streak__V1__PingRequest.self)
         streak__v1__ping_request__init(c)

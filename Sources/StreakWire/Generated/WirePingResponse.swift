@@ -50,15 +50,6 @@ extension WirePingResponse: CBridgedMessage {
         streak__v1__ping_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.serving {
-            writer.bool(2, true)
-        }
-        if !m.pointee.payload.isEmpty {
-            writer.bytes(1, m.pointee.payload)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__PingResponse> {
         let c = arena.allocate(Streak__V1__PingResponse.self)
         streak__v1__ping_response__init(c)

@@ -54,18 +54,6 @@ extension WireRecordCompletionRequest: CBridgedMessage {
         streak__v1__record_completion_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.asOf {
-            writer.date(3, value)
-        }
-        if let value = m.pointee.date {
-            writer.date(2, value)
-        }
-        if m.pointee.habitId != 0 {
-            writer.int64(1, m.pointee.habitId)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RecordCompletionRequest> {
         let c = arena.allocate(Streak__V1__RecordCompletionRequest.self)
         streak__v1__record_completion_request__init(c)

@@ -51,15 +51,6 @@ extension WireRemoveRestPeriodRequest: CBridgedMessage {
         streak__v1__remove_rest_period_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.asOf {
-            writer.date(2, value)
-        }
-        if m.pointee.id != 0 {
-            writer.int64(1, m.pointee.id)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RemoveRestPeriodRequest> {
         let c = arena.allocate(Streak__V1__RemoveRestPeriodRequest.self)
         streak__v1__remove_rest_period_request__init(c)

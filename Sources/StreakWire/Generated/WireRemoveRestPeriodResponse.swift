@@ -50,15 +50,6 @@ extension WireRemoveRestPeriodResponse: CBridgedMessage {
         streak__v1__remove_rest_period_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.streak {
-            writer.message(2, value)
-        }
-        if let value = m.pointee.restPeriod {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RemoveRestPeriodResponse> {
         let c = arena.allocate(Streak__V1__RemoveRestPeriodResponse.self)
         streak__v1__remove_rest_period_response__init(c)

@@ -50,15 +50,6 @@ extension WireRenameHabitRequest: CBridgedMessage {
         streak__v1__rename_habit_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.name.isEmpty {
-            writer.string(2, m.pointee.name)
-        }
-        if m.pointee.habitId != 0 {
-            writer.int64(1, m.pointee.habitId)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RenameHabitRequest> {
         let c = arena.allocate(Streak__V1__RenameHabitRequest.self)
         streak__v1__rename_habit_request__init(c)

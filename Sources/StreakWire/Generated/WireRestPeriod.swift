@@ -59,21 +59,6 @@ extension WireRestPeriod: CBridgedMessage {
         streak__v1__rest_period__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.note.isEmpty {
-            writer.string(4, m.pointee.note)
-        }
-        if let value = m.pointee.to {
-            writer.date(3, value)
-        }
-        if let value = m.pointee.from {
-            writer.date(2, value)
-        }
-        if m.pointee.id != 0 {
-            writer.int64(1, m.pointee.id)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RestPeriod> {
         let c = arena.allocate(Streak__V1__RestPeriod.self)
         streak__v1__rest_period__init(c)

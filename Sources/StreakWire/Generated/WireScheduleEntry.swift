@@ -53,15 +53,6 @@ extension WireScheduleEntry: CBridgedMessage {
         streak__v1__schedule_entry__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.weekdays.isEmpty {
-            writer.packedWeekdays(2, m.pointee.weekdays)
-        }
-        if let value = m.pointee.effectiveFrom {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ScheduleEntry> {
         let c = arena.allocate(Streak__V1__ScheduleEntry.self)
         streak__v1__schedule_entry__init(c)

@@ -54,18 +54,6 @@ extension WireSetHabitScheduleRequest: CBridgedMessage {
         streak__v1__set_habit_schedule_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.effectiveFrom {
-            writer.date(3, value)
-        }
-        if let value = m.pointee.weekdays {
-            writer.message(2, value)
-        }
-        if m.pointee.habitId != 0 {
-            writer.int64(1, m.pointee.habitId)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__SetHabitScheduleRequest> {
         let c = arena.allocate(Streak__V1__SetHabitScheduleRequest.self)
         streak__v1__set_habit_schedule_request__init(c)

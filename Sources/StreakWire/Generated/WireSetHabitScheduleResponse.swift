@@ -47,12 +47,6 @@ extension WireSetHabitScheduleResponse: CBridgedMessage {
         streak__v1__set_habit_schedule_response__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.habit {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__SetHabitScheduleResponse> {
         let c = arena.allocate(Streak__V1__SetHabitScheduleResponse.self)
         streak__v1__set_habit_schedule_response__init(c)

@@ -68,24 +68,6 @@ extension WireSettings: CBridgedMessage {
         streak__v1__settings__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.dayStartMinutes != 0 {
-            writer.int32(5, m.pointee.dayStartMinutes)
-        }
-        if m.pointee.minPercent != 0 {
-            writer.int32(4, m.pointee.minPercent)
-        }
-        if let value = m.pointee.weekStart {
-            writer.int32(3, Int32(value.rawValue))
-        }
-        if !m.pointee.locale.isEmpty {
-            writer.string(2, m.pointee.locale)
-        }
-        if !m.pointee.timeZone.isEmpty {
-            writer.string(1, m.pointee.timeZone)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Settings> {
         let c = arena.allocate(Streak__V1__Settings.self)
         streak__v1__settings__init(c)

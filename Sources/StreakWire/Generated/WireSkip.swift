@@ -53,15 +53,6 @@ extension WireSkip: CBridgedMessage {
         streak__v1__skip__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.date {
-            writer.date(2, value)
-        }
-        if m.pointee.habitId != 0 {
-            writer.int64(1, m.pointee.habitId)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Skip> {
         let c = arena.allocate(Streak__V1__Skip.self)
         streak__v1__skip__init(c)

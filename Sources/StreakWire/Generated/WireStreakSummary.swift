@@ -76,30 +76,6 @@ extension WireStreakSummary: CBridgedMessage {
         streak__v1__streak_summary__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.todayPending {
-            writer.bool(7, true)
-        }
-        if let value = m.pointee.longestEnd {
-            writer.date(6, value)
-        }
-        if let value = m.pointee.longestStart {
-            writer.date(5, value)
-        }
-        if m.pointee.longest != 0 {
-            writer.int32(4, m.pointee.longest)
-        }
-        if let value = m.pointee.currentStart {
-            writer.date(3, value)
-        }
-        if m.pointee.current != 0 {
-            writer.int32(2, m.pointee.current)
-        }
-        if let value = m.pointee.asOf {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__StreakSummary> {
         let c = arena.allocate(Streak__V1__StreakSummary.self)
         streak__v1__streak_summary__init(c)

@@ -54,18 +54,6 @@ extension WireUnskipHabitRequest: CBridgedMessage {
         streak__v1__unskip_habit_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.asOf {
-            writer.date(3, value)
-        }
-        if let value = m.pointee.date {
-            writer.date(2, value)
-        }
-        if m.pointee.habitId != 0 {
-            writer.int64(1, m.pointee.habitId)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__UnskipHabitRequest> {
         let c = arena.allocate(Streak__V1__UnskipHabitRequest.self)
         streak__v1__unskip_habit_request__init(c)

@@ -76,30 +76,6 @@ extension WireUpdateSettingsRequest: CBridgedMessage {
         streak__v1__update_settings_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.dayStartMinutes != 0 {
-            writer.int32(7, m.pointee.dayStartMinutes)
-        }
-        if m.pointee.setDayStart {
-            writer.bool(6, true)
-        }
-        if m.pointee.clearMinPercent {
-            writer.bool(5, true)
-        }
-        if m.pointee.minPercent != 0 {
-            writer.int32(4, m.pointee.minPercent)
-        }
-        if let value = m.pointee.weekStart {
-            writer.int32(3, Int32(value.rawValue))
-        }
-        if !m.pointee.locale.isEmpty {
-            writer.string(2, m.pointee.locale)
-        }
-        if !m.pointee.timeZone.isEmpty {
-            writer.string(1, m.pointee.timeZone)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__UpdateSettingsRequest> {
         let c = arena.allocate(Streak__V1__UpdateSettingsRequest.self)
         streak__v1__update_settings_request__init(c)

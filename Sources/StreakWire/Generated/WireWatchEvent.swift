@@ -50,15 +50,6 @@ extension WireWatchEvent: CBridgedMessage {
         streak__v1__watch_event__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.streak {
-            writer.message(2, value)
-        }
-        if let value = m.pointee.day {
-            writer.message(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WatchEvent> {
         let c = arena.allocate(Streak__V1__WatchEvent.self)
         streak__v1__watch_event__init(c)

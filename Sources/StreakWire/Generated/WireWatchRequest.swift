@@ -48,12 +48,6 @@ extension WireWatchRequest: CBridgedMessage {
         streak__v1__watch_request__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if let value = m.pointee.asOf {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WatchRequest> {
         let c = arena.allocate(Streak__V1__WatchRequest.self)
         streak__v1__watch_request__init(c)

@@ -60,15 +60,6 @@ extension WireWeekStart: CBridgedMessage {
         streak__v1__week_start__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if case .locale(let value)? = m.pointee.kind {
-            writer.string(2, value)
-        }
-        if case .weekday(let value)? = m.pointee.kind {
-            writer.int32(1, Int32(value.rawValue))
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekStart> {
         let c = arena.allocate(Streak__V1__WeekStart.self)
         streak__v1__week_start__init(c)

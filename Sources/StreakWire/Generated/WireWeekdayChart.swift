@@ -56,18 +56,6 @@ extension WireWeekdayChart: CBridgedMessage {
         streak__v1__weekday_chart__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.series.isEmpty {
-            writer.messages(3, m.pointee.series)
-        }
-        if let value = m.pointee.to {
-            writer.date(2, value)
-        }
-        if let value = m.pointee.from {
-            writer.date(1, value)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdayChart> {
         let c = arena.allocate(Streak__V1__WeekdayChart.self)
         streak__v1__weekday_chart__init(c)

@@ -56,18 +56,6 @@ extension WireWeekdayCount: CBridgedMessage {
         streak__v1__weekday_count__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if m.pointee.count != 0 {
-            writer.int32(3, m.pointee.count)
-        }
-        if !m.pointee.shortName.isEmpty {
-            writer.string(2, m.pointee.shortName)
-        }
-        if let value = m.pointee.weekday {
-            writer.int32(1, Int32(value.rawValue))
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdayCount> {
         let c = arena.allocate(Streak__V1__WeekdayCount.self)
         streak__v1__weekday_count__init(c)

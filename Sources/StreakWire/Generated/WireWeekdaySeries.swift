@@ -58,21 +58,6 @@ extension WireWeekdaySeries: CBridgedMessage {
         streak__v1__weekday_series__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.counts.isEmpty {
-            writer.messages(4, m.pointee.counts)
-        }
-        if m.pointee.total {
-            writer.bool(3, true)
-        }
-        if !m.pointee.name.isEmpty {
-            writer.string(2, m.pointee.name)
-        }
-        if m.pointee.habitId != 0 {
-            writer.int64(1, m.pointee.habitId)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdaySeries> {
         let c = arena.allocate(Streak__V1__WeekdaySeries.self)
         streak__v1__weekday_series__init(c)

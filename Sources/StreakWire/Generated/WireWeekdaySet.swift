@@ -50,12 +50,6 @@ extension WireWeekdaySet: CBridgedMessage {
         streak__v1__weekday_set__unpack(allocator, count, data)
     }
 
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
-        if !m.pointee.weekdays.isEmpty {
-            writer.packedWeekdays(1, m.pointee.weekdays)
-        }
-    }
-
     func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdaySet> {
         let c = arena.allocate(Streak__V1__WeekdaySet.self)
         streak__v1__weekday_set__init(c)

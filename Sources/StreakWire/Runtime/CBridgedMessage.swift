@@ -13,10 +13,6 @@ protocol CBridgedMessage: WireMessage {
         _ data: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<CMessage>?
 
-    /// Prepends the fields of the message at `m` (not its own key or length) to `writer`, last field
-    /// first. A pointer rather than `self` so that repeated elements are read in place, not copied.
-    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter)
-
     /// Builds the C struct (and everything it points to) in `arena`.
     func lower(into arena: WireArena) -> UnsafeMutablePointer<CMessage>
 

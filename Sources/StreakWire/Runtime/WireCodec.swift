@@ -27,14 +27,6 @@ enum WireCodec {
         }
     }
 
-    /// The encoding by the generated Swift writer (`WireWriter`), an implementation independent of
-    /// protobuf-c that the tests compare byte for byte with `encode`.
-    static func swiftEncode<M: CBridgedMessage>(_ message: M) -> [UInt8] {
-        var writer = WireWriter(capacity: encodeChunkBytes)
-        withUnsafePointer(to: message) { M.write($0, to: &writer) }
-        return writer.withBytes { [UInt8]($0) }
-    }
-
     /// Decodes a message from an array.
     static func decode<M: CBridgedMessage>(_ bytes: [UInt8], limits: DecodingLimits) throws(WireError) -> M {
         let result = bytes.withUnsafeBytes { raw in

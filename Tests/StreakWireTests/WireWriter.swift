@@ -1,10 +1,10 @@
 import StreakCore
 
-/// A protobuf encoder that writes back to front: a message's fields are written in reverse order, a
-/// nested message before its length and tag, so every length is known when it is written and nothing is
-/// sized twice (protobuf-c's packer re-sizes a submessage at every level of nesting, which made a
-/// one-year heatmap take over 100 us; see docs/PROTOCOL.md, "Messages"). The generated `write(to:)` of
-/// each message produces the same bytes as `protobuf_c_message_pack` (the tests compare them).
+/// The tests' reference protobuf encoder, written from the protobuf encoding rules alone (StreakWire
+/// itself encodes with protobuf-c's `protobuf_c_message_pack`; `PackerTests` compares the two byte
+/// for byte). It writes back to front: a message's fields in reverse order, a nested message before
+/// its length and tag, so every length is known when it is written. Each message's `write(_:to:)` is
+/// generated into Generated/WireReferenceWriters.swift by scripts/generate-wire-swift.py.
 struct WireWriter: ~Copyable {
     /// The buffer; the encoding so far is `base[position..<capacity]`.
     private var base: UnsafeMutablePointer<UInt8>
@@ -182,7 +182,7 @@ struct WireWriter: ~Copyable {
     }
 
     /// A message field.
-    mutating func message<M: CBridgedMessage>(_ number: UInt32, _ message: M) {
+    mutating func message<M: ReferenceWritable>(_ number: UInt32, _ message: M) {
         let end = count
         withUnsafePointer(to: message) { M.write($0, to: &self) }
         varint(UInt64(count - end))
@@ -190,7 +190,7 @@ struct WireWriter: ~Copyable {
     }
 
     /// A repeated message field, last element first, each read in place.
-    mutating func messages<M: CBridgedMessage>(_ number: UInt32, _ messages: [M]) {
+    mutating func messages<M: ReferenceWritable>(_ number: UInt32, _ messages: [M]) {
         messages.withUnsafeBufferPointer { elements in
             guard let first = elements.baseAddress else { return }
             var index = elements.count
@@ -223,4 +223,18 @@ struct WireWriter: ~Copyable {
         varint(UInt64(count - end))
         tag(number, 2)
     }
+}
+
+/// A message the reference encoder can write (every generated `Wire*` type).
+protocol ReferenceWritable {
+    /// Prepends the fields of the message at `m` (not its own key or length) to `writer`, last field
+    /// first. A pointer rather than `self` so that repeated elements are read in place, not copied.
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter)
+}
+
+/// The reference encoder's bytes for a message.
+func referenceEncode<M: ReferenceWritable>(_ message: M) -> [UInt8] {
+    var writer = WireWriter(capacity: 4096)
+    withUnsafePointer(to: message) { M.write($0, to: &writer) }
+    return writer.withBytes { [UInt8]($0) }
 }

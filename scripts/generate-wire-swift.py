@@ -376,7 +376,7 @@ def generate_message(message, message_names):
     out.append(f"        {cf}__unpack(allocator, count, data)")
     out.append("    }")
     out.append("")
-    out.append(f"    func lower(into arena: WireArena) -> UnsafeMutablePointer<{ct}> {{")
+    out.append(f"    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<{ct}> {{")
     out.append(f"        let c = arena.allocate({ct}.self)")
     out.append(f"        {cf}__init(c)")
     for field in message.fields:

@@ -57,7 +57,7 @@ extension WireAddRestPeriodRequest: CBridgedMessage {
         streak__v1__add_rest_period_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__AddRestPeriodRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__AddRestPeriodRequest> {
         let c = arena.allocate(Streak__V1__AddRestPeriodRequest.self)
         streak__v1__add_rest_period_request__init(c)
         c.pointee.from = arena.date(from)

@@ -50,7 +50,7 @@ extension WireAddRestPeriodResponse: CBridgedMessage {
         streak__v1__add_rest_period_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__AddRestPeriodResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__AddRestPeriodResponse> {
         let c = arena.allocate(Streak__V1__AddRestPeriodResponse.self)
         streak__v1__add_rest_period_response__init(c)
         c.pointee.rest_period = arena.message(restPeriod)

@@ -51,7 +51,7 @@ extension WireArchiveHabitRequest: CBridgedMessage {
         streak__v1__archive_habit_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ArchiveHabitRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__ArchiveHabitRequest> {
         let c = arena.allocate(Streak__V1__ArchiveHabitRequest.self)
         streak__v1__archive_habit_request__init(c)
         c.pointee.habit_id = habitId

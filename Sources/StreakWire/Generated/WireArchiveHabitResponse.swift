@@ -47,7 +47,7 @@ extension WireArchiveHabitResponse: CBridgedMessage {
         streak__v1__archive_habit_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ArchiveHabitResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__ArchiveHabitResponse> {
         let c = arena.allocate(Streak__V1__ArchiveHabitResponse.self)
         streak__v1__archive_habit_response__init(c)
         c.pointee.habit = arena.message(habit)

@@ -54,7 +54,7 @@ extension WireBatchCompletionsRequest: CBridgedMessage {
         streak__v1__batch_completions_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BatchCompletionsRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__BatchCompletionsRequest> {
         let c = arena.allocate(Streak__V1__BatchCompletionsRequest.self)
         streak__v1__batch_completions_request__init(c)
         (c.pointee.n_record, c.pointee.record) = arena.messages(record)

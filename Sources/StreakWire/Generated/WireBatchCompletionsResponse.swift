@@ -53,7 +53,7 @@ extension WireBatchCompletionsResponse: CBridgedMessage {
         streak__v1__batch_completions_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BatchCompletionsResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__BatchCompletionsResponse> {
         let c = arena.allocate(Streak__V1__BatchCompletionsResponse.self)
         streak__v1__batch_completions_response__init(c)
         (c.pointee.n_days, c.pointee.days) = arena.messages(days)

@@ -90,7 +90,7 @@ extension WireBuildHeatmapRequest: CBridgedMessage {
         streak__v1__build_heatmap_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildHeatmapRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__BuildHeatmapRequest> {
         let c = arena.allocate(Streak__V1__BuildHeatmapRequest.self)
         streak__v1__build_heatmap_request__init(c)
         (c.pointee.n_habits, c.pointee.habits) = arena.messages(habits)

@@ -50,7 +50,7 @@ extension WireBuildHeatmapResponse: CBridgedMessage {
         streak__v1__build_heatmap_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildHeatmapResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__BuildHeatmapResponse> {
         let c = arena.allocate(Streak__V1__BuildHeatmapResponse.self)
         streak__v1__build_heatmap_response__init(c)
         c.pointee.heatmap = arena.message(heatmap)

@@ -51,7 +51,7 @@ extension WireBuildMonthLabelsRequest: CBridgedMessage {
         streak__v1__build_month_labels_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthLabelsRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthLabelsRequest> {
         let c = arena.allocate(Streak__V1__BuildMonthLabelsRequest.self)
         streak__v1__build_month_labels_request__init(c)
         (c.pointee.n_week_starts, c.pointee.week_starts) = arena.dates(weekStarts)

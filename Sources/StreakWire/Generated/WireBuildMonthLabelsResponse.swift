@@ -47,7 +47,7 @@ extension WireBuildMonthLabelsResponse: CBridgedMessage {
         streak__v1__build_month_labels_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthLabelsResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthLabelsResponse> {
         let c = arena.allocate(Streak__V1__BuildMonthLabelsResponse.self)
         streak__v1__build_month_labels_response__init(c)
         (c.pointee.n_labels, c.pointee.labels) = arena.messages(labels)

@@ -74,7 +74,7 @@ extension WireBuildMonthPageRequest: CBridgedMessage {
         streak__v1__build_month_page_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthPageRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthPageRequest> {
         let c = arena.allocate(Streak__V1__BuildMonthPageRequest.self)
         streak__v1__build_month_page_request__init(c)
         c.pointee.year = year

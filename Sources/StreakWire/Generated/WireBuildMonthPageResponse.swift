@@ -47,7 +47,7 @@ extension WireBuildMonthPageResponse: CBridgedMessage {
         streak__v1__build_month_page_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthPageResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__BuildMonthPageResponse> {
         let c = arena.allocate(Streak__V1__BuildMonthPageResponse.self)
         streak__v1__build_month_page_response__init(c)
         c.pointee.page = arena.message(page)

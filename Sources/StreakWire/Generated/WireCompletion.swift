@@ -53,7 +53,7 @@ extension WireCompletion: CBridgedMessage {
         streak__v1__completion__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Completion> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__Completion> {
         let c = arena.allocate(Streak__V1__Completion.self)
         streak__v1__completion__init(c)
         c.pointee.habit_id = habitId

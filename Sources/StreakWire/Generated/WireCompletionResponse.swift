@@ -53,7 +53,7 @@ extension WireCompletionResponse: CBridgedMessage {
         streak__v1__completion_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__CompletionResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__CompletionResponse> {
         let c = arena.allocate(Streak__V1__CompletionResponse.self)
         streak__v1__completion_response__init(c)
         c.pointee.day = arena.message(day)

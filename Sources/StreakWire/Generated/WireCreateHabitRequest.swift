@@ -54,7 +54,7 @@ extension WireCreateHabitRequest: CBridgedMessage {
         streak__v1__create_habit_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__CreateHabitRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__CreateHabitRequest> {
         let c = arena.allocate(Streak__V1__CreateHabitRequest.self)
         streak__v1__create_habit_request__init(c)
         c.pointee.name = arena.string(name)

@@ -47,7 +47,7 @@ extension WireCreateHabitResponse: CBridgedMessage {
         streak__v1__create_habit_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__CreateHabitResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__CreateHabitResponse> {
         let c = arena.allocate(Streak__V1__CreateHabitResponse.self)
         streak__v1__create_habit_response__init(c)
         c.pointee.habit = arena.message(habit)

@@ -55,7 +55,7 @@ extension WireDate: CBridgedMessage {
         streak__v1__date__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Date> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__Date> {
         let c = arena.allocate(Streak__V1__Date.self)
         streak__v1__date__init(c)
         c.pointee.year = year

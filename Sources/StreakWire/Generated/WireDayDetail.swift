@@ -96,7 +96,7 @@ extension WireDayDetail: CBridgedMessage {
         streak__v1__day_detail__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__DayDetail> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__DayDetail> {
         let c = arena.allocate(Streak__V1__DayDetail.self)
         streak__v1__day_detail__init(c)
         c.pointee.date = arena.date(date)

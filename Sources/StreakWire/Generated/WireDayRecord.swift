@@ -88,7 +88,7 @@ extension WireDayRecord: CBridgedMessage {
         streak__v1__day_record__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__DayRecord> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__DayRecord> {
         let c = arena.allocate(Streak__V1__DayRecord.self)
         streak__v1__day_record__init(c)
         c.pointee.date = arena.date(date)

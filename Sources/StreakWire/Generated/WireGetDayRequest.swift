@@ -51,7 +51,7 @@ extension WireGetDayRequest: CBridgedMessage {
         streak__v1__get_day_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetDayRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetDayRequest> {
         let c = arena.allocate(Streak__V1__GetDayRequest.self)
         streak__v1__get_day_request__init(c)
         c.pointee.date = arena.date(date)

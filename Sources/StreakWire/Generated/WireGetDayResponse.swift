@@ -47,7 +47,7 @@ extension WireGetDayResponse: CBridgedMessage {
         streak__v1__get_day_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetDayResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetDayResponse> {
         let c = arena.allocate(Streak__V1__GetDayResponse.self)
         streak__v1__get_day_response__init(c)
         c.pointee.day = arena.message(day)

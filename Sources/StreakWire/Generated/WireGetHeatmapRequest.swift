@@ -74,7 +74,7 @@ extension WireGetHeatmapRequest: CBridgedMessage {
         streak__v1__get_heatmap_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetHeatmapRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetHeatmapRequest> {
         let c = arena.allocate(Streak__V1__GetHeatmapRequest.self)
         streak__v1__get_heatmap_request__init(c)
         c.pointee.from = arena.date(from)

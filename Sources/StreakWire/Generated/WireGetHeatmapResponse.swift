@@ -47,7 +47,7 @@ extension WireGetHeatmapResponse: CBridgedMessage {
         streak__v1__get_heatmap_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetHeatmapResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetHeatmapResponse> {
         let c = arena.allocate(Streak__V1__GetHeatmapResponse.self)
         streak__v1__get_heatmap_response__init(c)
         c.pointee.heatmap = arena.message(heatmap)

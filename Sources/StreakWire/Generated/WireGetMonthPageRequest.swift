@@ -74,7 +74,7 @@ extension WireGetMonthPageRequest: CBridgedMessage {
         streak__v1__get_month_page_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetMonthPageRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetMonthPageRequest> {
         let c = arena.allocate(Streak__V1__GetMonthPageRequest.self)
         streak__v1__get_month_page_request__init(c)
         c.pointee.year = year

@@ -47,7 +47,7 @@ extension WireGetMonthPageResponse: CBridgedMessage {
         streak__v1__get_month_page_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetMonthPageResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetMonthPageResponse> {
         let c = arena.allocate(Streak__V1__GetMonthPageResponse.self)
         streak__v1__get_month_page_response__init(c)
         c.pointee.page = arena.message(page)

@@ -40,7 +40,7 @@ extension WireGetServerInfoRequest: CBridgedMessage {
         streak__v1__get_server_info_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetServerInfoRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetServerInfoRequest> {
         let c = arena.allocate(Streak__V1__GetServerInfoRequest.self)
         streak__v1__get_server_info_request__init(c)
         return c

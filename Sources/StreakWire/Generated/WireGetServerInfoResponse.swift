@@ -77,7 +77,7 @@ extension WireGetServerInfoResponse: CBridgedMessage {
         streak__v1__get_server_info_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetServerInfoResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetServerInfoResponse> {
         let c = arena.allocate(Streak__V1__GetServerInfoResponse.self)
         streak__v1__get_server_info_response__init(c)
         c.pointee.version = arena.string(version)

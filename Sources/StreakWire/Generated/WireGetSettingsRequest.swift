@@ -40,7 +40,7 @@ extension WireGetSettingsRequest: CBridgedMessage {
         streak__v1__get_settings_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetSettingsRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetSettingsRequest> {
         let c = arena.allocate(Streak__V1__GetSettingsRequest.self)
         streak__v1__get_settings_request__init(c)
         return c

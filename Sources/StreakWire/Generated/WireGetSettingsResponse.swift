@@ -47,7 +47,7 @@ extension WireGetSettingsResponse: CBridgedMessage {
         streak__v1__get_settings_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetSettingsResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetSettingsResponse> {
         let c = arena.allocate(Streak__V1__GetSettingsResponse.self)
         streak__v1__get_settings_response__init(c)
         c.pointee.settings = arena.message(settings)

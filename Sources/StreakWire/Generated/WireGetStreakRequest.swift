@@ -51,7 +51,7 @@ extension WireGetStreakRequest: CBridgedMessage {
         streak__v1__get_streak_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetStreakRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetStreakRequest> {
         let c = arena.allocate(Streak__V1__GetStreakRequest.self)
         streak__v1__get_streak_request__init(c)
         c.pointee.as_of = arena.date(asOf)

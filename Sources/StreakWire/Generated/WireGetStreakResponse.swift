@@ -47,7 +47,7 @@ extension WireGetStreakResponse: CBridgedMessage {
         streak__v1__get_streak_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetStreakResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetStreakResponse> {
         let c = arena.allocate(Streak__V1__GetStreakResponse.self)
         streak__v1__get_streak_response__init(c)
         c.pointee.streak = arena.message(streak)

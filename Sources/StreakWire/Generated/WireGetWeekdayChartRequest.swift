@@ -70,7 +70,7 @@ extension WireGetWeekdayChartRequest: CBridgedMessage {
         streak__v1__get_weekday_chart_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetWeekdayChartRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetWeekdayChartRequest> {
         let c = arena.allocate(Streak__V1__GetWeekdayChartRequest.self)
         streak__v1__get_weekday_chart_request__init(c)
         c.pointee.from = arena.date(from)

@@ -47,7 +47,7 @@ extension WireGetWeekdayChartResponse: CBridgedMessage {
         streak__v1__get_weekday_chart_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__GetWeekdayChartResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__GetWeekdayChartResponse> {
         let c = arena.allocate(Streak__V1__GetWeekdayChartResponse.self)
         streak__v1__get_weekday_chart_response__init(c)
         c.pointee.chart = arena.message(chart)

@@ -70,7 +70,7 @@ extension WireHabit: CBridgedMessage {
         streak__v1__habit__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Habit> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__Habit> {
         let c = arena.allocate(Streak__V1__Habit.self)
         streak__v1__habit__init(c)
         c.pointee.id = id

@@ -72,7 +72,7 @@ extension WireHeatmap: CBridgedMessage {
         streak__v1__heatmap__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Heatmap> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__Heatmap> {
         let c = arena.allocate(Streak__V1__Heatmap.self)
         streak__v1__heatmap__init(c)
         c.pointee.from = arena.date(from)

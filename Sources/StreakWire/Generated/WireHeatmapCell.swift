@@ -84,7 +84,7 @@ extension WireHeatmapCell: CBridgedMessage {
         streak__v1__heatmap_cell__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__HeatmapCell> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__HeatmapCell> {
         let c = arena.allocate(Streak__V1__HeatmapCell.self)
         streak__v1__heatmap_cell__init(c)
         c.pointee.present = present ? 1 : 0

@@ -53,7 +53,7 @@ extension WireHeatmapWeek: CBridgedMessage {
         streak__v1__heatmap_week__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__HeatmapWeek> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__HeatmapWeek> {
         let c = arena.allocate(Streak__V1__HeatmapWeek.self)
         streak__v1__heatmap_week__init(c)
         c.pointee.start = arena.date(start)

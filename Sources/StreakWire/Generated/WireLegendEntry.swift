@@ -58,7 +58,7 @@ extension WireLegendEntry: CBridgedMessage {
         streak__v1__legend_entry__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__LegendEntry> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__LegendEntry> {
         let c = arena.allocate(Streak__V1__LegendEntry.self)
         streak__v1__legend_entry__init(c)
         c.pointee.level = level

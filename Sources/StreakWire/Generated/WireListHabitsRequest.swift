@@ -47,7 +47,7 @@ extension WireListHabitsRequest: CBridgedMessage {
         streak__v1__list_habits_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ListHabitsRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__ListHabitsRequest> {
         let c = arena.allocate(Streak__V1__ListHabitsRequest.self)
         streak__v1__list_habits_request__init(c)
         c.pointee.include_archived = includeArchived ? 1 : 0

@@ -47,7 +47,7 @@ extension WireListHabitsResponse: CBridgedMessage {
         streak__v1__list_habits_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ListHabitsResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__ListHabitsResponse> {
         let c = arena.allocate(Streak__V1__ListHabitsResponse.self)
         streak__v1__list_habits_response__init(c)
         (c.pointee.n_habits, c.pointee.habits) = arena.messages(habits)

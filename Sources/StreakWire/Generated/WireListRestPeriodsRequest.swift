@@ -40,7 +40,7 @@ extension WireListRestPeriodsRequest: CBridgedMessage {
         streak__v1__list_rest_periods_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ListRestPeriodsRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__ListRestPeriodsRequest> {
         let c = arena.allocate(Streak__V1__ListRestPeriodsRequest.self)
         streak__v1__list_rest_periods_request__init(c)
         return c

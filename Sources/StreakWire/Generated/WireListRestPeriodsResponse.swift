@@ -47,7 +47,7 @@ extension WireListRestPeriodsResponse: CBridgedMessage {
         streak__v1__list_rest_periods_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ListRestPeriodsResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__ListRestPeriodsResponse> {
         let c = arena.allocate(Streak__V1__ListRestPeriodsResponse.self)
         streak__v1__list_rest_periods_response__init(c)
         (c.pointee.n_rest_periods, c.pointee.rest_periods) = arena.messages(restPeriods)

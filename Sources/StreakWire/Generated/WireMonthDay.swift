@@ -84,7 +84,7 @@ extension WireMonthDay: CBridgedMessage {
         streak__v1__month_day__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__MonthDay> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__MonthDay> {
         let c = arena.allocate(Streak__V1__MonthDay.self)
         streak__v1__month_day__init(c)
         c.pointee.date = arena.date(date)

@@ -52,7 +52,7 @@ extension WireMonthLabel: CBridgedMessage {
         streak__v1__month_label__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__MonthLabel> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__MonthLabel> {
         let c = arena.allocate(Streak__V1__MonthLabel.self)
         streak__v1__month_label__init(c)
         c.pointee.label = arena.string(label)

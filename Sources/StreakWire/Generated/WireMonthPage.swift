@@ -88,7 +88,7 @@ extension WireMonthPage: CBridgedMessage {
         streak__v1__month_page__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__MonthPage> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__MonthPage> {
         let c = arena.allocate(Streak__V1__MonthPage.self)
         streak__v1__month_page__init(c)
         c.pointee.year = year

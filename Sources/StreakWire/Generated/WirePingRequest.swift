@@ -47,7 +47,7 @@ extension WirePingRequest: CBridgedMessage {
         streak__v1__ping_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__PingRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__PingRequest> {
         let c = arena.allocate(Streak__V1__PingRequest.self)
         streak__v1__ping_request__init(c)
         c.pointee.payload = arena.bytes(payload)

@@ -50,7 +50,7 @@ extension WirePingResponse: CBridgedMessage {
         streak__v1__ping_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__PingResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__PingResponse> {
         let c = arena.allocate(Streak__V1__PingResponse.self)
         streak__v1__ping_response__init(c)
         c.pointee.payload = arena.bytes(payload)

@@ -54,7 +54,7 @@ extension WireRecordCompletionRequest: CBridgedMessage {
         streak__v1__record_completion_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RecordCompletionRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__RecordCompletionRequest> {
         let c = arena.allocate(Streak__V1__RecordCompletionRequest.self)
         streak__v1__record_completion_request__init(c)
         c.pointee.habit_id = habitId

@@ -54,7 +54,7 @@ extension WireRemoveCompletionRequest: CBridgedMessage {
         streak__v1__remove_completion_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RemoveCompletionRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__RemoveCompletionRequest> {
         let c = arena.allocate(Streak__V1__RemoveCompletionRequest.self)
         streak__v1__remove_completion_request__init(c)
         c.pointee.habit_id = habitId

@@ -51,7 +51,7 @@ extension WireRemoveRestPeriodRequest: CBridgedMessage {
         streak__v1__remove_rest_period_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RemoveRestPeriodRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__RemoveRestPeriodRequest> {
         let c = arena.allocate(Streak__V1__RemoveRestPeriodRequest.self)
         streak__v1__remove_rest_period_request__init(c)
         c.pointee.id = id

@@ -50,7 +50,7 @@ extension WireRemoveRestPeriodResponse: CBridgedMessage {
         streak__v1__remove_rest_period_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RemoveRestPeriodResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__RemoveRestPeriodResponse> {
         let c = arena.allocate(Streak__V1__RemoveRestPeriodResponse.self)
         streak__v1__remove_rest_period_response__init(c)
         c.pointee.rest_period = arena.message(restPeriod)

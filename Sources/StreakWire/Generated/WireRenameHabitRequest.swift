@@ -50,7 +50,7 @@ extension WireRenameHabitRequest: CBridgedMessage {
         streak__v1__rename_habit_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RenameHabitRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__RenameHabitRequest> {
         let c = arena.allocate(Streak__V1__RenameHabitRequest.self)
         streak__v1__rename_habit_request__init(c)
         c.pointee.habit_id = habitId

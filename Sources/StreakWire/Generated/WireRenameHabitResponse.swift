@@ -47,7 +47,7 @@ extension WireRenameHabitResponse: CBridgedMessage {
         streak__v1__rename_habit_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RenameHabitResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__RenameHabitResponse> {
         let c = arena.allocate(Streak__V1__RenameHabitResponse.self)
         streak__v1__rename_habit_response__init(c)
         c.pointee.habit = arena.message(habit)

@@ -59,7 +59,7 @@ extension WireRestPeriod: CBridgedMessage {
         streak__v1__rest_period__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__RestPeriod> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__RestPeriod> {
         let c = arena.allocate(Streak__V1__RestPeriod.self)
         streak__v1__rest_period__init(c)
         c.pointee.id = id

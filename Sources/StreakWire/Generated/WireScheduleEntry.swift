@@ -53,7 +53,7 @@ extension WireScheduleEntry: CBridgedMessage {
         streak__v1__schedule_entry__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__ScheduleEntry> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__ScheduleEntry> {
         let c = arena.allocate(Streak__V1__ScheduleEntry.self)
         streak__v1__schedule_entry__init(c)
         c.pointee.effective_from = arena.date(effectiveFrom)

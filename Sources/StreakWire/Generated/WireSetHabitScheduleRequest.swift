@@ -54,7 +54,7 @@ extension WireSetHabitScheduleRequest: CBridgedMessage {
         streak__v1__set_habit_schedule_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__SetHabitScheduleRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__SetHabitScheduleRequest> {
         let c = arena.allocate(Streak__V1__SetHabitScheduleRequest.self)
         streak__v1__set_habit_schedule_request__init(c)
         c.pointee.habit_id = habitId

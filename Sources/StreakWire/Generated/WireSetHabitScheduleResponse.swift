@@ -47,7 +47,7 @@ extension WireSetHabitScheduleResponse: CBridgedMessage {
         streak__v1__set_habit_schedule_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__SetHabitScheduleResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__SetHabitScheduleResponse> {
         let c = arena.allocate(Streak__V1__SetHabitScheduleResponse.self)
         streak__v1__set_habit_schedule_response__init(c)
         c.pointee.habit = arena.message(habit)

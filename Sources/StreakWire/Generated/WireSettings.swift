@@ -68,7 +68,7 @@ extension WireSettings: CBridgedMessage {
         streak__v1__settings__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Settings> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__Settings> {
         let c = arena.allocate(Streak__V1__Settings.self)
         streak__v1__settings__init(c)
         c.pointee.time_zone = arena.string(timeZone)

@@ -53,7 +53,7 @@ extension WireSkip: CBridgedMessage {
         streak__v1__skip__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__Skip> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__Skip> {
         let c = arena.allocate(Streak__V1__Skip.self)
         streak__v1__skip__init(c)
         c.pointee.habit_id = habitId

@@ -54,7 +54,7 @@ extension WireSkipHabitRequest: CBridgedMessage {
         streak__v1__skip_habit_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__SkipHabitRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__SkipHabitRequest> {
         let c = arena.allocate(Streak__V1__SkipHabitRequest.self)
         streak__v1__skip_habit_request__init(c)
         c.pointee.habit_id = habitId

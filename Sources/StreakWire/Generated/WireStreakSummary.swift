@@ -76,7 +76,7 @@ extension WireStreakSummary: CBridgedMessage {
         streak__v1__streak_summary__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__StreakSummary> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__StreakSummary> {
         let c = arena.allocate(Streak__V1__StreakSummary.self)
         streak__v1__streak_summary__init(c)
         c.pointee.as_of = arena.date(asOf)

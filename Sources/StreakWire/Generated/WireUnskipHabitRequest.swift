@@ -54,7 +54,7 @@ extension WireUnskipHabitRequest: CBridgedMessage {
         streak__v1__unskip_habit_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__UnskipHabitRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__UnskipHabitRequest> {
         let c = arena.allocate(Streak__V1__UnskipHabitRequest.self)
         streak__v1__unskip_habit_request__init(c)
         c.pointee.habit_id = habitId

@@ -76,7 +76,7 @@ extension WireUpdateSettingsRequest: CBridgedMessage {
         streak__v1__update_settings_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__UpdateSettingsRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__UpdateSettingsRequest> {
         let c = arena.allocate(Streak__V1__UpdateSettingsRequest.self)
         streak__v1__update_settings_request__init(c)
         c.pointee.time_zone = arena.string(timeZone)

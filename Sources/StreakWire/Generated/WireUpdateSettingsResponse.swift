@@ -47,7 +47,7 @@ extension WireUpdateSettingsResponse: CBridgedMessage {
         streak__v1__update_settings_response__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__UpdateSettingsResponse> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__UpdateSettingsResponse> {
         let c = arena.allocate(Streak__V1__UpdateSettingsResponse.self)
         streak__v1__update_settings_response__init(c)
         c.pointee.settings = arena.message(settings)

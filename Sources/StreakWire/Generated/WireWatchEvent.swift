@@ -50,7 +50,7 @@ extension WireWatchEvent: CBridgedMessage {
         streak__v1__watch_event__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WatchEvent> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__WatchEvent> {
         let c = arena.allocate(Streak__V1__WatchEvent.self)
         streak__v1__watch_event__init(c)
         c.pointee.day = arena.message(day)

@@ -48,7 +48,7 @@ extension WireWatchRequest: CBridgedMessage {
         streak__v1__watch_request__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WatchRequest> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__WatchRequest> {
         let c = arena.allocate(Streak__V1__WatchRequest.self)
         streak__v1__watch_request__init(c)
         c.pointee.as_of = arena.date(asOf)

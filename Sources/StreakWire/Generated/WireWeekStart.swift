@@ -60,7 +60,7 @@ extension WireWeekStart: CBridgedMessage {
         streak__v1__week_start__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekStart> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__WeekStart> {
         let c = arena.allocate(Streak__V1__WeekStart.self)
         streak__v1__week_start__init(c)
         switch kind {

@@ -56,7 +56,7 @@ extension WireWeekdayChart: CBridgedMessage {
         streak__v1__weekday_chart__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdayChart> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdayChart> {
         let c = arena.allocate(Streak__V1__WeekdayChart.self)
         streak__v1__weekday_chart__init(c)
         c.pointee.from = arena.date(from)

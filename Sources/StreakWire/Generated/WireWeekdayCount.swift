@@ -56,7 +56,7 @@ extension WireWeekdayCount: CBridgedMessage {
         streak__v1__weekday_count__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdayCount> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdayCount> {
         let c = arena.allocate(Streak__V1__WeekdayCount.self)
         streak__v1__weekday_count__init(c)
         c.pointee.weekday = WireLower.weekday(weekday)

@@ -58,7 +58,7 @@ extension WireWeekdaySeries: CBridgedMessage {
         streak__v1__weekday_series__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdaySeries> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdaySeries> {
         let c = arena.allocate(Streak__V1__WeekdaySeries.self)
         streak__v1__weekday_series__init(c)
         c.pointee.habit_id = habitId

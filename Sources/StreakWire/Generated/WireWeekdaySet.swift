@@ -50,7 +50,7 @@ extension WireWeekdaySet: CBridgedMessage {
         streak__v1__weekday_set__unpack(allocator, count, data)
     }
 
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdaySet> {
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<Streak__V1__WeekdaySet> {
         let c = arena.allocate(Streak__V1__WeekdaySet.self)
         streak__v1__weekday_set__init(c)
         (c.pointee.n_weekdays, c.pointee.weekdays) = arena.weekdays(weekdays)

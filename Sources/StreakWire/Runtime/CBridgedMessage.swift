@@ -14,7 +14,7 @@ protocol CBridgedMessage: WireMessage {
     ) -> UnsafeMutablePointer<CMessage>?
 
     /// Builds the C struct (and everything it points to) in `arena`.
-    func lower(into arena: WireArena) -> UnsafeMutablePointer<CMessage>
+    func lower(into arena: borrowing WireArena) -> UnsafeMutablePointer<CMessage>
 
     /// Copies an unpacked C struct out, validating dates, enums and strings.
     init(lifting message: UnsafePointer<CMessage>) throws(WireError)

@@ -1,11 +1,12 @@
 internal import CStreakProto
 import StreakCore
 
-/// Scratch memory for one encode or decode: a C bump arena (see shim.h) freed in one go.
+/// Scratch memory for one encode or decode: a C bump arena (see shim.h) freed in one go when the
+/// arena's one owner lets go of it (noncopyable: no copy can outlive or double-free it).
 ///
 /// Encoding builds the whole protoc-c struct tree in it (no per-field heap allocation); decoding hands
 /// its bounded allocator to protobuf-c.
-struct WireArena {
+struct WireArena: ~Copyable {
     /// The C arena.
     let raw: UnsafeMutablePointer<StreakArena>
 
@@ -18,8 +19,8 @@ struct WireArena {
         self.raw = raw
     }
 
-    /// Frees every chunk. The arena must not be used afterwards.
-    func destroy() {
+    /// Frees every chunk.
+    deinit {
         streak_arena_destroy(raw)
     }
 

@@ -16,7 +16,6 @@ enum WireCodec {
     /// Appends the protobuf encoding of `message` (by protobuf-c) to `buffer`.
     static func encode<M: CBridgedMessage>(_ message: M, appendingTo buffer: inout [UInt8]) {
         let arena = WireArena(limit: .max, firstChunk: encodeChunkBytes)
-        defer { arena.destroy() }
         let base = packable(message.lower(into: arena))
         let size = protobuf_c_message_get_packed_size(base)
         guard size > 0 else { return }
@@ -45,7 +44,6 @@ enum WireCodec {
         // Unpacked structs are a few times larger than their encoding; start there, within the budget.
         let firstChunk = min(limit, max(512, bytes.count * 4))
         let arena = WireArena(limit: limit, firstChunk: firstChunk)
-        defer { arena.destroy() }
         let unpacked: UnsafeMutablePointer<M.CMessage>? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) {
             empty in
             let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(empty.baseAddress!)

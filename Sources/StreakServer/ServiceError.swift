@@ -7,11 +7,21 @@ import StreakWire
 public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The status sent to the client.
     public var status: Status
+    /// The error this one was made from (a core validation, a decoding error), for logs; never
+    /// sent, and not part of equality.
+    public var cause: (any Error & Sendable)?
 
     /// Creates an error with a code and a message.
-    public init(_ code: Status.Code, _ message: String) {
+    public init(_ code: Status.Code, _ message: String, cause: (any Error & Sendable)? = nil) {
         status = Status(code, message)
+        self.cause = cause
     }
+
+    /// Equal when the statuses are (the cause aside).
+    public static func == (lhs: ServiceError, rhs: ServiceError) -> Bool { lhs.status == rhs.status }
+
+    /// Hashes the status.
+    public func hash(into hasher: inout Hasher) { hasher.combine(status) }
 
     /// The status, e.g. `NOT_FOUND: no habit with id 7`.
     public var description: String { status.description }
@@ -24,8 +34,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     static func habitNotFound(_ id: Int64) -> ServiceError {
         ServiceError(.notFound, "no habit with id \(id)")
     }
-    static func invalidArgument(_ message: String) -> ServiceError {
-        ServiceError(.invalidArgument, message)
+    static func invalidArgument(_ message: String, cause: (any Error & Sendable)? = nil) -> ServiceError {
+        ServiceError(.invalidArgument, message, cause: cause)
     }
 
     /// The status for any error thrown while handling a request; unknown errors become INTERNAL

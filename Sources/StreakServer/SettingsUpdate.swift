@@ -33,7 +33,8 @@ enum SettingsUpdate {
                 change.dayStart = try DayStart(minutes: Int(request.dayStartMinutes))
             } catch {
                 throw ServiceError.invalidArgument(
-                    "day_start_minutes \(request.dayStartMinutes) is outside 0...720"
+                    "day_start_minutes \(request.dayStartMinutes) is outside 0...720",
+                    cause: error
                 )
             }
         }

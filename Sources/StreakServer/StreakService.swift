@@ -20,7 +20,7 @@ public final class StreakService: RequestHandler, Sendable {
     let users: UserRegistry
     let watchers = WatchRegistry()
     let builderCache: BuilderCache
-    let counters = ServiceCounters()
+    let counters: ServiceCounters
     let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
     /// Answers to acknowledged writes: encoded on the store's completion queue once the whole
     /// group commit was applied, without waking another thread.
@@ -35,7 +35,7 @@ public final class StreakService: RequestHandler, Sendable {
     ///   - configuration: version, storage name and cache bounds.
     ///   - logger: receives no tokens and no habit names.
     ///   - now: the wall clock, from which "today" is computed in each user's time zone.
-    ///   - clock: the monotonic clock that cached tokens expire by.
+    ///   - clock: the monotonic clock that cached tokens expire by and uptime is measured with.
     public init(
         store: any StreakStore,
         configuration: ServiceConfiguration,
@@ -48,6 +48,7 @@ public final class StreakService: RequestHandler, Sendable {
         self.logger = logger
         self.now = now
         tokens = TokenCache(ttl: configuration.tokenCacheTTL, clock: clock)
+        counters = ServiceCounters(clock: clock)
         users = UserRegistry(store: store, cacheLimits: configuration.userCacheLimits)
         builderCache = BuilderCache(
             limit: configuration.responseCacheLimit * 8,

@@ -12,7 +12,11 @@ public enum DataDirectory {
                 attributes: [.posixPermissions: 0o700]
             )
         } catch {
-            throw StorageError(.io, "cannot create the data directory \(path): \(error.localizedDescription)")
+            throw StorageError(
+                .io,
+                "cannot create the data directory \(path): \(error.localizedDescription)",
+                cause: error
+            )
         }
     }
 }

@@ -139,7 +139,8 @@ struct Migration: Sendable {
                 } catch {
                     throw StorageError(
                         error.code,
-                        "migration \(migration.version) (\(migration.name)) failed: \(error.message)"
+                        "migration \(migration.version) (\(migration.name)) failed: \(error.message)",
+                        cause: error
                     )
                 }
             }

@@ -1,7 +1,7 @@
 public import StreakCore
 
-/// An error from storage: a code that can grow, a message free of tokens and habit names,
-/// and the gRPC status it maps to when it crosses the wire.
+/// An error from storage: a code that can grow, a message free of tokens and habit names, the
+/// error it was made from (if any), and the gRPC status it maps to when it crosses the wire.
 public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -28,14 +28,29 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: Code
     /// A human-readable explanation.
     public var message: String
+    /// The error this one was made from (a migration's failed statement, a core validation, a
+    /// file system call), kept for logs and debugging; not part of equality.
+    public var cause: (any Error & Sendable)?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { message }
+
+    /// Equal when code and message are (the cause aside).
+    public static func == (lhs: StorageError, rhs: StorageError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message
+    }
+
+    /// Hashes code and message.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+    }
 }
 
 extension StorageError: RPCStatusConvertible {

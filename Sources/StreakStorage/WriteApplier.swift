@@ -70,7 +70,7 @@ struct WriteApplier {
             do {
                 try habit.archive(on: day)
             } catch {
-                throw StorageError(.invalidArgument, error.message)
+                throw StorageError(.invalidArgument, error.message, cause: error)
             }
             try connection.query(
                 "UPDATE habits SET archived_on = ? WHERE user_id = ? AND id = ?",

@@ -1,5 +1,7 @@
+import StreakCore
 import StreakFraming
 import StreakStorage
+import StreakWire
 import Testing
 
 @testable import StreakServer
@@ -27,5 +29,25 @@ struct ServiceErrorTests {
     func requestErrorsKeepTheirMessage() {
         let status = ServiceError.status(for: StorageError(.notFound, "no habit with id 7"))
         #expect(status == Status(.notFound, "no habit with id 7"))
+    }
+
+    @Test("an error made from another keeps it as its cause, which is never sent")
+    func causesAreKept() throws {
+        let wire = WireHabit(
+            id: 3,
+            name: "Read",
+            createdOn: try CivilDate(parsing: "2024-03-05"),
+            archivedOn: try CivilDate(parsing: "2024-03-01")
+        )
+        #expect {
+            _ = try Habit(wire)
+        } throws: { error in
+            guard let error = error as? ServiceError, let cause = error.cause as? CoreError else { return false }
+            let status = ServiceError.status(for: error)
+            return status.code == .invalidArgument && status.message == cause.message
+        }
+        let wrapped = StorageError(.invalidArgument, "outer", cause: CoreError(.invalidArgument, "inner"))
+        #expect((wrapped.cause as? CoreError)?.message == "inner")
+        #expect(wrapped == StorageError(.invalidArgument, "outer"), "the cause is not part of equality")
     }
 }

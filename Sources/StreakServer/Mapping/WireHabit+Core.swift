@@ -27,7 +27,7 @@ extension Habit {
         do {
             self = try Habit(id: wire.id, name: wire.name, createdOn: createdOn, archivedOn: wire.archivedOn)
         } catch {
-            throw ServiceError.invalidArgument(error.message)
+            throw ServiceError.invalidArgument(error.message, cause: error)
         }
         var schedule = HabitSchedule.everyDay
         for entry in wire.schedule {
@@ -47,7 +47,7 @@ extension WeekdaySet {
         do {
             try self.init(weekdays)
         } catch {
-            throw ServiceError.invalidArgument("\(field): \(error.message)")
+            throw ServiceError.invalidArgument("\(field): \(error.message)", cause: error)
         }
     }
 }
@@ -76,7 +76,7 @@ extension RestPeriod {
         do {
             try self.init(from: from, to: to)
         } catch {
-            throw ServiceError.invalidArgument("\(field): \(error.message)")
+            throw ServiceError.invalidArgument("\(field): \(error.message)", cause: error)
         }
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
 import StreakPOSIX
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A blocking TCP socket: connect with a timeout, write everything, read what arrives.
-final class ClientSocket: @unchecked Sendable {
+final class ClientSocket: Sendable {
     let descriptor: Int32
-    private let writeLock = NSLock()
+    /// Serialises writers, so that two frames never interleave.
+    private let writeLock = Mutex(())
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -86,17 +88,19 @@ final class ClientSocket: @unchecked Sendable {
 
     /// Writes all of `bytes`; false when the connection is broken or closed.
     func write(_ bytes: [UInt8]) -> Bool {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+        writeLock.withLock { _ in
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes { buffer in
+                    retryingOnInterrupt {
+                        send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                    }
+                }
+                if written < 0 { return false }
+                offset += written
             }
-            if written < 0 { return false }
-            offset += written
+            return true
         }
-        return true
     }
 
     /// Reads into `buffer`; the byte count, 0 at end of stream, -1 on error.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import StreakFraming
 public import StreakWire
+import Synchronization
 
 /// One TCP connection to streakd: the preface, then many requests in flight at once.
 ///
@@ -10,16 +11,21 @@ public import StreakWire
 /// takes no new requests (`isAcceptingRequests` turns false) but still delivers the answers
 /// to requests up to the GOAWAY's last id; the others fail with UNAVAILABLE and
 /// `isSafeToRetry`, because the server promised not to process them.
-public final class StreakConnection: @unchecked Sendable {
+public final class StreakConnection: Sendable {
     /// The server this connection talks to.
     public let address: ServerAddress
     let socket: ClientSocket
     private let token: String?
-    private let lock = NSLock()
-    private var nextID: UInt32 = 1
-    private var pending: [UInt32: PendingCall] = [:]
-    private var goAway: (lastID: UInt32, status: Status)?
-    private var closedError: StreakClientError?
+
+    /// The calls in flight and what ended the connection, guarded together.
+    private struct State {
+        var nextID: UInt32 = 1
+        var pending: [UInt32: PendingCall] = [:]
+        var goAway: (lastID: UInt32, status: Status)?
+        var closedError: StreakClientError?
+    }
+
+    private let state = Mutex(State())
 
     private init(address: ServerAddress, socket: ClientSocket, token: String?) {
         self.address = address
@@ -62,12 +68,12 @@ public final class StreakConnection: @unchecked Sendable {
 
     /// False after a GOAWAY or once the connection closed: new requests need a new connection.
     public var isAcceptingRequests: Bool {
-        lock.withLock { goAway == nil && closedError == nil }
+        state.withLock { $0.goAway == nil && $0.closedError == nil }
     }
 
     /// The number of requests waiting for an answer.
     public var inFlightCount: Int {
-        lock.withLock { pending.count }
+        state.withLock { $0.pending.count }
     }
 
     /// Closes the connection; calls still waiting fail with UNAVAILABLE.
@@ -92,7 +98,7 @@ public final class StreakConnection: @unchecked Sendable {
         let bytes = requestFrame(id: id, method: method, request: request, deadline: deadline)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CallResult, Never>) in
-                let early: CallResult? = lock.withLock {
+                let early: CallResult? = state.withLock { _ in
                     if let result = call.result { return result }
                     call.continuation = continuation
                     return nil
@@ -135,22 +141,26 @@ public final class StreakConnection: @unchecked Sendable {
     // MARK: - Requests
 
     private func register(_ call: PendingCall) throws(StreakClientError) -> UInt32 {
-        lock.lock()
-        defer { lock.unlock() }
-        if let closedError { throw closedError }
-        if goAway != nil {
-            throw StreakClientError(
-                .unavailable,
-                "streakd at \(address) is going away",
-                origin: .connection,
-                isSafeToRetry: true
-            )
+        let address = address
+        let registered: Result<UInt32, StreakClientError> = state.withLock { state in
+            if let closedError = state.closedError { return .failure(closedError) }
+            if state.goAway != nil {
+                return .failure(
+                    StreakClientError(
+                        .unavailable,
+                        "streakd at \(address) is going away",
+                        origin: .connection,
+                        isSafeToRetry: true
+                    )
+                )
+            }
+            var id = state.nextID
+            while id == 0 || state.pending[id] != nil { id &+= 1 }
+            state.nextID = id &+ 1
+            state.pending[id] = call
+            return .success(id)
         }
-        var id = nextID
-        while id == 0 || pending[id] != nil { id &+= 1 }
-        nextID = id &+ 1
-        pending[id] = call
-        return id
+        return try registered.get()
     }
 
     private func requestFrame(id: UInt32, method: WireMethod, request: some WireMessage, deadline: Duration?) -> [UInt8]
@@ -187,8 +197,8 @@ public final class StreakConnection: @unchecked Sendable {
 
     /// Fails a pending call with `error` and, when the request went out, tells the server with CANCEL.
     private func cancel(_ id: UInt32, _ error: StreakClientError) {
-        let wasSent: Bool = lock.withLock {
-            switch pending[id] {
+        let wasSent: Bool = state.withLock { state in
+            switch state.pending[id] {
             case .unary(let call)?: call.continuation != nil
             case .stream?: true
             case nil: false
@@ -202,20 +212,28 @@ public final class StreakConnection: @unchecked Sendable {
     /// Completes a call; false when it was no longer pending.
     @discardableResult
     private func finish(_ id: UInt32, _ result: CallResult) -> Bool {
-        lock.lock()
-        guard let call = pending.removeValue(forKey: id) else {
-            lock.unlock()
-            return false
+        /// What to do outside the lock.
+        enum Completion {
+            case resume(CheckedContinuation<CallResult, Never>?)
+            case stream(AsyncStream<CallResult>.Continuation)
         }
-        let shouldClose = goAway != nil && pending.isEmpty
-        switch call {
-        case .unary(let unary):
-            let continuation = unary.continuation
-            if continuation == nil { unary.result = result }
-            lock.unlock()
+        let removed: (Completion, shouldClose: Bool)? = state.withLock { state in
+            guard let call = state.pending.removeValue(forKey: id) else { return nil }
+            let shouldClose = state.goAway != nil && state.pending.isEmpty
+            switch call {
+            case .unary(let unary):
+                let continuation = unary.continuation
+                if continuation == nil { unary.result = result }
+                return (.resume(continuation), shouldClose)
+            case .stream(let continuation):
+                return (.stream(continuation), shouldClose)
+            }
+        }
+        guard let (completion, shouldClose) = removed else { return false }
+        switch completion {
+        case .resume(let continuation):
             continuation?.resume(returning: result)
         case .stream(let continuation):
-            lock.unlock()
             if case .failure = result { continuation.yield(result) }
             continuation.finish()
         }
@@ -230,18 +248,18 @@ public final class StreakConnection: @unchecked Sendable {
     }
 
     func deliverStreamMessage(_ id: UInt32, _ message: [UInt8]) {
-        let continuation: AsyncStream<CallResult>.Continuation? = lock.withLock {
-            if case .stream(let continuation)? = pending[id] { return continuation }
+        let continuation: AsyncStream<CallResult>.Continuation? = state.withLock { state in
+            if case .stream(let continuation)? = state.pending[id] { return continuation }
             return nil
         }
         continuation?.yield(.success(message))
     }
 
     func receivedGoAway(lastID: UInt32, status: Status) {
-        let (unanswered, idle): ([UInt32], Bool) = lock.withLock {
-            goAway = (lastID, status)
-            let unanswered = pending.keys.filter { $0 > lastID }
-            return (unanswered, pending.count == unanswered.count)
+        let (unanswered, idle): ([UInt32], Bool) = state.withLock { state in
+            state.goAway = (lastID, status)
+            let unanswered = state.pending.keys.filter { $0 > lastID }
+            return (unanswered, state.pending.count == unanswered.count)
         }
         let error = StreakClientError(
             .unavailable,
@@ -254,19 +272,20 @@ public final class StreakConnection: @unchecked Sendable {
     }
 
     func connectionEnded(_ failure: StreakClientError?) {
-        let ids: [UInt32] = lock.withLock {
+        let address = address
+        let (ids, error): ([UInt32], StreakClientError) = state.withLock { state in
             let reason =
-                goAway.map { "streakd at \(address) went away (\($0.status))" }
+                state.goAway.map { "streakd at \(address) went away (\($0.status))" }
                 ?? "connection to streakd at \(address) closed"
-            closedError = failure ?? StreakClientError(.unavailable, reason, origin: .connection)
-            return Array(pending.keys)
+            let error = failure ?? StreakClientError(.unavailable, reason, origin: .connection)
+            state.closedError = error
+            return (Array(state.pending.keys), error)
         }
-        let error = lock.withLock { closedError! }
         for id in ids { finish(id, .failure(error)) }
     }
 
     private func brokenError() -> StreakClientError {
-        lock.withLock { closedError }
+        state.withLock { $0.closedError }
             ?? StreakClientError(.unavailable, "connection to streakd at \(address) broke", origin: .connection)
     }
 }

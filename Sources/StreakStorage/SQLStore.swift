@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StreakCore
+import Synchronization
 
 /// What the SQLite and the PostgreSQL stores share: the queries, written once in the SQL both
 /// engines speak, a reading connection behind a lock, and the group-commit writer.
@@ -9,11 +10,10 @@ import StreakCore
 /// connection serves them one at a time. Writes go to the single writer thread, which drains every
 /// queued submission into one transaction and answers them all after one durable COMMIT.
 public class SQLStore: StreakStore, @unchecked Sendable {
-    private let readLock = NSLock()
+    /// Whether the store was closed; holding it also serialises the use of `reader`.
+    private let readerClosed = Mutex(false)
     private let reader: any SQLSession
     private let writer: GroupCommitWriter
-    /// Guarded by `readLock`.
-    private var closed = false
 
     init(reader: any SQLSession, writer: GroupCommitWriter) {
         self.reader = reader
@@ -152,30 +152,32 @@ public class SQLStore: StreakStore, @unchecked Sendable {
     public func close() {
         writer.stop()
         writerStopped()
-        readLock.lock()
-        defer { readLock.unlock() }
-        guard !closed else { return }
-        closed = true
-        closeConnections()
+        readerClosed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            closeConnections()
+        }
     }
 
     /// No other server writes this store (overridden by the shared PostgreSQL store).
     public func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void) {}
 
-    /// Called by `close` once the writer has ended, before the read lock is taken.
+    /// Called by `close` once the writer has ended, before the reader is locked.
     func writerStopped() {}
 
-    /// Called once by `close`, under the read lock, after the writer has ended.
+    /// Called once by `close`, with the reader locked, after the writer has ended.
     func closeConnections() {}
 
-    private func withReader<T>(_ body: (any SQLSession) throws(StorageError) -> T) -> Result<T, StorageError> {
-        readLock.lock()
-        defer { readLock.unlock() }
-        guard !closed else { return .failure(StorageError.storeClosed) }
-        do {
-            return .success(try body(reader))
-        } catch {
-            return .failure(error)
+    private func withReader<T: Sendable>(
+        _ body: (any SQLSession) throws(StorageError) -> T
+    ) -> Result<T, StorageError> {
+        readerClosed.withLock { closed -> Result<T, StorageError> in
+            guard !closed else { return .failure(StorageError.storeClosed) }
+            do throws(StorageError) {
+                return .success(try body(reader))
+            } catch {
+                return .failure(error)
+            }
         }
     }
 }

@@ -95,10 +95,12 @@ import Glibc
         let refused = Atomic<Int>(0)
         let answered = Atomic<Int>(0)
         let writes = Atomic<Int>(0)
+        let finishedThreads = Atomic<Int>(0)
         let port = harness.server.port
         let token = harness.token
         let threads = (0..<8).map { index in
             Thread {
+                defer { finishedThreads.add(1, ordering: .relaxed) }
                 guard let connection = try? TestConnection(port: port) else { return }
                 var date = try! day("2001-01-01").adding(days: index * 10_000)
                 while true {
@@ -138,10 +140,17 @@ import Glibc
             }
         }
         for thread in threads { thread.start() }
-        Thread.sleep(forTimeInterval: 0.5)
+        // SIGTERM under load: once the clients have had answers and writes (bounded wait on that).
+        let loaded = Date().addingTimeInterval(10)
+        while (answered.load(ordering: .relaxed) < 200 || writes.load(ordering: .relaxed) < 50) && Date() < loaded {
+            usleep(1_000)
+        }
         let before = answered.load(ordering: .relaxed)
         let status = harness.server.stop()
-        Thread.sleep(forTimeInterval: 0.3)
+        // Every client thread ends once its connection closes (bounded wait on that event).
+        let deadline = Date().addingTimeInterval(10)
+        while finishedThreads.load(ordering: .relaxed) < threads.count && Date() < deadline { usleep(1_000) }
+        #expect(finishedThreads.load(ordering: .relaxed) == threads.count, "client threads still running")
         print("answered \(answered.load(ordering: .relaxed)) requests (\(before) before SIGTERM)")
         #expect(status == 0, "exit status \(status); log: \(harness.server.logTail)")
         #expect(lost.load(ordering: .relaxed) == 0)

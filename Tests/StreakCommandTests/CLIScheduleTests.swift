@@ -77,4 +77,35 @@ struct CLIScheduleTests {
             #expect(output.stderr.contains(message), "\(arguments): \(output.stderr)")
         }
     }
+
+    @Test func unskipAndPerHabitWeekdaysCalendarAndDay() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        let asOf = ["--as-of", "2024-05-10"]
+        _ = try json(cli.run(asOf + ["--json", "habit", "add", "Walk", "--date", "2024-05-01"]))
+        _ = try json(cli.run(asOf + ["--json", "habit", "add", "Read", "--date", "2024-05-01"]))
+        _ = try json(cli.run(asOf + ["--json", "done", "Walk", "--date", "2024-05-06"]))
+        _ = try json(cli.run(asOf + ["--json", "skip", "Read", "--date", "2024-05-07"]))
+        _ = try json(cli.run(asOf + ["--json", "skip", "Walk", "--date", "2024-05-07"]))
+        // Every habit excused on the 7th: a rest day, marked in the plain calendar.
+        let page = try cli.run(asOf + ["calendar", "2024-05"])
+        #expect(page.status == 0 && page.stdout.contains(" 7-") && page.stdout.contains("- rest day"), "\(page.stdout)")
+        let unskipped = try json(cli.run(asOf + ["--json", "unskip", "Walk", "--date", "2024-05-07"]))
+        let day = try #require(unskipped["day"] as? [String: Any])
+        #expect(unskipped["changed"] as? Bool == true && day["rest"] as? Bool == false)
+        #expect(day["skipped_habit_ids"] as? [Int] == [2])
+        let again = try json(cli.run(asOf + ["--json", "unskip", "Walk", "--date", "2024-05-07"]))
+        #expect(again["changed"] as? Bool == false)
+        // --habit restricts the weekday chart, the month page and the day to that habit.
+        let chart = try json(cli.run(asOf + ["--json", "weekdays", "--habit", "Walk"]))
+        let series = try #require(chart["series"] as? [[String: Any]])
+        #expect(series.filter { $0["total"] as? Bool == false }.compactMap { $0["name"] as? String } == ["Walk"])
+        let readPage = try json(cli.run(asOf + ["--json", "calendar", "2024-05", "--habit", "Read"]))
+        let days = try #require(readPage["days"] as? [[String: Any]])
+        #expect(days.first { $0["date"] as? String == "2024-05-07" }?["rest"] as? Bool == true)
+        #expect(days.first { $0["date"] as? String == "2024-05-06" }?["highlighted"] as? Bool == false)
+        let readDay = try json(cli.run(asOf + ["--json", "day", "2024-05-06", "--habit", "Read"]))
+        #expect(readDay["active"] as? Int == 1 && readDay["completed"] as? Int == 0)
+    }
 }

@@ -18,7 +18,7 @@ from streakd_client import types_pb2
 
 pytestmark = pytest.mark.integration
 
-SEEDS = list(range(200))
+SEEDS = list(range(300))
 
 
 # == The reference =============================================================================

@@ -178,13 +178,17 @@ let targets: [Target] = [
     // The server executable.
     .executableTarget(
         name: "streakd",
-        dependencies: ["StreakServer", "StreakTransport", "StreakStorage", argumentParser, logging],
+        dependencies: [
+            "StreakServer", "StreakTransport", "StreakStorage", "StreakPOSIX", argumentParser, logging,
+        ],
         swiftSettings: swiftSettings
     ),
     // The command-line client.
     .executableTarget(
         name: "streak",
-        dependencies: ["StreakClient", "StreakCLI", "StreakCore", "StreakWire", argumentParser],
+        dependencies: [
+            "StreakClient", "StreakCLI", "StreakCore", "StreakWire", "StreakPOSIX", argumentParser,
+        ],
         swiftSettings: swiftSettings
     ),
     // The load generator behind scripts/bench.

@@ -26,8 +26,7 @@ public struct DayDetail: Hashable, Sendable {
             date: date,
             completed: record.completed,
             due: record.due,
-            active: record.active,
-            locale: locale
+            active: record.active
         )
     }
 }

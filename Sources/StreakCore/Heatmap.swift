@@ -65,25 +65,27 @@ public struct LegendEntry: Hashable, Sendable {
 
 /// The accessibility text of a day, e.g. `March 5: 80% completed, 4 of 5 habits` (en_US).
 public enum AccessibilityLabel {
-    /// The label for a day's counts, with the month named in `locale`: `March 5: rest day` when
-    /// `active > 0` and `due == 0`, else the label of `completed` of `due`.
-    public static func text(
-        date: CivilDate,
-        completed: Int,
-        due: Int,
-        active: Int,
-        locale: LocaleProfile = .english
-    ) -> String {
-        guard active == 0 || due > 0 else { return "\(locale.monthSymbols[date.month - 1]) \(date.day): rest day" }
-        return text(date: date, completed: completed, active: due, locale: locale)
+    /// The label for a day's counts: `March 5: rest day` when `active > 0` and `due == 0`, else
+    /// the label of `completed` of `due`.
+    ///
+    /// The label is English throughout, month name included, whatever the user's locale: a
+    /// label that put a localized month into an English sentence ("octobre 5: 80% completed")
+    /// would read in two languages at once. The record's counts are there for a client that
+    /// words the label in its own language.
+    public static func text(date: CivilDate, completed: Int, due: Int, active: Int) -> String {
+        guard active == 0 || due > 0 else { return "\(monthName(date)) \(date.day): rest day" }
+        return text(date: date, completed: completed, active: due)
     }
 
-    /// The label for a day's counts, with the month named in `locale`; `active` is what the
-    /// percentage is measured against (the due count where habits can be excused).
-    public static func text(date: CivilDate, completed: Int, active: Int, locale: LocaleProfile = .english) -> String {
+    /// The label for a day's counts; `active` is what the percentage is measured against (the due
+    /// count where habits can be excused).
+    public static func text(date: CivilDate, completed: Int, active: Int) -> String {
         let percent = Percentage.shown(completed: completed, active: active)
         let noun = active == 1 ? "habit" : "habits"
-        return
-            "\(locale.monthSymbols[date.month - 1]) \(date.day): \(percent)% completed, \(completed) of \(active) \(noun)"
+        return "\(monthName(date)) \(date.day): \(percent)% completed, \(completed) of \(active) \(noun)"
+    }
+
+    static func monthName(_ date: CivilDate) -> String {
+        LocaleProfile.english.monthSymbols[date.month - 1]
     }
 }

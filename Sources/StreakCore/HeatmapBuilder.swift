@@ -139,8 +139,7 @@ public enum HeatmapBuilder {
                     date: date,
                     completed: counts.completed,
                     due: counts.due,
-                    active: counts.active,
-                    locale: options.locale
+                    active: counts.active
                 )
                 : nil
         )

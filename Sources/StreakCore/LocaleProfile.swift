@@ -23,6 +23,11 @@ public struct LocaleProfile: Hashable, Sendable {
     public let shortMonthSymbols: [String]
     /// Full standalone ("LLLL") month names, as in a title like "Februar 2024"; January first.
     public let monthSymbols: [String]
+    /// Full format-context ("MMMM") month names, as inside a date ("5 октября"); January first.
+    public let formatMonthSymbols: [String]
+    /// The locale's own pattern for a year and a month (CLDR skeleton `yMMMM`): `MMMM y` in
+    /// English, `y年M月` in Japanese, `LLLL y 'г'.` in Russian.
+    public let yearMonthPattern: String
 
     /// The profile of `identifier`.
     /// - Throws: `CoreError(.unknownIdentifier)` when Foundation does not know the locale.
@@ -56,6 +61,8 @@ public struct LocaleProfile: Hashable, Sendable {
         veryShortWeekdaySymbols = calendar.veryShortWeekdaySymbols
         shortMonthSymbols = calendar.shortMonthSymbols
         monthSymbols = calendar.standaloneMonthSymbols
+        formatMonthSymbols = calendar.monthSymbols
+        yearMonthPattern = DateFormatter.dateFormat(fromTemplate: "yMMMM", options: 0, locale: locale) ?? "LLLL y"
     }
 
     /// English as Foundation gives it for `en`, `en_US` and `en_GB`; only the first weekday differs.
@@ -69,6 +76,8 @@ public struct LocaleProfile: Hashable, Sendable {
             "January", "February", "March", "April", "May", "June",
             "July", "August", "September", "October", "November", "December",
         ]
+        formatMonthSymbols = monthSymbols
+        yearMonthPattern = "MMMM y"
     }
 
     /// The constant profile of an English identifier, or nil for every other one.

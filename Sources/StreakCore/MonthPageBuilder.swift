@@ -146,7 +146,7 @@ public enum MonthPageBuilder {
         }
         return MonthPage(
             month: month,
-            title: "\(options.locale.monthSymbols[month.month - 1]) \(month.year)",
+            title: options.locale.yearMonthTitle(year: month.year, month: month.month),
             weekdaySymbols: Weekday.ordered(startingAt: options.weekStart).map(options.locale.shortName(of:)),
             weekStart: options.weekStart,
             days: days,

@@ -28,7 +28,10 @@ struct ReadComputer {
         switch method {
         case .listHabits:
             let request = try WireListHabitsRequest(serializedBytes: bytes)
-            let habits = data.index.habits.filter { request.includeArchived || $0.archivedOn == nil }
+            // Live means not archived as of today: a habit archived from a later day still counts today.
+            let habits = data.index.habits.filter { habit in
+                request.includeArchived || habit.archivedOn.map { $0 > today } ?? true
+            }
             return WireListHabitsResponse(habits: habits.map(WireHabit.init)).serializedBytes()
         case .getDay:
             let request = try WireGetDayRequest(serializedBytes: bytes)

@@ -20,10 +20,13 @@ enum HabitRow {
         return date
     }
 
-    /// Checks a habit name: 1 to 200 characters, no control characters.
+    /// Checks a habit name: 1 to 200 characters, not all white space, no control characters.
     static func validate(name: String) throws(StorageError) {
         guard !name.isEmpty, name.count <= 200 else {
             throw StorageError(.invalidArgument, "a habit name is 1 to 200 characters (got \(name.count))")
+        }
+        guard name.contains(where: { !$0.isWhitespace }) else {
+            throw StorageError(.invalidArgument, "a habit name needs a character that is not white space")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw StorageError(.invalidArgument, "a habit name may not contain control characters")

@@ -1,4 +1,6 @@
 import Foundation
+import StreakCore
+import Synchronization
 
 /// The zero-set-up local user: created on first start, its token written where the CLI finds it.
 public enum LocalUser {
@@ -13,17 +15,25 @@ public enum LocalUser {
     /// the file, or a deleted file), gives it a new token, which revokes the old one, and writes
     /// that — unless `reissue` is false: a store that several servers share (PostgreSQL) keeps the
     /// token that another server's data directory may hold.
+    ///
+    /// A user created here takes `timeZone` (the machine's zone, so that "today" is the person's
+    /// day from the first command on, not UTC's), durably, before the token file is written.
     /// - Returns: the token written, or nil when nothing had to be done.
     public static func ensure(
         store: any StreakStore,
         dataDirectory: String,
-        reissue: Bool = true
+        reissue: Bool = true,
+        timeZone: String = "UTC"
     ) throws(StorageError) -> String? {
         let path = (dataDirectory as NSString).appendingPathComponent(tokenFileName)
         let users = try store.users()
         let token: String
         if users.isEmpty {
-            token = try store.createUser(name: name).token
+            let created = try store.createUser(name: name)
+            if timeZone != UserSettings.defaults.timeZone {
+                try setTimeZone(timeZone, of: created.user.id, in: store)
+            }
+            token = created.token
         } else if reissue, let local = users.first(where: { $0.name == name }), !local.revoked,
             !FileManager.default.fileExists(atPath: path)
         {
@@ -34,6 +44,18 @@ public enum LocalUser {
         try DataDirectory.create(dataDirectory)
         try writeTokenFile(token, to: path)
         return token
+    }
+
+    /// Sets the user's time zone durably, waiting for the store's acknowledgement.
+    static func setTimeZone(_ timeZone: String, of user: UserID, in store: any StreakStore) throws(StorageError) {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<StoreWriteResult, StorageError>?>(nil)
+        store.submit(.changeSettings(SettingsChange(timeZone: timeZone)), for: user) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        if case .failure(let error) = outcome.withLock({ $0 }) { throw error }
     }
 
     /// Writes `token` to `path` with mode 0600, atomically: a fresh temporary file (a leftover

@@ -19,6 +19,8 @@ struct CLIFailure: Error {
         case unavailable = 69
         /// The server answered with an internal or unexpected error.
         case server = 70
+        /// Standard output (or a file the command writes) could not be written.
+        case ioError = 74
         /// The deadline passed before the answer came.
         case timeout = 75
         /// Missing, unknown or revoked token.
@@ -73,15 +75,6 @@ struct CLIFailure: Error {
         } catch {
             let source = server == nil ? "STREAK_SERVER" : "--server"
             throw CLIFailure(.usage, "\(source): \(error.message) (e.g. 127.0.0.1:7411)")
-        }
-    }
-
-    /// Parses `YYYY-MM-DD`; a bad date is bad input (65).
-    static func parseDate(_ text: String, option: String) throws(CLIFailure) -> CivilDate {
-        do {
-            return try CivilDate(parsing: text)
-        } catch {
-            throw CLIFailure(.badInput, "invalid date for \(option): \(error.message)")
         }
     }
 }

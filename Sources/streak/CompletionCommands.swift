@@ -1,49 +1,91 @@
 import ArgumentParser
 import StreakCLI
 import StreakClient
+import StreakCore
 import StreakWire
 
 /// The options of `done` and `undo`.
 struct CompletionOptions: ParsableArguments {
-    @Argument(help: "The habit: its name or id.") var habit: String
-    @Option(help: ArgumentHelp("The day (default: --as-of, else today).", valueName: "YYYY-MM-DD")) var date: String?
+    @Argument(
+        help: ArgumentHelp("The habits: names, unambiguous name prefixes or ids.", valueName: "habit"),
+        completion: HabitCompletion.kind
+    )
+    var habits: [String]
+    @Option(
+        help: ArgumentHelp(
+            "The day (default: --as-of, else today): YYYY-MM-DD, yesterday, -N, monday.",
+            valueName: DateArgument.valueName
+        )
+    )
+    var date: String?
+    @Flag(help: "Accept a --date after today.") var allowFuture = false
 
-    /// What the command does to the habit's day.
+    func validate() throws {
+        guard !habits.isEmpty else { throw ValidationError("Name at least one habit.") }
+    }
+
+    /// What the command does to each habit's day.
     enum Action {
         case record, remove, skip, unskip
     }
 
+    /// Applies `action` to the habits on the day: records and removals of several habits in one
+    /// batch (all or nothing), skips one habit after the other.
     func run(global: GlobalOptions, action: Action) async throws {
         try await global.run { context in
-            let day = try date.map { try CLIFailure.parseDate($0, option: "--date") } ?? context.asOf
-            let found = try await HabitResolver.resolve(habit, client: context.client)
+            let day = try await context.date(date, option: "--date", allowFuture: allowFuture)
+            let found = try await HabitResolver.resolve(habits, client: context.client)
             let client = context.client
-            let response: WireCompletionResponse =
-                switch action {
-                case .record: try await client.recordCompletion(habitID: found.id, date: day, asOf: context.asOf)
-                case .remove: try await client.removeCompletion(habitID: found.id, date: day, asOf: context.asOf)
-                case .skip: try await client.skip(habitID: found.id, date: day, asOf: context.asOf)
-                case .unskip: try await client.unskip(habitID: found.id, date: day, asOf: context.asOf)
+            let changed: Bool
+            let record: WireDayRecord?
+            let streak: WireStreakSummary?
+            if found.count == 1 || action == .skip || action == .unskip {
+                var anyChanged = false
+                var last = WireCompletionResponse()
+                for habit in found {
+                    last =
+                        switch action {
+                        case .record: try await client.recordCompletion(habitID: habit.id, date: day, asOf: context.asOf)
+                        case .remove: try await client.removeCompletion(habitID: habit.id, date: day, asOf: context.asOf)
+                        case .skip: try await client.skip(habitID: habit.id, date: day, asOf: context.asOf)
+                        case .unskip: try await client.unskip(habitID: habit.id, date: day, asOf: context.asOf)
+                        }
+                    anyChanged = anyChanged || last.changed
                 }
-            context.emit(
+                (changed, record, streak) = (anyChanged, last.day, last.streak)
+            } else {
+                // Several habits: one batch, so that all of them change or none does.
+                let on = try await context.dateOrToday(date, option: "--date", allowFuture: allowFuture)
+                let completions = found.map { WireCompletion(habitId: $0.id, date: on) }
+                var request = WireBatchCompletionsRequest(asOf: context.asOf)
+                if action == .remove { request.remove = completions } else { request.record = completions }
+                let response = try await client.batchCompletions(request)
+                (changed, record, streak) = (response.changed > 0, response.days.first, response.streak)
+            }
+            try context.emit(
                 json: .object([
-                    ("changed", .bool(response.changed)), ("day", WireJSON.dayRecord(response.day)),
-                    ("streak", WireJSON.streak(response.streak)),
+                    ("changed", .bool(changed)), ("day", WireJSON.dayRecord(record)),
+                    ("streak", WireJSON.streak(streak)),
+                    ("habit_ids", .array(found.map { .int($0.id) })),
                 ]),
-                text: DayRecordRenderer.render(
-                    day: response.day,
-                    streak: response.streak,
-                    changed: response.changed,
-                    style: context.style
-                )
+                text: DayRecordRenderer.render(day: record, streak: streak, changed: changed, style: context.style)
             )
         }
     }
 }
 
-/// `streak done HABIT [--date D]`.
+/// `streak done HABIT... [--date D]`.
 struct DoneCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark a habit done on a day.")
+    static let configuration = CommandConfiguration(
+        commandName: "done",
+        abstract: "Mark habits done on a day.",
+        discussion: """
+            Examples:
+              streak done Meditate
+              streak done med read --date yesterday    # prefixes of the names
+              streak done 3 --date -2                  # habit #3, two days ago
+            """
+    )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: CompletionOptions
 
@@ -52,11 +94,16 @@ struct DoneCommand: AsyncParsableCommand {
     }
 }
 
-/// `streak undo HABIT [--date D]`.
+/// `streak undo HABIT... [--date D]`.
 struct UndoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
-        abstract: "Take back a habit's completion on a day."
+        abstract: "Take back habits' completions on a day.",
+        discussion: """
+            Examples:
+              streak undo Meditate
+              streak undo med read --date yesterday
+            """
     )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: CompletionOptions

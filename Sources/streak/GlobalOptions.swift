@@ -30,7 +30,10 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The day that counts as today (default: today in your time zone).", valueName: "YYYY-MM-DD")
+        help: ArgumentHelp(
+            "The day that counts as today (default: today in your time zone): YYYY-MM-DD, yesterday, -N, monday.",
+            valueName: "date"
+        )
     )
     var asOf: String?
 
@@ -40,24 +43,42 @@ struct GlobalOptions: ParsableArguments {
     )
     var color: TerminalStyle.ColorChoice = .auto
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Seconds to wait for streakd to connect and to answer each request.", valueName: "seconds")
+    )
+    var timeout: Double = 5
+
+    @Flag(name: [.short, .long], help: "No notes on standard error (e.g. the time zone notice).")
+    var quiet = false
+
     /// Runs a command body with a connected client, turning every failure into a message and an exit code.
-    func run(_ body: (CommandContext) async throws -> Void) async throws {
+    /// - Parameter usesToday: whether the command's answer depends on today; such a command says
+    ///   once, on standard error, when the server counts days in another time zone than this machine.
+    func run(usesToday: Bool = true, _ body: (CommandContext) async throws -> Void) async throws {
         var address = ServerAddress.default
         do {
-            let configuration = try CLIFailure.resolveConfiguration(server: server, token: token)
+            var configuration = try resolveConfiguration()
             address = configuration.server
+            configuration.connectTimeout = .milliseconds(Int(timeout * 1000))
+            configuration.defaultDeadline = .milliseconds(Int(timeout * 1000))
             let client = StreakClient(configuration: configuration)
             defer { client.close() }
             let context = CommandContext(
                 client: client,
                 json: json,
-                asOf: try asOf.map { try CLIFailure.parseDate($0, option: "--as-of") },
+                asOf: try asOf.map { text throws(CLIFailure) in try DateArgument.parse(text, option: "--as-of") },
                 style: TerminalStyle.resolve(
                     color,
                     isTerminal: isatty(STDOUT_FILENO) == 1,
                     environment: ProcessInfo.processInfo.environment
-                )
+                ),
+                quiet: quiet
             )
+            try await context.resolveAsOf()
+            if usesToday && asOf == nil && !quiet {
+                try await context.noteTimeZoneDifference()
+            }
             try await body(context)
         } catch let failure as CLIFailure {
             throw failure.report()
@@ -67,24 +88,17 @@ struct GlobalOptions: ParsableArguments {
             throw CLIFailure(.badInput, error.message).report()
         }
     }
+
+    /// The server and token; `--token ''` is an error rather than a silent fall-back to the token file.
+    func resolveConfiguration() throws(CLIFailure) -> ClientConfiguration {
+        if let token, token.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw CLIFailure(.usage, "--token is empty (leave it out to use $STREAK_TOKEN or the token file)")
+        }
+        guard timeout > 0, timeout <= 3600 else {
+            throw CLIFailure(.usage, "--timeout \(timeout) is outside 0 < seconds <= 3600")
+        }
+        return try CLIFailure.resolveConfiguration(server: server, token: token)
+    }
 }
 
 extension TerminalStyle.ColorChoice: ExpressibleByArgument {}
-
-/// What a command body works with.
-struct CommandContext {
-    let client: StreakClient
-    let json: Bool
-    let asOf: CivilDate?
-    let style: TerminalStyle
-
-    /// Prints the JSON value (on one line when `compact`) or the text, as `--json` asks.
-    func emit(json value: @autoclosure () -> JSONValue, text: @autoclosure () -> String, compact: Bool = false) {
-        if json {
-            print(value().serialized(pretty: !compact))
-        } else {
-            print(text(), terminator: "")
-        }
-        fflush(nil)
-    }
-}

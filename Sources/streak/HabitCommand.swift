@@ -8,6 +8,12 @@ struct HabitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "habit",
         abstract: "Add, list, rename, archive and schedule habits.",
+        discussion: """
+            Examples:
+              streak habit add Meditate
+              streak habit                 # the list
+              streak habit list --all      # archived habits too
+            """,
         subcommands: [Add.self, List.self, Rename.self, Archive.self, ScheduleCommand.self],
         defaultSubcommand: List.self
     )
@@ -15,11 +21,16 @@ struct HabitCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a habit.",
-            discussion: "Examples: streak habit add Read; streak habit add Gym --on mon,wed,fri"
+            discussion: """
+                Examples:
+                  streak habit add Read
+                  streak habit add Gym --on mon,wed,fri
+                  streak habit add "Morning run" --date 2025-01-01
+                """
         )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The habit's name (1 to 200 characters).") var name: String
-        @Option(help: ArgumentHelp("The first day it counts (default: --as-of, else today).", valueName: "YYYY-MM-DD"))
+        @Option(help: ArgumentHelp("The first day it counts (default: --as-of, else today).", valueName: "date"))
         var date: String?
         @Option(
             help: ArgumentHelp(
@@ -31,10 +42,13 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.run { context in
-                let createdOn = try date.map { try CLIFailure.parseDate($0, option: "--date") } ?? context.asOf
+                guard name.contains(where: { !$0.isWhitespace }) else {
+                    throw CLIFailure(.badInput, "a habit name needs a character that is not white space")
+                }
+                let createdOn = try await context.date(date, option: "--date") ?? context.asOf
                 let weekdays = try on.map { text throws(CLIFailure) in try WeekdayListArgument.parse(text) }
                 let habit = try await context.client.createHabit(name: name, createdOn: createdOn, weekdays: weekdays)
-                context.emit(
+                try context.emit(
                     json: .object([("habit", WireJSON.habit(habit))]),
                     text: "added habit \(habit.id) '\(habit.name)' from \(habit.createdOn.map { "\($0)" } ?? "today")\n"
                 )
@@ -43,14 +57,21 @@ struct HabitCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List habits.")
+        static let configuration = CommandConfiguration(
+            abstract: "List habits (those live today; one archived from a later day shows that day).",
+            discussion: """
+                Examples:
+                  streak habit list
+                  streak habit list --all --json
+                """
+        )
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Include archived habits.") var all = false
 
         func run() async throws {
-            try await global.run { context in
+            try await global.run(usesToday: false) { context in
                 let habits = try await context.client.listHabits(includeArchived: all)
-                context.emit(
+                try context.emit(
                     json: .object([("habits", .array(habits.map(WireJSON.habit)))]),
                     text: HabitListRenderer.render(habits, style: context.style)
                 )
@@ -59,16 +80,24 @@ struct HabitCommand: AsyncParsableCommand {
     }
 
     struct Rename: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a habit.")
+        static let configuration = CommandConfiguration(
+            abstract: "Rename a habit.",
+            discussion: """
+                Examples:
+                  streak habit rename Read "Read 20 pages"
+                  streak habit rename 3 Swim
+                """
+        )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The habit: its name or id.") var habit: String
+        @Argument(help: "The habit: its name, a prefix of it, or its id.", completion: HabitCompletion.kind)
+        var habit: String
         @Argument(help: "The new name.") var newName: String
 
         func run() async throws {
-            try await global.run { context in
+            try await global.run(usesToday: false) { context in
                 let found = try await HabitResolver.resolve(habit, client: context.client)
                 let renamed = try await context.client.renameHabit(id: found.id, to: newName)
-                context.emit(
+                try context.emit(
                     json: .object([("habit", WireJSON.habit(renamed))]),
                     text: "renamed habit \(renamed.id) to '\(renamed.name)'\n"
                 )
@@ -78,25 +107,28 @@ struct HabitCommand: AsyncParsableCommand {
 
     struct Archive: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Archive a habit: it stops counting from a day on; history stays."
+            abstract: "Archive a habit: it stops counting from a day on; history stays.",
+            discussion: """
+                Examples:
+                  streak habit archive Gym                    # from today
+                  streak habit archive Gym --date 2025-07-01  # a later day: it counts until then
+                """
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The habit: its name or id.") var habit: String
+        @Argument(help: "The habit: its name, a prefix of it, or its id.", completion: HabitCompletion.kind)
+        var habit: String
         @Option(
-            help: ArgumentHelp(
-                "The first day it no longer counts (default: --as-of, else today).",
-                valueName: "YYYY-MM-DD"
-            )
+            help: ArgumentHelp("The first day it no longer counts (default: --as-of, else today).", valueName: "date")
         )
         var date: String?
 
         func run() async throws {
             try await global.run { context in
-                let on = try date.map { try CLIFailure.parseDate($0, option: "--date") } ?? context.asOf
+                let on = try await context.date(date, option: "--date") ?? context.asOf
                 let found = try await HabitResolver.resolve(habit, client: context.client)
                 let archived = try await context.client.archiveHabit(id: found.id, on: on)
                 let day = archived.archivedOn.map { "\($0)" } ?? "today"
-                context.emit(
+                try context.emit(
                     json: .object([("habit", WireJSON.habit(archived))]),
                     text: "archived habit \(archived.id) '\(archived.name)' from \(day)\n"
                 )

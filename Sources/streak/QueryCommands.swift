@@ -8,17 +8,29 @@ import StreakWire
 struct DayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "day",
-        abstract: "Show a day: the habits done and its percentage."
+        abstract: "Show a day: the habits done, skipped and still open, and its percentage.",
+        discussion: """
+            Examples:
+              streak day                 # today
+              streak day yesterday
+              streak day 2025-06-10 --habit Meditate
+            """
     )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("The day.", valueName: "YYYY-MM-DD")) var date: String
+    @Argument(
+        help: ArgumentHelp(
+            "The day (default: --as-of, else today): YYYY-MM-DD, yesterday, -N, monday.",
+            valueName: "date"
+        )
+    )
+    var date: String?
     @OptionGroup var filter: HabitFilter
 
     func run() async throws {
-        try await global.run { context in
-            let date = try CLIFailure.parseDate(date, option: "DATE")
+        try await global.run(usesToday: date == nil) { context in
+            let date = try await context.dateOrToday(date, option: "DATE")
             let day = try await context.client.day(date, habitIDs: try await filter.ids(client: context.client))
-            context.emit(json: WireJSON.dayDetail(day), text: DayRenderer.render(day, style: context.style))
+            try context.emit(json: WireJSON.dayDetail(day), text: DayRenderer.render(day, style: context.style))
         }
     }
 }
@@ -27,14 +39,18 @@ struct DayCommand: AsyncParsableCommand {
 struct HeatmapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "heatmap",
-        abstract: "Draw the heatmap (default: twelve months up to today)."
+        abstract: "Draw the heatmap (default: twelve months up to today).",
+        discussion: """
+            Examples:
+              streak heatmap
+              streak heatmap --from 2025-01-01 --to 2025-03-31 --week-start sunday
+              streak heatmap --habit Meditate --json
+            """
     )
     @OptionGroup var global: GlobalOptions
-    @Option(
-        help: ArgumentHelp("The first day (default: the 1st of the month 11 months back).", valueName: "YYYY-MM-DD")
-    )
+    @Option(help: ArgumentHelp("The first day (default: the 1st of the month 11 months back).", valueName: "date"))
     var from: String?
-    @Option(help: ArgumentHelp("The last day (default: --as-of, else today).", valueName: "YYYY-MM-DD"))
+    @Option(help: ArgumentHelp("The last day (default: --as-of, else today).", valueName: "date"))
     var to: String?
     @Option(
         help: ArgumentHelp(
@@ -49,12 +65,12 @@ struct HeatmapCommand: AsyncParsableCommand {
         try await global.run { context in
             var request = WireGetHeatmapRequest()
             request.habitIds = try await filter.ids(client: context.client)
-            request.from = try from.map { try CLIFailure.parseDate($0, option: "--from") }
-            request.to = try to.map { try CLIFailure.parseDate($0, option: "--to") }
+            request.from = try await context.date(from, option: "--from")
+            request.to = try await context.date(to, option: "--to")
             request.asOf = context.asOf
             request.weekStart = try weekStart.map(WeekStartArgument.parse)
             let heatmap = try await context.client.heatmap(request)
-            context.emit(json: WireJSON.heatmap(heatmap), text: HeatmapRenderer.render(heatmap, style: context.style))
+            try context.emit(json: WireJSON.heatmap(heatmap), text: HeatmapRenderer.render(heatmap, style: context.style))
         }
     }
 }
@@ -63,7 +79,13 @@ struct HeatmapCommand: AsyncParsableCommand {
 struct StreakSummaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "streak",
-        abstract: "Show the current and the longest streak."
+        abstract: "Show the current and the longest streak.",
+        discussion: """
+            Examples:
+              streak streak
+              streak streak --habit Meditate
+              streak --as-of yesterday streak --json
+            """
     )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var filter: HabitFilter
@@ -72,7 +94,7 @@ struct StreakSummaryCommand: AsyncParsableCommand {
         try await global.run { context in
             let ids = try await filter.ids(client: context.client)
             let streak = try await context.client.streak(asOf: context.asOf, habitIDs: ids)
-            context.emit(json: WireJSON.streak(streak), text: StreakRenderer.render(streak, style: context.style))
+            try context.emit(json: WireJSON.streak(streak), text: StreakRenderer.render(streak, style: context.style))
         }
     }
 }
@@ -81,23 +103,28 @@ struct StreakSummaryCommand: AsyncParsableCommand {
 struct WeekdaysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "weekdays",
-        abstract: "Chart completions per weekday, in your locale's week order."
+        abstract: "Chart completions per weekday, in your locale's week order.",
+        discussion: """
+            Examples:
+              streak weekdays
+              streak weekdays --from 2025-01-01 --habit Gym
+            """
     )
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("The first day (default: all history).", valueName: "YYYY-MM-DD")) var from: String?
-    @Option(help: ArgumentHelp("The last day (default: --as-of, else today).", valueName: "YYYY-MM-DD")) var to: String?
+    @Option(help: ArgumentHelp("The first day (default: all history).", valueName: "date")) var from: String?
+    @Option(help: ArgumentHelp("The last day (default: --as-of, else today).", valueName: "date")) var to: String?
     @OptionGroup var filter: HabitFilter
 
     func run() async throws {
         try await global.run { context in
             var request = WireGetWeekdayChartRequest()
             request.habitIds = try await filter.ids(client: context.client)
-            request.from = try from.map { try CLIFailure.parseDate($0, option: "--from") }
-            request.to = try to.map { try CLIFailure.parseDate($0, option: "--to") }
+            request.from = try await context.date(from, option: "--from")
+            request.to = try await context.date(to, option: "--to")
             request.asOf = context.asOf
             request.includeTotal = true
             let chart = try await context.client.weekdayChart(request)
-            context.emit(
+            try context.emit(
                 json: WireJSON.weekdayChart(chart),
                 text: WeekdayChartRenderer.render(chart, style: context.style)
             )
@@ -105,33 +132,81 @@ struct WeekdaysCommand: AsyncParsableCommand {
     }
 }
 
-/// `streak calendar [YYYY-MM]`.
+/// `streak calendar [YYYY-MM | YYYY]`.
 struct CalendarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendar",
-        abstract: "Show a month like cal, with the days that count towards the streak marked."
+        abstract: "Show a month (or a year) like cal, with the days that count towards the streak marked.",
+        discussion: """
+            Examples:
+              streak calendar              # this month
+              streak calendar 2025-06
+              streak calendar 2026         # the whole year, three months across
+            """
     )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("The month (default: the month of --as-of, else this month).", valueName: "YYYY-MM"))
+    @Argument(
+        help: ArgumentHelp(
+            "A month YYYY-MM or a year YYYY (default: the month of --as-of, else this month).",
+            valueName: "month"
+        )
+    )
     var month: String?
     @Option(help: ArgumentHelp("The first column: a weekday or a locale; default: your locale's.", valueName: "day"))
     var weekStart: String?
     @OptionGroup var filter: HabitFilter
 
     func run() async throws {
-        try await global.run { context in
+        try await global.run(usesToday: month == nil) { context in
+            let period = try month.map { text throws(CLIFailure) in try CalendarPeriod.parse(text) }
             var request = WireGetMonthPageRequest()
             request.habitIds = try await filter.ids(client: context.client)
-            if let month {
-                let date = try CLIFailure.parseDate(month + "-01", option: "YYYY-MM")
-                request.year = Int32(date.year)
-                request.month = Int32(date.month)
-            }
             request.asOf = context.asOf
             request.weekStart = try weekStart.map(WeekStartArgument.parse)
-            let page = try await context.client.monthPage(request)
-            context.emit(json: WireJSON.monthPage(page), text: MonthPageRenderer.render(page, style: context.style))
+            switch period {
+            case .year(let year):
+                var pages: [WireMonthPage] = []
+                for month in 1...12 {
+                    request.year = Int32(year)
+                    request.month = Int32(month)
+                    pages.append(try await context.client.monthPage(request))
+                }
+                try context.emit(
+                    json: .object([("year", .int(Int64(year))), ("months", .array(pages.map(WireJSON.monthPage)))]),
+                    text: YearRenderer.render(year: year, pages: pages, style: context.style)
+                )
+            case .month(let year, let month):
+                request.year = Int32(year)
+                request.month = Int32(month)
+                fallthrough
+            case nil:
+                let page = try await context.client.monthPage(request)
+                try context.emit(
+                    json: WireJSON.monthPage(page),
+                    text: MonthPageRenderer.render(page, style: context.style)
+                )
+            }
         }
+    }
+}
+
+/// The argument of `calendar`: `YYYY-MM` or `YYYY`.
+enum CalendarPeriod {
+    case month(year: Int, month: Int)
+    case year(Int)
+
+    static func parse(_ text: String) throws(CLIFailure) -> CalendarPeriod {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            parts[0].count == 4, let year = Int(parts[0]), (1...9999).contains(year)
+        else {
+            throw CLIFailure(.badInput, "calendar '\(text)' is neither a month YYYY-MM nor a year YYYY (e.g. 2026-10, 2026)")
+        }
+        if parts.count == 1 { return .year(year) }
+        guard parts.count == 2, parts[1].count == 2, let month = Int(parts[1]), (1...12).contains(month) else {
+            throw CLIFailure(.badInput, "calendar '\(text)': the month must be 01 to 12 (e.g. \(year)-10)")
+        }
+        return .month(year: year, month: month)
     }
 }
 

@@ -8,6 +8,12 @@ struct RestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rest",
         abstract: "Rest periods (vacation, illness): no habit is expected, streaks carry over.",
+        discussion: """
+            Examples:
+              streak rest add 2024-07-01 2024-07-14 --note 'Summer holiday'
+              streak rest                  # the list
+              streak rest remove 2
+            """,
         subcommands: [Add.self, List.self, Remove.self],
         defaultSubcommand: List.self
     )
@@ -15,24 +21,30 @@ struct RestCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a rest period, both days included.",
-            discussion: "Example: streak rest add 2024-07-01 2024-07-14 --note 'Summer holiday'"
+            discussion: """
+                Examples:
+                  streak rest add 2024-07-01 2024-07-14 --note 'Summer holiday'
+                  streak rest add yesterday today --note 'Flu'
+                """
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The first day of rest.", valueName: "FROM")) var from: String
+        @Argument(help: ArgumentHelp("The first day of rest (a date, yesterday, -N, monday).", valueName: "FROM"))
+        var from: String
         @Argument(help: ArgumentHelp("The last day of rest.", valueName: "TO")) var to: String
         @Option(help: "Why (at most 200 characters).") var note: String = ""
 
         func run() async throws {
             try await global.run { context in
-                let first = try CLIFailure.parseDate(from, option: "FROM")
-                let last = try CLIFailure.parseDate(to, option: "TO")
+                guard let first = try await context.date(from, option: "FROM"),
+                    let last = try await context.date(to, option: "TO")
+                else { return }
                 let added = try await context.client.addRestPeriod(
                     from: first,
                     to: last,
                     note: note,
                     asOf: context.asOf
                 )
-                context.emit(
+                try context.emit(
                     json: .object([
                         ("rest_period", WireJSON.restPeriod(added.restPeriod)),
                         ("streak", WireJSON.streak(added.streak)),
@@ -45,13 +57,16 @@ struct RestCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List rest periods.")
+        static let configuration = CommandConfiguration(
+            abstract: "List rest periods.",
+            discussion: "Example: streak rest list --json"
+        )
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.run { context in
+            try await global.run(usesToday: false) { context in
                 let periods = try await context.client.restPeriods()
-                context.emit(
+                try context.emit(
                     json: .object([("rest_periods", .array(periods.map(WireJSON.restPeriod)))]),
                     text: RestListRenderer.render(periods)
                 )
@@ -61,7 +76,8 @@ struct RestCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove a rest period by its id (see: streak rest list)."
+            abstract: "Remove a rest period by its id (see: streak rest list).",
+            discussion: "Example: streak rest remove 2"
         )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The rest period's id.") var id: Int64
@@ -69,7 +85,7 @@ struct RestCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.run { context in
                 let removed = try await context.client.removeRestPeriod(id: id, asOf: context.asOf)
-                context.emit(
+                try context.emit(
                     json: .object([
                         ("rest_period", WireJSON.restPeriod(removed.restPeriod)),
                         ("streak", WireJSON.streak(removed.streak)),

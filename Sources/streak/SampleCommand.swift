@@ -10,7 +10,13 @@ struct SampleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample",
         abstract: "Fill your account with a year of sample habits and completions (seeded, reproducible).",
-        discussion: "Habits that already exist with a sample name are reused. Use --as-of for a fixed 'today'."
+        discussion: """
+            Habits that already exist with a sample name are reused. Use --as-of for a fixed 'today'.
+
+            Examples:
+              streak sample --seed 7
+              streak --as-of 2025-06-15 sample --seed 7 --habits 3
+            """
     )
     @OptionGroup var global: GlobalOptions
     @Option(help: "The random seed: the same seed and --as-of give the same data.") var seed: UInt64 = 1
@@ -44,7 +50,7 @@ struct SampleCommand: AsyncParsableCommand {
                 changed += response.changed
                 streak = response.streak
             }
-            context.emit(
+            try context.emit(
                 json: .object([
                     ("habits", .array(created.map(WireJSON.habit))), ("completions", .int(Int64(completions.count))),
                     ("changed", .int(Int64(changed))), ("streak", WireJSON.streak(streak)),

@@ -1,16 +1,26 @@
 import ArgumentParser
 import StreakCLI
 import StreakClient
+import StreakPOSIX
 import StreakWire
 
 /// `streak settings [--time-zone --locale --week-start --min-percent | --clear-min-percent]`.
 struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Show your settings, or change those given."
+        abstract: "Show your settings, or change those given.",
+        discussion: """
+            Examples:
+              streak settings
+              streak settings --time-zone local          # this machine's zone
+              streak settings --time-zone Europe/Berlin --locale de_DE
+              streak settings --min-percent 60
+              streak settings --day-start 03:00
+            """
     )
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("An IANA time zone, e.g. Europe/Berlin.", valueName: "zone")) var timeZone: String?
+    @Option(help: ArgumentHelp("An IANA time zone, e.g. Europe/Berlin, or local (this machine's).", valueName: "zone"))
+    var timeZone: String?
     @Option(help: ArgumentHelp("A locale for names and week order, e.g. en_GB.", valueName: "id")) var locale: String?
     @Option(help: ArgumentHelp("The heatmap's first row, e.g. monday.", valueName: "weekday")) var weekStart: String?
     @Option(help: ArgumentHelp("The streak threshold, 1...100 percent of active habits.", valueName: "n"))
@@ -19,8 +29,14 @@ struct SettingsCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("When your day begins, 00:00...12:00 (e.g. 03:00 for night owls).", valueName: "HH:MM"))
     var dayStart: String?
 
+    func validate() throws {
+        if minPercent != nil && clearMinPercent {
+            throw ValidationError("--min-percent and --clear-min-percent contradict each other; give one.")
+        }
+    }
+
     func run() async throws {
-        try await global.run { context in
+        try await global.run(usesToday: false) { context in
             let settings: WireSettings
             if timeZone == nil && locale == nil && weekStart == nil && minPercent == nil && !clearMinPercent
                 && dayStart == nil
@@ -28,7 +44,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 settings = try await context.client.settings()
             } else {
                 var request = WireUpdateSettingsRequest()
-                request.timeZone = timeZone ?? ""
+                request.timeZone = timeZone.map { $0 == "local" ? MachineTimeZone.identifier() : $0 } ?? ""
                 request.locale = locale ?? ""
                 if let weekStart {
                     guard let weekday = WeekdayNames.weekday(named: weekStart) else {
@@ -49,7 +65,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 }
                 settings = try await context.client.updateSettings(request)
             }
-            context.emit(
+            try context.emit(
                 json: WireJSON.settings(settings),
                 text: SettingsRenderer.render(settings, style: context.style)
             )

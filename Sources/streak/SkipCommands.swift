@@ -8,9 +8,15 @@ import StreakWire
 struct SkipCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "skip",
-        abstract: "Excuse a habit on a day: it neither counts nor breaks the streak.",
-        discussion:
-            "Skipping a day the habit was done takes the completion back. Example: streak skip Gym --date 2024-03-05"
+        abstract: "Excuse habits on a day: they neither count nor break the streak.",
+        discussion: """
+            Skipping a day the habit was done takes the completion back.
+
+            Examples:
+              streak skip Gym                    # today
+              streak skip Gym --date 2024-03-05
+              streak skip gym read --date yesterday
+            """
     )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: CompletionOptions
@@ -24,7 +30,12 @@ struct SkipCommand: AsyncParsableCommand {
 struct UnskipCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unskip",
-        abstract: "Take back a skip: the day is open again."
+        abstract: "Take back a skip: the day is open again.",
+        discussion: """
+            Examples:
+              streak unskip Gym
+              streak unskip Gym --date 2024-03-05
+            """
     )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: CompletionOptions
@@ -39,21 +50,26 @@ struct ScheduleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schedule",
         abstract: "Set the weekdays a habit is expected on, from a day on (the days before keep theirs).",
-        discussion: "Example: streak habit schedule Gym --on mon,wed,fri --from 2024-03-04"
+        discussion: """
+            Examples:
+              streak habit schedule Gym --on mon,wed,fri --from 2024-03-04
+              streak habit schedule Gym --on weekends
+              streak habit schedule Gym --on daily --from monday
+            """
     )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The habit: its name or id.") var habit: String
+    @Argument(help: "The habit: its name, a prefix of it, or its id.", completion: HabitCompletion.kind) var habit: String
     @Option(help: ArgumentHelp("mon,wed,fri, or daily, weekdays, weekends.", valueName: "days")) var on: String
-    @Option(help: ArgumentHelp("The first day it applies (default: --as-of, else today).", valueName: "YYYY-MM-DD"))
+    @Option(help: ArgumentHelp("The first day it applies (default: --as-of, else today).", valueName: "date"))
     var from: String?
 
     func run() async throws {
         try await global.run { context in
             let weekdays = try WeekdayListArgument.parse(on)
-            let start = try from.map { try CLIFailure.parseDate($0, option: "--from") } ?? context.asOf
+            let start = try await context.date(from, option: "--from") ?? context.asOf
             let found = try await HabitResolver.resolve(habit, client: context.client)
             let changed = try await context.client.setSchedule(habitID: found.id, weekdays: weekdays, from: start)
-            context.emit(
+            try context.emit(
                 json: .object([("habit", WireJSON.habit(changed))]),
                 text: "habit \(changed.id) '\(changed.name)': \(HabitListRenderer.schedule(changed))\n"
             )

@@ -8,10 +8,24 @@ import StreakWire
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Print each change to your completions as it happens (one JSON object per line with --json)."
+        abstract: "Print each change to your completions as it happens (one JSON object per line with --json).",
+        discussion: """
+            Without --count it watches until interrupted (Ctrl-C).
+
+            Examples:
+              streak watch
+              streak watch --json --count 1     # wait for the next change, then exit
+            """
     )
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("Stop after this many events.", valueName: "n")) var count: Int?
+    @Option(help: ArgumentHelp("Stop after this many events (1 or more; leave it out to watch until interrupted).", valueName: "n"))
+    var count: Int?
+
+    func validate() throws {
+        if let count, count < 1 {
+            throw ValidationError("--count must be 1 or more; leave it out to watch until interrupted.")
+        }
+    }
 
     func run() async throws {
         try await global.run { context in
@@ -28,7 +42,7 @@ struct WatchCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("watching for changes; press Ctrl-C to stop\n".utf8))
             }
             for try await event in events {
-                context.emit(
+                try context.emit(
                     json: .object([("day", WireJSON.dayRecord(event.day)), ("streak", WireJSON.streak(event.streak))]),
                     text: DayRecordRenderer.render(day: event.day, streak: event.streak, style: context.style),
                     compact: true

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import StreakPOSIX
 import StreakServer
 import StreakStorage
 import StreakTransport
@@ -37,7 +38,12 @@ final class ServerRunner: Sendable {
         let store = try storage.openStore(directory: dataDirectory)
         let shared = store is PostgresStore
         // A shared database keeps its local user's token: another server's data directory may hold it.
-        if try LocalUser.ensure(store: store, dataDirectory: dataDirectory.path, reissue: !shared) != nil {
+        if try LocalUser.ensure(
+                store: store,
+                dataDirectory: dataDirectory.path,
+                reissue: !shared,
+                timeZone: MachineTimeZone.identifier()
+            ) != nil {
             logger.notice(
                 "wrote a new token for the local user into the data directory",
                 metadata: ["file": "\(dataDirectory.appendingPathComponent(LocalUser.tokenFileName).path)"]

@@ -9,15 +9,16 @@ public enum HabitListRenderer {
             return "no habits yet; add one with: streak habit add NAME\n"
         }
         let idWidth = max(2, habits.map { String($0.id).count }.max() ?? 2)
-        let nameWidth = max(4, habits.map(\.name.count).max() ?? 4)
+        // Terminal columns, not bytes or characters: emoji and CJK names take two per character.
+        let nameWidth = max(4, habits.map { DisplayWidth.of($0.name) }.max() ?? 4)
         let showsSchedules = habits.contains { !$0.schedule.isEmpty }
         func row(_ id: String, _ name: String, _ created: String, _ archived: String, _ schedule: String) -> String {
             var line =
                 String(repeating: " ", count: idWidth - id.count) + id + "  "
-                + name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "
+                + DisplayWidth.padRight(name, to: nameWidth) + "  "
                 + created.padding(toLength: 10, withPad: " ", startingAt: 0) + "  " + archived
             if showsSchedules {
-                line = line.padding(toLength: idWidth + nameWidth + 26, withPad: " ", startingAt: 0) + "  " + schedule
+                line = DisplayWidth.padRight(line, to: idWidth + nameWidth + 26) + "  " + schedule
             }
             return line.trimmingTrailingSpaces()
         }

@@ -11,7 +11,7 @@ public enum WeekdayChartRenderer {
     public static func render(_ chart: WireWeekdayChart, width: Int = 30, style: TerminalStyle) -> String {
         let series = chart.series.filter(\.total) + chart.series.filter { !$0.total }
         let maximum = series.flatMap(\.counts).map(\.count).max() ?? 0
-        let nameWidth = series.flatMap(\.counts).map(\.shortName.count).max() ?? 3
+        let nameWidth = series.flatMap(\.counts).map { DisplayWidth.of($0.shortName) }.max() ?? 3
         var lines: [String] = []
         if let from = chart.from, let to = chart.to {
             lines.append(style.dim("\(from) – \(to)"))
@@ -22,7 +22,7 @@ public enum WeekdayChartRenderer {
             for count in entry.counts {
                 let length = maximum == 0 ? 0 : max(count.count > 0 ? 1 : 0, Int(count.count) * width / Int(maximum))
                 let bar = String(repeating: "█", count: length)
-                let name = count.shortName.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                let name = DisplayWidth.padRight(count.shortName, to: nameWidth)
                 let coloured = bar.isEmpty ? "" : style.foreground(bar, HeatmapRenderer.palette[3]) + " "
                 lines.append("  \(name) \(coloured)\(count.count)")
             }

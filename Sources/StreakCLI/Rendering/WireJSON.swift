@@ -172,3 +172,28 @@ public enum WireJSON {
         return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (m.count < 2 ? "0" : "") + m
     }
 }
+
+extension WireJSON {
+    /// `{"date", "habits": [{"habit", "state", "streak"}], "completed", "due", "active", "percent",
+    /// "level", "contributing", "rest", "streak"}`.
+    public static func today(_ view: TodayView) -> JSONValue {
+        .object([
+            ("date", .string(view.date.description)),
+            (
+                "habits",
+                .array(
+                    view.lines.map { line in
+                        .object([
+                            ("habit", habit(line.habit)), ("state", .string(line.state.rawValue)),
+                            ("streak", streak(line.streak)),
+                        ])
+                    }
+                )
+            ),
+            ("completed", .int(Int64(view.day.completed))), ("due", .int(Int64(view.day.due))),
+            ("active", .int(Int64(view.day.active))), ("percent", .int(Int64(view.day.percent))),
+            ("level", .int(Int64(view.day.level))), ("contributing", .bool(view.day.contributing)),
+            ("rest", .bool(view.day.rest)), ("streak", streak(view.streak)),
+        ])
+    }
+}

@@ -1,0 +1,39 @@
+public import StreakWire
+
+/// Draws a year like `cal 2026`: the year centred, then the twelve month pages three across.
+public enum YearRenderer {
+    /// Columns between two pages side by side.
+    static let gap = 3
+
+    /// The year as text, each line ending in a newline; `pages` are its months in order.
+    public static func render(year: Int, pages: [WireMonthPage], style: TerminalStyle) -> String {
+        let width = 3 * MonthPageRenderer.pageWidth + 2 * gap
+        let title = String(year)
+        var lines = [String(repeating: " ", count: (width - title.count) / 2) + title, ""]
+        for start in stride(from: 0, to: pages.count, by: 3) {
+            let row = pages[start..<min(start + 3, pages.count)].map { page in
+                var lines = MonthPageRenderer.lines(pageWithMonthTitle(page), style: style, trim: false)
+                while lines.count < 8 { lines.append(String(repeating: " ", count: MonthPageRenderer.pageWidth)) }
+                return lines
+            }
+            for index in 0..<8 {
+                let line = row.map { $0[index] }.joined(separator: String(repeating: " ", count: gap))
+                lines.append(line.trimmingTrailingSpaces())
+            }
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        lines.append("")
+        let rest = pages.contains { $0.days.contains { $0.inMonth && $0.rest } }
+        lines.append(style.dim(MonthPageRenderer.note(rest: rest, style: style)))
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// The page with its title reduced to the month (the year heads the whole picture), where the
+    /// title is the plain `<month name> <year>` form; a localized form (`2026年10月`) stays whole.
+    static func pageWithMonthTitle(_ page: WireMonthPage) -> WireMonthPage {
+        var page = page
+        let suffix = " \(page.year)"
+        if page.title.hasSuffix(suffix) { page.title = String(page.title.dropLast(suffix.count)) }
+        return page
+    }
+}

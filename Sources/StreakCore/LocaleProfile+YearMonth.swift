@@ -1,0 +1,44 @@
+extension LocaleProfile {
+    /// A month's title in this locale's own year-month form: `October 2026`, `2026年10月`,
+    /// `октябрь 2026 г.`, `2026. október`.
+    ///
+    /// Formats `yearMonthPattern` by hand (years, months as numbers or names, quoted literals), so
+    /// the server needs no date formatter per request.
+    public func yearMonthTitle(year: Int, month: Int) -> String {
+        var result = ""
+        var characters = yearMonthPattern[...]
+        while let letter = characters.first {
+            if letter == "'" {
+                characters.removeFirst()
+                if characters.first == "'" {
+                    result.append("'")
+                    characters.removeFirst()
+                    continue
+                }
+                let literal = characters.prefix { $0 != "'" }
+                result += literal
+                characters = characters.dropFirst(literal.count + 1)
+                continue
+            }
+            let run = characters.prefix { $0 == letter }
+            characters = characters.dropFirst(run.count)
+            switch letter {
+            case "y" where run.count == 2: result += String(format2(year % 100))
+            case "y": result += String(year)
+            case "M", "L":
+                switch run.count {
+                case 1: result += String(month)
+                case 2: result += format2(month)
+                case 3: result += shortMonthSymbols[month - 1]
+                default: result += (letter == "M" ? formatMonthSymbols : monthSymbols)[month - 1]
+                }
+            default: result += run
+            }
+        }
+        return result
+    }
+
+    private func format2(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : String(value)
+    }
+}

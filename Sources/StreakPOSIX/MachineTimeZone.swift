@@ -1,0 +1,66 @@
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// This machine's time zone as an IANA identifier: `TZ`, else the target of `/etc/localtime`,
+/// else `/etc/timezone`, else UTC.
+///
+/// Foundation's `TimeZone.current` gives the same zone but not always its IANA name (a copied
+/// `/etc/localtime` becomes `GMT+01:00`-like names, which a server in another place cannot use),
+/// so the sources are read here in the order the C library reads them.
+public enum MachineTimeZone {
+    /// The machine's zone identifier, from the process's environment and files.
+    public static func identifier(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        resolve(
+            tz: environment["TZ"],
+            localtimeTarget: linkTarget("/etc/localtime"),
+            timezoneFile: try? String(contentsOfFile: "/etc/timezone", encoding: .utf8)
+        )
+    }
+
+    /// The first source that names a zone Foundation knows, by the rules of `identifier()`.
+    /// - Parameters:
+    ///   - tz: the `TZ` variable (`Europe/Berlin`, `:Europe/Berlin` or a path into a zoneinfo directory).
+    ///   - localtimeTarget: where `/etc/localtime` points (`/usr/share/zoneinfo/Europe/Berlin`).
+    ///   - timezoneFile: the contents of `/etc/timezone` (Debian's name of the zone).
+    public static func resolve(tz: String?, localtimeTarget: String?, timezoneFile: String?) -> String {
+        let candidates = [tz.map(fromTZ), localtimeTarget.map(zoneName(inPath:)), timezoneFile.map(trimmed)]
+        for case let candidate? in candidates where known(candidate) {
+            return candidate
+        }
+        return "UTC"
+    }
+
+    static func fromTZ(_ value: String) -> String {
+        let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
+        return name.hasPrefix("/") ? zoneName(inPath: name) : name
+    }
+
+    /// `Europe/Berlin` from `/usr/share/zoneinfo/Europe/Berlin` (or `../usr/share/zoneinfo/...`).
+    static func zoneName(inPath path: String) -> String {
+        guard let range = path.range(of: "zoneinfo/") else { return path }
+        var name = String(path[range.upperBound...])
+        // Debian's posix/ and right/ trees hold the same zones.
+        for tree in ["posix/", "right/"] where name.hasPrefix(tree) {
+            name.removeFirst(tree.count)
+        }
+        return name
+    }
+
+    static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func known(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix("/") && TimeZone(identifier: name) != nil
+    }
+
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import StreakCLI
+import StreakClient
+import StreakCore
+import StreakWire
+
+/// `streak` alone, or `streak today`: what is done and what is left today.
+struct TodayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "today",
+        abstract: "Today at a glance: each habit done, skipped or open, with its streak (what `streak` alone shows).",
+        discussion: """
+            Examples:
+              streak                      # today
+              streak today --date yesterday
+              streak done Meditate && streak
+            """
+    )
+    @OptionGroup var global: GlobalOptions
+    @Option(
+        help: ArgumentHelp("The day (default: --as-of, else today): YYYY-MM-DD, yesterday, -N, monday.", valueName: "date")
+    )
+    var date: String?
+    @Flag(help: "Accept a --date after today.") var allowFuture = false
+
+    func run() async throws {
+        try await global.run(usesToday: date == nil) { context in
+            let date = try await context.dateOrToday(date, option: "--date", allowFuture: allowFuture)
+            let client = context.client
+            let asOf = date
+            async let habits = client.listHabits(includeArchived: true)
+            async let day = client.day(date)
+            async let overall = client.streak(asOf: asOf)
+            let active = TodayView.activeHabits(try await habits, on: date)
+            let detail = try await day
+            var lines: [TodayView.Line] = []
+            for habit in active {
+                let streak = try await client.streak(asOf: asOf, habitIDs: [habit.id])
+                lines.append(TodayView.Line(habit: habit, state: TodayView.state(of: habit, in: detail), streak: streak))
+            }
+            let view = TodayView(date: date, lines: lines, day: detail, streak: try await overall)
+            try context.emit(json: WireJSON.today(view), text: TodayRenderer.render(view, style: context.style))
+        }
+    }
+}

@@ -45,8 +45,10 @@ struct CompletionOptions: ParsableArguments {
                 for habit in found {
                     last =
                         switch action {
-                        case .record: try await client.recordCompletion(habitID: habit.id, date: day, asOf: context.asOf)
-                        case .remove: try await client.removeCompletion(habitID: habit.id, date: day, asOf: context.asOf)
+                        case .record:
+                            try await client.recordCompletion(habitID: habit.id, date: day, asOf: context.asOf)
+                        case .remove:
+                            try await client.removeCompletion(habitID: habit.id, date: day, asOf: context.asOf)
                         case .skip: try await client.skip(habitID: habit.id, date: day, asOf: context.asOf)
                         case .unskip: try await client.unskip(habitID: habit.id, date: day, asOf: context.asOf)
                         }

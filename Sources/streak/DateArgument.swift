@@ -16,7 +16,8 @@ enum DateArgument {
     }
 
     /// The date meant, relative to `today`.
-    static func resolve(_ expression: DateExpression, today: CivilDate, option: String) throws(CLIFailure) -> CivilDate {
+    static func resolve(_ expression: DateExpression, today: CivilDate, option: String) throws(CLIFailure) -> CivilDate
+    {
         do {
             return try expression.resolve(today: today)
         } catch {

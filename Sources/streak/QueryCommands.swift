@@ -70,7 +70,10 @@ struct HeatmapCommand: AsyncParsableCommand {
             request.asOf = context.asOf
             request.weekStart = try weekStart.map(WeekStartArgument.parse)
             let heatmap = try await context.client.heatmap(request)
-            try context.emit(json: WireJSON.heatmap(heatmap), text: HeatmapRenderer.render(heatmap, style: context.style))
+            try context.emit(
+                json: WireJSON.heatmap(heatmap),
+                text: HeatmapRenderer.render(heatmap, style: context.style)
+            )
         }
     }
 }
@@ -200,7 +203,10 @@ enum CalendarPeriod {
         guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
             parts[0].count == 4, let year = Int(parts[0]), (1...9999).contains(year)
         else {
-            throw CLIFailure(.badInput, "calendar '\(text)' is neither a month YYYY-MM nor a year YYYY (e.g. 2026-10, 2026)")
+            throw CLIFailure(
+                .badInput,
+                "calendar '\(text)' is neither a month YYYY-MM nor a year YYYY (e.g. 2026-10, 2026)"
+            )
         }
         if parts.count == 1 { return .year(year) }
         guard parts.count == 2, parts[1].count == 2, let month = Int(parts[1]), (1...12).contains(month) else {

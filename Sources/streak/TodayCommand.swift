@@ -18,7 +18,10 @@ struct TodayCommand: AsyncParsableCommand {
     )
     @OptionGroup var global: GlobalOptions
     @Option(
-        help: ArgumentHelp("The day (default: --as-of, else today): YYYY-MM-DD, yesterday, -N, monday.", valueName: "date")
+        help: ArgumentHelp(
+            "The day (default: --as-of, else today): YYYY-MM-DD, yesterday, -N, monday.",
+            valueName: "date"
+        )
     )
     var date: String?
     @Flag(help: "Accept a --date after today.") var allowFuture = false
@@ -36,7 +39,9 @@ struct TodayCommand: AsyncParsableCommand {
             var lines: [TodayView.Line] = []
             for habit in active {
                 let streak = try await client.streak(asOf: asOf, habitIDs: [habit.id])
-                lines.append(TodayView.Line(habit: habit, state: TodayView.state(of: habit, in: detail), streak: streak))
+                lines.append(
+                    TodayView.Line(habit: habit, state: TodayView.state(of: habit, in: detail), streak: streak)
+                )
             }
             let view = TodayView(date: date, lines: lines, day: detail, streak: try await overall)
             try context.emit(json: WireJSON.today(view), text: TodayRenderer.render(view, style: context.style))

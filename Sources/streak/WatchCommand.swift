@@ -18,7 +18,12 @@ struct WatchCommand: AsyncParsableCommand {
             """
     )
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("Stop after this many events (1 or more; leave it out to watch until interrupted).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Stop after this many events (1 or more; leave it out to watch until interrupted).",
+            valueName: "n"
+        )
+    )
     var count: Int?
 
     func validate() throws {

@@ -39,11 +39,11 @@ final class ServerRunner: Sendable {
         let shared = store is PostgresStore
         // A shared database keeps its local user's token: another server's data directory may hold it.
         if try LocalUser.ensure(
-                store: store,
-                dataDirectory: dataDirectory.path,
-                reissue: !shared,
-                timeZone: MachineTimeZone.identifier()
-            ) != nil {
+            store: store,
+            dataDirectory: dataDirectory.path,
+            reissue: !shared,
+            timeZone: MachineTimeZone.identifier()
+        ) != nil {
             logger.notice(
                 "wrote a new token for the local user into the data directory",
                 metadata: ["file": "\(dataDirectory.appendingPathComponent(LocalUser.tokenFileName).path)"]

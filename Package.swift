@@ -161,10 +161,11 @@ let targets: [Target] = [
         dependencies: ["StreakCore", "StreakWire"],
         swiftSettings: swiftSettings
     ),
-    // Renderers, JSON shapes and sample data on hand-built values (no server).
+    // Renderers, JSON shapes, input parsing and sample data on hand-built values (no server), and
+    // the machine's time zone lookup.
     .testTarget(
         name: "StreakCLITests",
-        dependencies: ["StreakCLI", "StreakCore", "StreakWire"],
+        dependencies: ["StreakCLI", "StreakCore", "StreakWire", "StreakPOSIX"],
         swiftSettings: swiftSettings
     ),
     // The built `streak` binary against a real streakd, with golden files.

@@ -30,7 +30,7 @@ public enum LocalUser {
         let token: String
         if users.isEmpty {
             let created = try store.createUser(name: name)
-            if timeZone != UserSettings.defaults.timeZone {
+            if !Today.utcIdentifiers.contains(timeZone) {
                 try setTimeZone(timeZone, of: created.user.id, in: store)
             }
             token = created.token

@@ -33,7 +33,7 @@ struct CompletionOptions: ParsableArguments {
     /// batch (all or nothing), skips one habit after the other.
     func run(global: GlobalOptions, action: Action) async throws {
         try await global.run { context in
-            let day = try await context.date(date, option: "--date", allowFuture: allowFuture)
+            let day = try await context.date(date, option: "--date", allowFuture: allowFuture) ?? context.asOf
             let found = try await HabitResolver.resolve(habits, client: context.client)
             let client = context.client
             let changed: Bool

@@ -148,3 +148,39 @@ struct RendererTests {
         #expect(line == "2024-03-05  ▒ 1 of 2 habits (50%)  streak 3 days  (unchanged)\n")
     }
 }
+
+@Suite("Width-aware renderers")
+struct WidthAwareRendererTests {
+    @Test func habitListPadsByDisplayWidth() {
+        let habits = [
+            WireHabit(id: 1, name: "Read", createdOn: try! CivilDate(parsing: "2024-01-01")),
+            WireHabit(id: 2, name: "🏃 Run", createdOn: try! CivilDate(parsing: "2024-01-01")),
+            WireHabit(id: 3, name: "読書", createdOn: try! CivilDate(parsing: "2024-01-01")),
+            WireHabit(id: 4, name: "Cafe\u{301}", createdOn: try! CivilDate(parsing: "2024-01-01")),
+        ]
+        let lines = HabitListRenderer.render(habits, style: .plain).split(separator: "\n").map(String.init)
+        // Every CREATED column starts at the same terminal column.
+        let columns = lines.dropFirst().map { line in DisplayWidth.of(line.components(separatedBy: "2024")[0]) }
+        #expect(Set(columns).count == 1, "\(lines)")
+    }
+
+    @Test func chineseWeekdayHeadersLineUpOverTheirDays() {
+        var page = WireMonthPage()
+        page.year = 2026
+        page.month = 10
+        page.title = "2026年10月"
+        page.weekdaySymbols = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"]
+        page.days = (0..<42).map { index in
+            var day = WireMonthDay()
+            day.day = Int32(index % 31 + 1)
+            day.inMonth = index < 31
+            return day
+        }
+        let lines = MonthPageRenderer.render(page, style: .plain).split(separator: "\n").map(String.init)
+        #expect(lines[1] == "一  二  三  四  五  六  日")
+        // Six cells of three columns and a space, then the last symbol's two columns.
+        #expect(DisplayWidth.of(lines[1]) == 6 * 4 + 2)
+        #expect(lines[0].trimmingCharacters(in: .whitespaces) == "2026年10月")
+        #expect(DisplayWidth.of(lines[0]) <= 27)
+    }
+}

@@ -157,3 +157,25 @@ struct LocaleTests {
         #expect(chart.series.last?.counts == fromRecords)
     }
 }
+
+@Suite("Month titles in the locale's own year-month form")
+struct YearMonthTitleTests {
+    @Test(
+        "titles",
+        arguments: [
+            ("en_US", "October 2026"), ("en_GB", "October 2026"), ("de_DE", "Oktober 2026"),
+            ("ja_JP", "2026年10月"), ("zh_Hans_CN", "2026年10月"), ("ko_KR", "2026년 10월"),
+            ("ru_RU", "октябрь 2026\u{202F}г."),  // CLDR puts a narrow no-break space before "г."
+            ("hu_HU", "2026. október"), ("pl_PL", "październik 2026"),
+            ("lt_LT", "2026 m. spalis"),
+        ]
+    )
+    func title(locale: String, expected: String) throws {
+        #expect(try LocaleProfile.named(locale).yearMonthTitle(year: 2026, month: 10) == expected)
+    }
+
+    @Test func englishPatternNeedsNoFormatter() {
+        #expect(LocaleProfile.english.yearMonthPattern == "MMMM y")
+        #expect(LocaleProfile.english.yearMonthTitle(year: 999, month: 2) == "February 999")
+    }
+}

@@ -1,0 +1,28 @@
+import StreakPOSIX
+import Testing
+
+@Suite("This machine's time zone, as an IANA name")
+struct MachineTimeZoneTests {
+    @Test(
+        "the first source that names a known zone wins",
+        arguments: [
+            // (TZ, /etc/localtime's target, /etc/timezone, expected)
+            ("America/New_York", "/usr/share/zoneinfo/Europe/Berlin", "Asia/Tokyo", "America/New_York"),
+            (":Europe/Paris", nil, nil, "Europe/Paris"),
+            ("/usr/share/zoneinfo/Asia/Kolkata", nil, nil, "Asia/Kolkata"),
+            (nil, "/usr/share/zoneinfo/Europe/Berlin", "Asia/Tokyo", "Europe/Berlin"),
+            (nil, "../usr/share/zoneinfo/posix/Australia/Sydney", nil, "Australia/Sydney"),
+            ("", "/usr/share/zoneinfo/America/Sao_Paulo", nil, "America/Sao_Paulo"),
+            ("Not/AZone", nil, "Pacific/Auckland\n", "Pacific/Auckland"),
+            (nil, "/etc/some-copy", nil, "UTC"),
+            (nil, nil, nil, "UTC"),
+        ] as [(String?, String?, String?, String)]
+    )
+    func resolves(tz: String?, localtime: String?, timezoneFile: String?, expected: String) {
+        #expect(MachineTimeZone.resolve(tz: tz, localtimeTarget: localtime, timezoneFile: timezoneFile) == expected)
+    }
+
+    @Test func theEnvironmentsZoneIsRead() {
+        #expect(MachineTimeZone.identifier(environment: ["TZ": "Asia/Tokyo"]) == "Asia/Tokyo")
+    }
+}

@@ -12,6 +12,7 @@ struct CompletionOptions: ParsableArguments {
     )
     var habits: [String]
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The day (default: --as-of, else today): YYYY-MM-DD, yesterday, -N, monday.",
             valueName: DateArgument.valueName

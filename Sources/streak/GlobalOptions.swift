@@ -30,6 +30,7 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(
         name: .long,
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The day that counts as today (default: today in your time zone): YYYY-MM-DD, yesterday, -N, monday.",
             valueName: "date"

@@ -30,7 +30,10 @@ struct HabitCommand: AsyncParsableCommand {
         )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The habit's name (1 to 200 characters).") var name: String
-        @Option(help: ArgumentHelp("The first day it counts (default: --as-of, else today).", valueName: "date"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("The first day it counts (default: --as-of, else today).", valueName: "date")
+        )
         var date: String?
         @Option(
             help: ArgumentHelp(
@@ -118,6 +121,7 @@ struct HabitCommand: AsyncParsableCommand {
         @Argument(help: "The habit: its name, a prefix of it, or its id.", completion: HabitCompletion.kind)
         var habit: String
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp("The first day it no longer counts (default: --as-of, else today).", valueName: "date")
         )
         var date: String?

@@ -17,13 +17,23 @@ struct DayCommand: AsyncParsableCommand {
             """
     )
     @OptionGroup var global: GlobalOptions
+    // All unrecognized words: `-1` (a day ago) would otherwise be taken for an option.
     @Argument(
+        parsing: .allUnrecognized,
         help: ArgumentHelp(
             "The day (default: --as-of, else today): YYYY-MM-DD, yesterday, -N, monday.",
             valueName: "date"
         )
     )
-    var date: String?
+    var dates: [String] = []
+
+    var date: String? { dates.first }
+
+    func validate() throws {
+        if dates.count > 1 {
+            throw ValidationError("Give one day, not \(dates.count): \(dates.joined(separator: " "))")
+        }
+    }
     @OptionGroup var filter: HabitFilter
 
     func run() async throws {
@@ -48,9 +58,15 @@ struct HeatmapCommand: AsyncParsableCommand {
             """
     )
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("The first day (default: the 1st of the month 11 months back).", valueName: "date"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The first day (default: the 1st of the month 11 months back).", valueName: "date")
+    )
     var from: String?
-    @Option(help: ArgumentHelp("The last day (default: --as-of, else today).", valueName: "date"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The last day (default: --as-of, else today).", valueName: "date")
+    )
     var to: String?
     @Option(
         help: ArgumentHelp(
@@ -114,8 +130,12 @@ struct WeekdaysCommand: AsyncParsableCommand {
             """
     )
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("The first day (default: all history).", valueName: "date")) var from: String?
-    @Option(help: ArgumentHelp("The last day (default: --as-of, else today).", valueName: "date")) var to: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("The first day (default: all history).", valueName: "date"))
+    var from: String?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The last day (default: --as-of, else today).", valueName: "date")
+    ) var to: String?
     @OptionGroup var filter: HabitFilter
 
     func run() async throws {

@@ -28,15 +28,24 @@ struct RestCommand: AsyncParsableCommand {
                 """
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The first day of rest (a date, yesterday, -N, monday).", valueName: "FROM"))
-        var from: String
-        @Argument(help: ArgumentHelp("The last day of rest.", valueName: "TO")) var to: String
+        // All unrecognized words: `-3` (three days ago) would otherwise be taken for an option.
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp("The first and the last day of rest (a date, yesterday, -N, monday).", valueName: "day")
+        )
+        var days: [String] = []
+
+        func validate() throws {
+            guard days.count == 2 else {
+                throw ValidationError("Give the first and the last day of rest (e.g. 2024-07-01 2024-07-14).")
+            }
+        }
         @Option(help: "Why (at most 200 characters).") var note: String = ""
 
         func run() async throws {
             try await global.run { context in
-                guard let first = try await context.date(from, option: "FROM"),
-                    let last = try await context.date(to, option: "TO")
+                guard let first = try await context.date(days[0], option: "FROM"),
+                    let last = try await context.date(days[1], option: "TO")
                 else { return }
                 let added = try await context.client.addRestPeriod(
                     from: first,

@@ -61,7 +61,10 @@ struct ScheduleCommand: AsyncParsableCommand {
     @Argument(help: "The habit: its name, a prefix of it, or its id.", completion: HabitCompletion.kind) var habit:
         String
     @Option(help: ArgumentHelp("mon,wed,fri, or daily, weekdays, weekends.", valueName: "days")) var on: String
-    @Option(help: ArgumentHelp("The first day it applies (default: --as-of, else today).", valueName: "date"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The first day it applies (default: --as-of, else today).", valueName: "date")
+    )
     var from: String?
 
     func run() async throws {

@@ -18,6 +18,7 @@ struct TodayCommand: AsyncParsableCommand {
     )
     @OptionGroup var global: GlobalOptions
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The day (default: --as-of, else today): YYYY-MM-DD, yesterday, -N, monday.",
             valueName: "date"

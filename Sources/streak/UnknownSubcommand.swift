@@ -17,7 +17,7 @@ enum UnknownSubcommand {
         while index < arguments.count {
             let word = arguments[index]
             if ["-h", "--help", "--version", "--", "help"].contains(word) || word.hasPrefix("--generate-")
-                || word.hasPrefix("---")
+                || word.hasPrefix("---") || word.hasPrefix("--experimental-")
             {
                 return false
             }
@@ -30,7 +30,11 @@ enum UnknownSubcommand {
     /// The message for the first unknown subcommand in `arguments`, or nil when there is none.
     static func message(for arguments: [String], root: any ParsableCommand.Type) -> String? {
         // swift-argument-parser's own entries (completion callbacks, script generation) pass through.
-        if arguments.contains(where: { $0.hasPrefix("---") || $0.hasPrefix("--generate-") }) { return nil }
+        if arguments.contains(where: {
+            $0.hasPrefix("---") || $0.hasPrefix("--generate-") || $0.hasPrefix("--experimental-")
+        }) {
+            return nil
+        }
         var command = root
         var path = [root._commandName]
         var index = 0

@@ -38,6 +38,8 @@ struct CLIRunner {
             base[key] = nil
         }
         base["HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("streak-no-home").path
+        base["XDG_STATE_HOME"] = nil
+        base["TZ"] = "UTC"
         process.environment = base.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()

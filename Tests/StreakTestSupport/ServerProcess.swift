@@ -91,6 +91,9 @@ public final class ServerProcess: @unchecked Sendable {
         environment["STREAKD_PORT"] = nil
         environment["STREAKD_HOST"] = nil
         environment["STREAKD_DATA_DIR"] = nil
+        // The local user takes the machine's zone on first start: fixed here, so tests read the
+        // same on every machine (a test that wants another zone passes TZ).
+        environment["TZ"] = "UTC"
         environment.merge(extraEnvironment) { $1 }
         process.environment = environment
         let output = Pipe()

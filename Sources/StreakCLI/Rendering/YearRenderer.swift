@@ -11,6 +11,7 @@ public enum YearRenderer {
         let title = String(year)
         var lines = [String(repeating: " ", count: (width - title.count) / 2) + title, ""]
         for start in stride(from: 0, to: pages.count, by: 3) {
+            if start > 0 { lines.append("") }
             let row = pages[start..<min(start + 3, pages.count)].map { page in
                 var lines = MonthPageRenderer.lines(pageWithMonthTitle(page), style: style, trim: false)
                 while lines.count < 8 { lines.append(String(repeating: " ", count: MonthPageRenderer.pageWidth)) }

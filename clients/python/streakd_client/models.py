@@ -345,7 +345,7 @@ class WeekdaySeries:
 
 @dataclass(frozen=True)
 class WeekdayChart:
-    """Weekday counts over `start` (None: all history) through `end`."""
+    """Weekday counts over `start` (by default the first completion; None with no history) through `end`."""
 
     start: _dt.date | None
     end: _dt.date | None

@@ -136,7 +136,7 @@ def test_completions_streak_and_queries(client):
     assert default_range.start == day(2023, 4, 1)
 
     chart = client.get_weekday_chart(as_of="2024-03-31", include_total=True, locale="en_US")
-    assert chart.start is None and chart.end == day(2024, 3, 31)
+    assert (chart.start, chart.end) == (day(2024, 3, 1), day(2024, 3, 31))  # from the first completion
     assert all(len(series.counts) == 7 for series in chart.series)
     total = [series for series in chart.series if series.total]
     assert len(total) == 1 and sum(c.count for c in total[0].counts) == 4

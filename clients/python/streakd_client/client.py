@@ -101,7 +101,7 @@ def _build(name: str, request: Message | None, fields: dict[str, Any]) -> Messag
 
 def default_address() -> tuple[str, int]:
     """From $STREAK_SERVER (`HOST:PORT`), else 127.0.0.1:7411."""
-    return parse_address(os.environ.get("STREAK_SERVER", f"127.0.0.1:{framing.DEFAULT_PORT}"))
+    return parse_address(os.environ.get("STREAK_SERVER") or f"127.0.0.1:{framing.DEFAULT_PORT}")
 
 
 def parse_address(address: str) -> tuple[str, int]:

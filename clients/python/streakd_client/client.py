@@ -599,21 +599,22 @@ def _range(method: str, start: DateLike | None, end: DateLike | None, from_: Dat
     return _merge(method, "start", start, "from_", from_), _merge(method, "end", end, "to", to)
 
 
-def _deprecated(method: str, given: dict[str, Any], renamed: dict[str, str]) -> dict[str, Any]:
+def _deprecated(method: str, given: dict[str, Any], renamed: dict[str, str], *, stacklevel: int = 3) -> dict[str, Any]:
     """Keyword arguments of the 0.1 API (`id=`, `**{"from": ...}`), with a DeprecationWarning each;
     any other unknown keyword is the TypeError Python raises for it."""
     for key in given:
         if key not in renamed:
             raise TypeError(f"{method}() got an unexpected keyword argument {key!r}")
+        # stacklevel: the warning points at the caller of the public method.
         warnings.warn(f"{method}(): the keyword {key!r} is deprecated, use {renamed[key]}=", DeprecationWarning,
-                      stacklevel=3)
+                      stacklevel=stacklevel)
     return given
 
 
 def _range_with_legacy(method: str, start: DateLike | None, end: DateLike | None, from_: DateLike | None,
                        to: DateLike | None, deprecated: dict[str, Any]) -> tuple[DateLike | None,
                                                                                     DateLike | None]:
-    old = _deprecated(method, deprecated, {"from": "start"})
+    old = _deprecated(method, deprecated, {"from": "start"}, stacklevel=4)
     return _range(method, _merge(method, "start", start, "from", old.get("from")), end, from_, to)
 
 

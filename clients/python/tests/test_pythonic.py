@@ -181,8 +181,9 @@ def test_ranges_take_start_end_and_from_to(client, server, method, rpc, extra):
 
 @pytest.mark.parametrize("method,rpc,extra", RANGE_METHODS[:3], ids=[m[0] for m in RANGE_METHODS[:3]])
 def test_the_0_1_from_spelling_still_works_with_a_warning(client, server, method, rpc, extra):
-    with pytest.warns(DeprecationWarning, match="'from' is deprecated, use start="):
+    with pytest.warns(DeprecationWarning, match="'from' is deprecated, use start=") as caught:
         getattr(client, method)(**{"from": "2024-01-02"}, **extra)
+    assert [Path(w.filename).name for w in caught] == ["test_pythonic.py"]  # points at the caller
     assert getattr(sent(server, rpc), "from") == pbd(2024, 1, 2)
     with pytest.raises(TypeError, match="unexpected keyword argument 'frm'"):
         getattr(client, method)(frm="2024-01-02", **extra)
@@ -193,8 +194,9 @@ def test_remove_rest_period_id_is_rest_period_id(client, server):
     assert sent(server, "RemoveRestPeriod").id == 4
     client.remove_rest_period(rest_period_id=5)
     assert sent(server, "RemoveRestPeriod").id == 5
-    with pytest.warns(DeprecationWarning, match="'id' is deprecated, use rest_period_id="):
+    with pytest.warns(DeprecationWarning, match="'id' is deprecated, use rest_period_id=") as caught:
         client.remove_rest_period(id=6)
+    assert [Path(w.filename).name for w in caught] == ["test_pythonic.py"]
     assert sent(server, "RemoveRestPeriod").id == 6
     with pytest.raises(TypeError, match="both"), pytest.warns(DeprecationWarning):
         client.remove_rest_period(5, id=6)

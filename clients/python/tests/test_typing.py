@@ -1,5 +1,5 @@
-"""Offline: the public API is typed. mypy --strict (settings in pyproject.toml) passes on the package and
-on tests/typing/sample.py, a user's code, and infers `datetime.date` where the results carry dates."""
+"""Offline: the public API is typed. mypy --strict (settings in pyproject.toml) passes on the package,
+examples/heatmap.py and tests/typing/sample.py (a user's code), and infers `datetime.date` where the results carry dates."""
 
 from __future__ import annotations
 
@@ -30,7 +30,8 @@ def test_mypy_strict_passes_and_infers_dates():
     pytest.importorskip("mypy", reason="mypy is in the [test] extra (pip install -e .[test])")
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"), "--no-incremental",
-         "--no-error-summary", "--hide-error-context", "streakd_client", str(ROOT / "tests" / "typing" / "sample.py")],
+         "--no-error-summary", "--hide-error-context", "streakd_client", str(ROOT / "examples" / "heatmap.py"),
+         str(ROOT / "tests" / "typing" / "sample.py")],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
     lines = [line for line in result.stdout.splitlines() if line.strip()]
     errors = [line for line in lines if ": error:" in line]

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the Python protobuf stubs of clients/python from proto/streak/v1/*.proto.
+# Regenerates the Python protobuf stubs of clients/python from proto/streak/v1/*.proto: the
+# modules (*_pb2.py) and their type stubs (*_pb2.pyi, for type checkers: the package is typed).
 # The stubs live in clients/python/streakd_client/pb/ with their imports made relative
 # (protoc writes `from streak.v1 import types_pb2`, which only works with proto/ on sys.path).
 # Usage: scripts/generate-python.sh [--check]   (--check: fail when the committed stubs are stale)
@@ -36,9 +37,9 @@ fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-protoc --proto_path=proto --python_out="$tmp" proto/streak/v1/*.proto
+protoc --proto_path=proto --python_out="$tmp" --pyi_out="$tmp" proto/streak/v1/*.proto
 mkdir -p "$tmp/out"
-for f in "$tmp"/streak/v1/*_pb2.py; do
+for f in "$tmp"/streak/v1/*_pb2.py "$tmp"/streak/v1/*_pb2.pyi; do
   sed -E 's/^from streak\.v1 import /from . import /' "$f" > "$tmp/out/$(basename "$f")"
 done
 cat > "$tmp/out/__init__.py" <<'PY'

@@ -2,22 +2,23 @@
 """Prints the streak and a text heatmap (month labels, weekday rows, one column per week).
 
 usage: heatmap.py [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--as-of YYYY-MM-DD]
-Defaults: $STREAK_SERVER or 127.0.0.1:7411, $STREAK_TOKEN.
+Defaults, as for the `streak` command line: $STREAK_SERVER or 127.0.0.1:7411; $STREAK_TOKEN, else the
+token file a local streakd writes ($STREAKD_DATA_DIR/token or ~/.local/share/streakd/token).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import datetime
 import sys
 
-from streakd_client import Client, StreakError, format_date
+from streakd_client import Client, Heatmap, Streak, StreakError
 
 SHADES = {0: "\u00b7", 1: "\u2591", 2: "\u2592", 3: "\u2588"}  # none, light, medium, full
 WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
 
-def render(heatmap) -> list[str]:
+def render(heatmap: Heatmap) -> list[str]:
     """Month labels on top, then seven rows (week order) of level shades; absent cells blank."""
     columns = len(heatmap.weeks)
     top = [" "] * (columns + 4)
@@ -40,33 +41,31 @@ def render(heatmap) -> list[str]:
     return lines
 
 
-def describe(streak) -> str:
+def describe(streak: Streak) -> str:
     text = f"streak: {streak.current} day{'s' if streak.current != 1 else ''}"
-    if streak.current:
-        text += f" since {format_date(streak.current_start)}"
+    if streak.current_start is not None:
+        text += f" since {streak.current_start}"  # a datetime.date prints as YYYY-MM-DD
     if streak.today_pending:
         text += " (today pending)"
     text += f"; longest {streak.longest}"
-    if streak.longest:
-        text += f" ({format_date(streak.longest_start)} to {format_date(streak.longest_end)})"
-    return text + f"; as of {format_date(streak.as_of)}"
+    if streak.longest_start is not None:
+        text += f" ({streak.longest_start} to {streak.longest_end})"
+    return text + f"; as of {streak.as_of}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--server", default=os.environ.get("STREAK_SERVER", "127.0.0.1:7411"))
-    parser.add_argument("--token", default=os.environ.get("STREAK_TOKEN"))
-    parser.add_argument("--token-file")
-    parser.add_argument("--as-of")
+    parser.add_argument("--server", help="HOST:PORT (default: $STREAK_SERVER, else 127.0.0.1:7411)")
+    token = parser.add_mutually_exclusive_group()
+    token.add_argument("--token", help="the bearer token (default: $STREAK_TOKEN, else the local token file)")
+    token.add_argument("--token-file", help="a file holding the token")
+    parser.add_argument("--as-of", type=datetime.date.fromisoformat, help="YYYY-MM-DD (default: today)")
     args = parser.parse_args(argv)
-    token = args.token
-    if args.token_file:
-        with open(args.token_file) as f:
-            token = f.read().strip()
     try:
-        with Client.connect(args.server, token=token) as client:
-            streak = client.get_streak(args.as_of).streak
-            heatmap = client.get_heatmap(as_of=args.as_of).heatmap
+        # A missing or unreadable token file raises TokenFileError, a StreakError naming the file.
+        with Client.from_env(args.server, token=args.token, token_file=args.token_file) as client:
+            streak = client.get_streak(args.as_of)
+            heatmap = client.get_heatmap(as_of=args.as_of)
     except StreakError as error:
         print(f"heatmap.py: {error.code_name} ({error.code}): {error.message}", file=sys.stderr)
         return 1

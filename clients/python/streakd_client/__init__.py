@@ -1,13 +1,36 @@
-"""A synchronous Python client for Streakd (docs/PROTOCOL.md, proto/streak/v1)."""
+"""A synchronous Python client for Streakd (docs/PROTOCOL.md, proto/streak/v1).
 
-from .client import Client, WatchStream, method_path, parse_address
+`Client` has one method per rpc; results are the frozen dataclasses of `streakd_client.models`
+(dates as `datetime.date`), failures raise `StreakError` (`TokenFileError` for a token file
+that cannot be read).
+"""
+
+from .client import DEFAULT_TIMEOUT, Client, Timeout, WatchStream, method_path, parse_address
+from .config import default_data_dir, default_token_file, read_token, resolve_token
 from .connection import Connection
-from .dates import format_date, from_pb_date, to_pb_date, to_week_start
-from .errors import StatusCode, StreakError, code_name
+from .dates import DateLike, WeekStartLike, format_date, from_pb_date, to_date, to_pb_date, to_week_start
+from .errors import StatusCode, StreakError, TokenFileError, code_name
+from .models import (BatchResult, Completion, CompletionResult, DayDetail, DayRecord, Habit, Heatmap, HeatmapCell,
+                     HeatmapResult, HeatmapWeek, LegendEntry, MonthDay, MonthLabel, MonthPage, Pong, RestPeriod,
+                     RestPeriodResult, ScheduleEntry, ServerInfo, Settings, Skip, Streak, WatchEvent, Weekday,
+                     WeekdayChart, WeekdayCount, WeekdaySeries)
 from .pb import service_pb2, types_pb2
 
 __all__ = [
-    "Client", "Connection", "StatusCode", "StreakError", "WatchStream", "code_name", "format_date",
-    "from_pb_date", "method_path", "parse_address", "service_pb2", "to_pb_date", "to_week_start", "types_pb2",
+    # the client
+    "Client", "Connection", "DEFAULT_TIMEOUT", "Timeout", "WatchStream", "method_path", "parse_address",
+    # errors
+    "StatusCode", "StreakError", "TokenFileError", "code_name",
+    # the token and the data directory
+    "default_data_dir", "default_token_file", "read_token", "resolve_token",
+    # dates
+    "DateLike", "WeekStartLike", "format_date", "from_pb_date", "to_date", "to_pb_date", "to_week_start",
+    # results
+    "BatchResult", "Completion", "CompletionResult", "DayDetail", "DayRecord", "Habit", "Heatmap", "HeatmapCell",
+    "HeatmapResult", "HeatmapWeek", "LegendEntry", "MonthDay", "MonthLabel", "MonthPage", "Pong", "RestPeriod",
+    "RestPeriodResult", "ScheduleEntry", "ServerInfo", "Settings", "Skip", "Streak", "WatchEvent", "Weekday",
+    "WeekdayChart", "WeekdayCount", "WeekdaySeries",
+    # the generated messages
+    "service_pb2", "types_pb2",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -2,18 +2,42 @@
 
 from __future__ import annotations
 
+import enum
 import os
 import time
-from typing import Any, Iterator
+import warnings
+from typing import Any, Callable, Iterable, Iterator, Literal, TypeVar, Union, cast
 
 from google.protobuf.message import DecodeError, Message
 
 from . import framing
+from .config import PathLike, read_token, resolve_token
 from .connection import Connection
-from .dates import to_pb_date, to_week_start
+from .dates import DateLike, WeekStartLike, to_pb_date, to_week_start
 from .errors import StatusCode, StreakError
 from .framing import FrameKind
+from .models import (BatchResult, Completion, CompletionResult, DayDetail, Habit, Heatmap, HeatmapResult,
+                     MonthLabel, MonthPage, Pong, RestPeriod, RestPeriodResult, ServerInfo, Settings, Skip, Streak,
+                     WatchEvent, WeekdayChart)
 from .pb import service_pb2, types_pb2
+
+T = TypeVar("T")
+
+
+class _Default(enum.Enum):
+    TIMEOUT = "the client's timeout"
+
+
+DEFAULT_TIMEOUT = _Default.TIMEOUT
+"""A method's `timeout` when not given: the client's `timeout`."""
+
+Timeout = Union[float, None, Literal[_Default.TIMEOUT]]
+"""A call's deadline in seconds: a number, None for none, or (not given) the client's."""
+
+CompletionLike = Union[Completion, types_pb2.Completion, tuple[int, DateLike]]
+SkipLike = Union[Skip, types_pb2.Skip, tuple[int, DateLike]]
+HabitLike = Union[Habit, types_pb2.Habit]
+RestPeriodLike = Union[RestPeriod, types_pb2.RestPeriod, tuple[DateLike, DateLike], tuple[DateLike, DateLike, str]]
 
 SERVICE = "streak.v1.Streaks"
 _SERVICE_DESCRIPTOR = service_pb2.DESCRIPTOR.services_by_name["Streaks"]
@@ -26,7 +50,7 @@ def method_path(name: str) -> str:
     return name if name.startswith("/") else f"/{SERVICE}/{name}"
 
 
-def _method(name: str):
+def _method(name: str) -> Any:
     try:
         return _SERVICE_DESCRIPTOR.methods_by_name[name]
     except KeyError:
@@ -35,12 +59,12 @@ def _method(name: str):
 
 def _response_type(name: str) -> type[Message]:
     method = _method(name)
-    return getattr(service_pb2, method.output_type.name)
+    return cast("type[Message]", getattr(service_pb2, method.output_type.name))
 
 
 def _request_type(name: str) -> type[Message]:
     method = _method(name)
-    return getattr(service_pb2, method.input_type.name)
+    return cast("type[Message]", getattr(service_pb2, method.input_type.name))
 
 
 def _build(name: str, request: Message | None, fields: dict[str, Any]) -> Message:
@@ -70,14 +94,14 @@ def _build(name: str, request: Message | None, fields: dict[str, Any]) -> Messag
         elif message_type == "streak.v1.WeekStart":
             value = to_week_start(value)
         elif message_type == "streak.v1.WeekdaySet" and not isinstance(value, types_pb2.WeekdaySet):
-            value = types_pb2.WeekdaySet(weekdays=list(value))
+            value = types_pb2.WeekdaySet(weekdays=[cast(Any, int(v)) for v in value])
         converted[key] = value
     return cls(**converted)
 
 
 def default_address() -> tuple[str, int]:
     """From $STREAK_SERVER (`HOST:PORT`), else 127.0.0.1:7411."""
-    return parse_address(os.environ.get("STREAK_SERVER", f"127.0.0.1:{framing.DEFAULT_PORT}"))
+    return parse_address(os.environ.get("STREAK_SERVER") or f"127.0.0.1:{framing.DEFAULT_PORT}")
 
 
 def parse_address(address: str) -> tuple[str, int]:
@@ -108,16 +132,16 @@ class WatchStream:
     def done(self) -> bool:
         return self.status is not None
 
-    def __iter__(self) -> Iterator[service_pb2.WatchEvent]:
+    def __iter__(self) -> Iterator[WatchEvent]:
         return self
 
-    def __next__(self) -> service_pb2.WatchEvent:
+    def __next__(self) -> WatchEvent:
         event = self._read(self._deadline)
         if event is None:
             raise StopIteration
         return event
 
-    def read(self, timeout: float | None = None) -> service_pb2.WatchEvent | None:
+    def read(self, timeout: float | None = None) -> WatchEvent | None:
         """The next event; None when `timeout` passed first or the stream ended (see `done`).
 
         Raises StreakError when the stream ends with an error or its own deadline passes.
@@ -127,7 +151,7 @@ class WatchStream:
             deadline = self._deadline if deadline is None else min(deadline, self._deadline)
         return self._read(deadline)
 
-    def _read(self, deadline: float | None) -> service_pb2.WatchEvent | None:
+    def _read(self, deadline: float | None) -> WatchEvent | None:
         if self.status is not None:
             return None
         frame = self._connection.wait(self._request_id, deadline)
@@ -143,7 +167,7 @@ class WatchStream:
                 event.ParseFromString(frame.body)
             except DecodeError as exc:
                 raise StreakError(StatusCode.INTERNAL, f"bad WatchEvent: {exc}") from exc
-            return event
+            return _convert("Watch", WatchEvent.from_pb, event)
         status, _ = framing.decode_status(frame.body)
         self._finish(status)
         if status.code == StatusCode.OK or (status.code == StatusCode.CANCELLED and self._cancelled):
@@ -182,15 +206,26 @@ class WatchStream:
 class Client:
     """A synchronous client for one streakd server over one connection.
 
+    `token` is the bearer token sent on every call but Ping; `token_file` names a file holding
+    it instead (a missing, unreadable or empty file raises `TokenFileError` here, before
+    connecting). `Client.from_env()` finds both the way the `streak` command line does.
     `timeout` (seconds) is the default deadline of every call: sent as `deadline-ms` and
-    enforced locally (the call then raises DEADLINE_EXCEEDED and sends CANCEL). Every method
-    takes either a request message or the request's fields as keyword arguments; dates may be
-    `datetime.date`, `"YYYY-MM-DD"`, `(y, m, d)` or `types_pb2.Date`, week starts a weekday
-    number or a locale. Methods return the response message; failures raise `StreakError`.
+    enforced locally (the call then raises DEADLINE_EXCEEDED and sends CANCEL).
+
+    Every typed method takes its fields as arguments, or `request=` a request message. Dates
+    may be `datetime.date`, `"YYYY-MM-DD"`, `(y, m, d)` or `types_pb2.Date` (`DateLike`); week
+    starts a `Weekday`, a weekday number or a locale. Results are frozen dataclasses
+    (`streakd_client.models`) with `datetime.date`s; `call()` is the generic form and returns
+    the response message. Failures raise `StreakError`.
     """
 
     def __init__(self, host: str | None = None, port: int | None = None, *, token: str | None = None,
-                 timeout: float | None = 10.0, connect_timeout: float = 5.0) -> None:
+                 token_file: PathLike | None = None, timeout: float | None = 10.0,
+                 connect_timeout: float = 5.0) -> None:
+        if token is not None and token_file is not None:
+            raise TypeError("pass token= or token_file=, not both")
+        if token_file is not None:
+            token = read_token(token_file)
         if host is None or port is None:
             default_host, default_port = default_address()
             host = default_host if host is None else host
@@ -200,10 +235,23 @@ class Client:
         self._connection = Connection(host, port, connect_timeout=connect_timeout)
 
     @classmethod
-    def connect(cls, address: str, **kwargs: Any) -> "Client":
-        """A client for `HOST:PORT`."""
-        host, port = parse_address(address)
+    def connect(cls, address: str | None = None, **kwargs: Any) -> "Client":
+        """A client for `HOST:PORT` (default: `$STREAK_SERVER`, else 127.0.0.1:7411); `kwargs` as for `Client`."""
+        host, port = parse_address(address) if address is not None else default_address()
         return cls(host, port, **kwargs)
+
+    @classmethod
+    def from_env(cls, address: str | None = None, *, token: str | None = None,
+                 token_file: PathLike | None = None, **kwargs: Any) -> "Client":
+        """A client configured like the `streak` command line: the server `address`, else
+        `$STREAK_SERVER`, else 127.0.0.1:7411; the token `token`, else `token_file`'s contents,
+        else `$STREAK_TOKEN`, else the token file a local streakd writes (`default_token_file()`:
+        `$STREAKD_DATA_DIR/token`, `$XDG_DATA_HOME/streakd/token` or `~/.local/share/streakd/token`).
+
+        Raises `TokenFileError` naming the file and what to do when no token is given and that
+        file is missing, unreadable or empty.
+        """
+        return cls.connect(address, token=resolve_token(token, token_file), **kwargs)
 
     def close(self) -> None:
         self._connection.close()
@@ -220,20 +268,19 @@ class Client:
 
     # -- generic ---------------------------------------------------------------------------
 
-    _DEFAULT = object()
-
-    def call(self, method: str, request: Message | None = None, /, *, timeout: Any = _DEFAULT,
-             metadata: list[tuple[str, str]] | None = None, **fields: Any) -> Message:
-        """Calls a unary method by name (e.g. `"GetStreak"`) and returns its response message."""
+    def call(self, method: str, request: Message | None = None, /, *, timeout: Timeout = DEFAULT_TIMEOUT,
+             metadata: list[tuple[str, str]] | None = None, **fields: Any) -> Any:
+        """Calls a unary method by name (e.g. `"GetStreak"`) with a request message or its fields
+        (the protocol's names: `**{"from": ...}`), and returns the response message (protobuf)."""
         if method in _STREAMING:
             raise ValueError(f"{method} is server-streaming: use watch()")
         message = _build(method, request, fields)
-        timeout = self.timeout if timeout is Client._DEFAULT else timeout
-        deadline = None if timeout is None else time.monotonic() + timeout
+        seconds = self.timeout if timeout is DEFAULT_TIMEOUT else timeout
+        deadline = None if seconds is None else time.monotonic() + seconds
         token = None if method in _NO_TOKEN else self.token
         conn = self._connection
         request_id = conn.start_request(method_path(method), message.SerializeToString(),
-                                        token=token, timeout=timeout, metadata=metadata)
+                                        token=token, timeout=seconds, metadata=metadata)
         try:
             frame = conn.wait(request_id, deadline)
             if frame is None:
@@ -246,7 +293,7 @@ class Client:
             if frame.kind != FrameKind.RESPONSE and status.code == StatusCode.OK:
                 raise StreakError(StatusCode.INTERNAL, f"{method}: unexpected frame kind {frame.kind}")
             if status.code != StatusCode.OK:
-                raise StreakError(status.code, status.message)
+                raise StreakError(status.code, self._explain(status.code, status.message))
             response = _response_type(method)()
             try:
                 response.ParseFromString(payload)
@@ -256,12 +303,21 @@ class Client:
         finally:
             conn.forget(request_id)
 
-    def watch(self, request: service_pb2.WatchRequest | None = None, *, timeout: float | None = None,
-              as_of: Any = None) -> WatchStream:
-        """Opens the Watch stream: a `WatchEvent` each time one of the user's completions changes.
+    def _explain(self, code: int, message: str) -> str:
+        if code == StatusCode.UNAUTHENTICATED and not self.token:
+            return (f"{message} (this client has no token: pass token= or token_file=, "
+                    "or use Client.from_env())")
+        return message
+
+    def watch(self, as_of: DateLike | None = None, *, request: service_pb2.WatchRequest | None = None,
+              timeout: float | None = None) -> WatchStream:
+        """Opens the Watch stream: a `WatchEvent` each time one of the user's completions changes,
+        with the streak as of `as_of` (default: today at each event).
 
         No deadline by default (a stream lives until cancelled); `timeout` sets one.
         """
+        if isinstance(as_of, service_pb2.WatchRequest):  # 0.1: watch(request) positionally
+            as_of, request = None, as_of
         message = _build("Watch", request, {"as_of": as_of})
         deadline = None if timeout is None else time.monotonic() + timeout
         request_id = self._connection.start_request(method_path("Watch"), message.SerializeToString(),
@@ -274,149 +330,350 @@ class Client:
 
     # -- habits ----------------------------------------------------------------------------
 
-    def create_habit(self, name: str | None = None, created_on: Any = None, *, schedule: Any = None,
+    def create_habit(self, name: str | None = None, created_on: DateLike | None = None, *,
+                     schedule: Iterable[int] | None = None,
                      request: service_pb2.CreateHabitRequest | None = None,
-                     timeout: Any = _DEFAULT) -> service_pb2.CreateHabitResponse:
+                     timeout: Timeout = DEFAULT_TIMEOUT) -> Habit:
         """CreateHabit: a new habit (created today in the user's zone unless `created_on`), expected
-        on the weekday numbers in `schedule` (1 = Sunday ... 7 = Saturday; None: every day)."""
-        return self.call("CreateHabit", request, timeout=timeout, name=name, created_on=created_on,
-                         schedule=schedule)
+        on the weekdays in `schedule` (`Weekday`s or numbers, 1 = Sunday; None: every day)."""
+        response = self.call("CreateHabit", request, timeout=timeout, name=name, created_on=created_on,
+                             schedule=schedule)
+        return _convert("CreateHabit", Habit.from_pb, response.habit)
 
-    def set_habit_schedule(self, habit_id: int | None = None, weekdays: Any = None, effective_from: Any = None, *,
-                           request: Any = None, timeout: Any = _DEFAULT) -> service_pb2.SetHabitScheduleResponse:
-        """SetHabitSchedule: expected on `weekdays` (numbers, 1 = Sunday) from `effective_from` (default today)."""
-        return self.call("SetHabitSchedule", request, timeout=timeout, habit_id=habit_id, weekdays=weekdays,
-                         effective_from=effective_from)
+    def set_habit_schedule(self, habit_id: int | None = None, weekdays: Iterable[int] | None = None,
+                           effective_from: DateLike | None = None, *,
+                           request: service_pb2.SetHabitScheduleRequest | None = None,
+                           timeout: Timeout = DEFAULT_TIMEOUT) -> Habit:
+        """SetHabitSchedule: expected on `weekdays` (`Weekday`s or numbers) from `effective_from` (default today)."""
+        response = self.call("SetHabitSchedule", request, timeout=timeout, habit_id=habit_id, weekdays=weekdays,
+                             effective_from=effective_from)
+        return _convert("SetHabitSchedule", Habit.from_pb, response.habit)
 
-    def list_habits(self, include_archived: bool = False, *, request: Any = None,
-                    timeout: Any = _DEFAULT) -> service_pb2.ListHabitsResponse:
+    def list_habits(self, include_archived: bool = False, *,
+                    request: service_pb2.ListHabitsRequest | None = None,
+                    timeout: Timeout = DEFAULT_TIMEOUT) -> list[Habit]:
         """ListHabits: the user's habits (live ones unless `include_archived`)."""
-        return self.call("ListHabits", request, timeout=timeout, include_archived=include_archived or None)
+        response = self.call("ListHabits", request, timeout=timeout, include_archived=include_archived or None)
+        return _convert("ListHabits", lambda m: [Habit.from_pb(h) for h in m.habits], response)
 
-    def rename_habit(self, habit_id: int | None = None, name: str | None = None, *, request: Any = None,
-                     timeout: Any = _DEFAULT) -> service_pb2.RenameHabitResponse:
+    def rename_habit(self, habit_id: int | None = None, name: str | None = None, *,
+                     request: service_pb2.RenameHabitRequest | None = None,
+                     timeout: Timeout = DEFAULT_TIMEOUT) -> Habit:
         """RenameHabit."""
-        return self.call("RenameHabit", request, timeout=timeout, habit_id=habit_id, name=name)
+        response = self.call("RenameHabit", request, timeout=timeout, habit_id=habit_id, name=name)
+        return _convert("RenameHabit", Habit.from_pb, response.habit)
 
-    def archive_habit(self, habit_id: int | None = None, archived_on: Any = None, *, request: Any = None,
-                      timeout: Any = _DEFAULT) -> service_pb2.ArchiveHabitResponse:
+    def archive_habit(self, habit_id: int | None = None, archived_on: DateLike | None = None, *,
+                      request: service_pb2.ArchiveHabitRequest | None = None,
+                      timeout: Timeout = DEFAULT_TIMEOUT) -> Habit:
         """ArchiveHabit: inactive from `archived_on` (default today)."""
-        return self.call("ArchiveHabit", request, timeout=timeout, habit_id=habit_id, archived_on=archived_on)
+        response = self.call("ArchiveHabit", request, timeout=timeout, habit_id=habit_id, archived_on=archived_on)
+        return _convert("ArchiveHabit", Habit.from_pb, response.habit)
 
     # -- completions -----------------------------------------------------------------------
 
-    def record_completion(self, habit_id: int | None = None, date: Any = None, as_of: Any = None, *,
-                          request: Any = None, timeout: Any = _DEFAULT) -> service_pb2.CompletionResponse:
-        """RecordCompletion (idempotent): the new day record and streak."""
-        return self.call("RecordCompletion", request, timeout=timeout, habit_id=habit_id, date=date, as_of=as_of)
+    def record_completion(self, habit_id: int | None = None, date: DateLike | None = None,
+                          as_of: DateLike | None = None, *,
+                          request: service_pb2.RecordCompletionRequest | None = None,
+                          timeout: Timeout = DEFAULT_TIMEOUT) -> CompletionResult:
+        """RecordCompletion (idempotent): the habit done on `date` (default today); the day and streak after it."""
+        response = self.call("RecordCompletion", request, timeout=timeout, habit_id=habit_id, date=date, as_of=as_of)
+        return _convert("RecordCompletion", CompletionResult.from_pb, response)
 
-    def remove_completion(self, habit_id: int | None = None, date: Any = None, as_of: Any = None, *,
-                          request: Any = None, timeout: Any = _DEFAULT) -> service_pb2.CompletionResponse:
-        """RemoveCompletion (idempotent)."""
-        return self.call("RemoveCompletion", request, timeout=timeout, habit_id=habit_id, date=date, as_of=as_of)
+    def remove_completion(self, habit_id: int | None = None, date: DateLike | None = None,
+                          as_of: DateLike | None = None, *,
+                          request: service_pb2.RemoveCompletionRequest | None = None,
+                          timeout: Timeout = DEFAULT_TIMEOUT) -> CompletionResult:
+        """RemoveCompletion (idempotent): the completion taken back."""
+        response = self.call("RemoveCompletion", request, timeout=timeout, habit_id=habit_id, date=date, as_of=as_of)
+        return _convert("RemoveCompletion", CompletionResult.from_pb, response)
 
-    def batch_completions(self, record: Any = None, remove: Any = None, as_of: Any = None, *,
-                          request: Any = None, timeout: Any = _DEFAULT) -> service_pb2.BatchCompletionsResponse:
-        """BatchCompletions: `record`/`remove` are lists of Completion or (habit_id, date) pairs."""
-        def completions(items: Any) -> list[types_pb2.Completion] | None:
-            if items is None:
-                return None
-            return [c if isinstance(c, types_pb2.Completion)
-                    else types_pb2.Completion(habit_id=c[0], date=to_pb_date(c[1])) for c in items]
-        return self.call("BatchCompletions", request, timeout=timeout, record=completions(record),
-                         remove=completions(remove), as_of=as_of)
+    def batch_completions(self, record: Iterable[CompletionLike] | None = None,
+                          remove: Iterable[CompletionLike] | None = None, as_of: DateLike | None = None, *,
+                          request: service_pb2.BatchCompletionsRequest | None = None,
+                          timeout: Timeout = DEFAULT_TIMEOUT) -> BatchResult:
+        """BatchCompletions: `record`, then `remove`; each a list of `Completion`s or `(habit_id, date)` pairs."""
+        response = self.call("BatchCompletions", request, timeout=timeout, record=_completions(record),
+                             remove=_completions(remove), as_of=as_of)
+        return _convert("BatchCompletions", BatchResult.from_pb, response)
 
-    def skip_habit(self, habit_id: int | None = None, date: Any = None, as_of: Any = None, *,
-                   request: Any = None, timeout: Any = _DEFAULT) -> service_pb2.CompletionResponse:
+    def skip_habit(self, habit_id: int | None = None, date: DateLike | None = None,
+                   as_of: DateLike | None = None, *, request: service_pb2.SkipHabitRequest | None = None,
+                   timeout: Timeout = DEFAULT_TIMEOUT) -> CompletionResult:
         """SkipHabit (idempotent): the habit is excused on `date` (default today)."""
-        return self.call("SkipHabit", request, timeout=timeout, habit_id=habit_id, date=date, as_of=as_of)
+        response = self.call("SkipHabit", request, timeout=timeout, habit_id=habit_id, date=date, as_of=as_of)
+        return _convert("SkipHabit", CompletionResult.from_pb, response)
 
-    def unskip_habit(self, habit_id: int | None = None, date: Any = None, as_of: Any = None, *,
-                     request: Any = None, timeout: Any = _DEFAULT) -> service_pb2.CompletionResponse:
+    def unskip_habit(self, habit_id: int | None = None, date: DateLike | None = None,
+                     as_of: DateLike | None = None, *, request: service_pb2.UnskipHabitRequest | None = None,
+                     timeout: Timeout = DEFAULT_TIMEOUT) -> CompletionResult:
         """UnskipHabit (idempotent): the skip is taken back."""
-        return self.call("UnskipHabit", request, timeout=timeout, habit_id=habit_id, date=date, as_of=as_of)
+        response = self.call("UnskipHabit", request, timeout=timeout, habit_id=habit_id, date=date, as_of=as_of)
+        return _convert("UnskipHabit", CompletionResult.from_pb, response)
 
     # -- rest periods ----------------------------------------------------------------------
 
-    def add_rest_period(self, from_: Any = None, to: Any = None, note: str | None = None, as_of: Any = None, *,
-                        request: Any = None, timeout: Any = _DEFAULT) -> service_pb2.AddRestPeriodResponse:
-        """AddRestPeriod: no habit is expected from `from_` through `to` (both included)."""
-        return self.call("AddRestPeriod", request, timeout=timeout, to=to, note=note, as_of=as_of,
-                         **{"from": from_})
+    def add_rest_period(self, start: DateLike | None = None, end: DateLike | None = None,
+                        note: str | None = None, as_of: DateLike | None = None, *,
+                        from_: DateLike | None = None, to: DateLike | None = None,
+                        request: service_pb2.AddRestPeriodRequest | None = None,
+                        timeout: Timeout = DEFAULT_TIMEOUT) -> RestPeriodResult:
+        """AddRestPeriod: no habit is expected from `start` through `end` (both included; `from_`/`to`
+        are the same two with the protocol's names)."""
+        first, last = _range("add_rest_period", start, end, from_, to)
+        response = self.call("AddRestPeriod", request, timeout=timeout, to=last, note=note, as_of=as_of,
+                             **_from(first))
+        return _convert("AddRestPeriod", RestPeriodResult.from_pb, response)
 
-    def list_rest_periods(self, *, timeout: Any = _DEFAULT) -> service_pb2.ListRestPeriodsResponse:
+    def list_rest_periods(self, *, timeout: Timeout = DEFAULT_TIMEOUT) -> list[RestPeriod]:
         """ListRestPeriods: every rest period, ascending by start."""
-        return self.call("ListRestPeriods", None, timeout=timeout)
+        response = self.call("ListRestPeriods", None, timeout=timeout)
+        return _convert("ListRestPeriods", lambda m: [RestPeriod.from_pb(p) for p in m.rest_periods], response)
 
-    def remove_rest_period(self, id: int | None = None, as_of: Any = None, *, request: Any = None,
-                           timeout: Any = _DEFAULT) -> service_pb2.RemoveRestPeriodResponse:
-        """RemoveRestPeriod: the removed period and the streak after it."""
-        return self.call("RemoveRestPeriod", request, timeout=timeout, id=id, as_of=as_of)
+    def remove_rest_period(self, rest_period_id: int | None = None, as_of: DateLike | None = None, *,
+                           request: service_pb2.RemoveRestPeriodRequest | None = None,
+                           timeout: Timeout = DEFAULT_TIMEOUT, **deprecated: Any) -> RestPeriodResult:
+        """RemoveRestPeriod: the removed period and the streak after it. (`id=` still works, deprecated.)"""
+        old = _deprecated("remove_rest_period", deprecated, {"id": "rest_period_id"})
+        rest_period_id = _merge("remove_rest_period", "rest_period_id", rest_period_id, "id", old.get("id"))
+        response = self.call("RemoveRestPeriod", request, timeout=timeout, id=rest_period_id, as_of=as_of)
+        return _convert("RemoveRestPeriod", RestPeriodResult.from_pb, response)
 
     # -- queries ---------------------------------------------------------------------------
 
-    def get_day(self, date: Any = None, *, habit_ids: Any = None, request: Any = None,
-                timeout: Any = _DEFAULT) -> service_pb2.GetDayResponse:
-        """GetDay: the day detail (completed, skipped and open habits, percent, label), over
+    def get_day(self, date: DateLike | None = None, *, habit_ids: Iterable[int] | None = None,
+                request: service_pb2.GetDayRequest | None = None,
+                timeout: Timeout = DEFAULT_TIMEOUT) -> DayDetail:
+        """GetDay: the day's detail (completed, skipped and open habits, percent, label), over
         `habit_ids` alone when given."""
-        return self.call("GetDay", request, timeout=timeout, date=date, habit_ids=habit_ids)
+        response = self.call("GetDay", request, timeout=timeout, date=date, habit_ids=_ids(habit_ids))
+        return _convert("GetDay", DayDetail.from_pb, response.day)
 
-    def get_heatmap(self, *, request: Any = None, timeout: Any = _DEFAULT,
-                    **fields: Any) -> service_pb2.GetHeatmapResponse:
-        """GetHeatmap: fields from, to, as_of, week_start, locale, accessibility_labels, habit_ids."""
-        return self.call("GetHeatmap", request, timeout=timeout, **fields)
+    def get_heatmap(self, start: DateLike | None = None, end: DateLike | None = None, *,
+                    as_of: DateLike | None = None, week_start: WeekStartLike | None = None,
+                    locale: str | None = None, accessibility_labels: bool = False,
+                    habit_ids: Iterable[int] | None = None,
+                    from_: DateLike | None = None, to: DateLike | None = None,
+                    request: service_pb2.GetHeatmapRequest | None = None,
+                    timeout: Timeout = DEFAULT_TIMEOUT, **deprecated: Any) -> Heatmap:
+        """GetHeatmap: the days `start` through `end` (default: the 1st of the month 11 months
+        before `as_of`'s, through `as_of`, default today). `from_`/`to` are the same two with the
+        protocol's names. `week_start`: a `Weekday`, number or locale (default: the user's setting);
+        `locale` for the labels (default: the user's); over `habit_ids` alone when given."""
+        first, last = _range_with_legacy("get_heatmap", start, end, from_, to, deprecated)
+        response = self.call("GetHeatmap", request, timeout=timeout, to=last, as_of=as_of, week_start=week_start,
+                             locale=locale or None, accessibility_labels=accessibility_labels or None,
+                             habit_ids=_ids(habit_ids), **_from(first))
+        return _convert("GetHeatmap", Heatmap.from_pb, response.heatmap)
 
-    def get_streak(self, as_of: Any = None, *, habit_ids: Any = None, request: Any = None,
-                   timeout: Any = _DEFAULT) -> service_pb2.GetStreakResponse:
-        """GetStreak: the streak summary as of a day (default today), over `habit_ids` alone when given."""
-        return self.call("GetStreak", request, timeout=timeout, as_of=as_of, habit_ids=habit_ids)
+    def get_streak(self, as_of: DateLike | None = None, *, habit_ids: Iterable[int] | None = None,
+                   request: service_pb2.GetStreakRequest | None = None,
+                   timeout: Timeout = DEFAULT_TIMEOUT) -> Streak:
+        """GetStreak: the streak as of a day (default today), over `habit_ids` alone when given."""
+        response = self.call("GetStreak", request, timeout=timeout, as_of=as_of, habit_ids=_ids(habit_ids))
+        return _convert("GetStreak", Streak.from_pb, response.streak)
 
-    def get_weekday_chart(self, *, request: Any = None, timeout: Any = _DEFAULT,
-                          **fields: Any) -> service_pb2.GetWeekdayChartResponse:
-        """GetWeekdayChart: fields from, to, as_of, locale, include_total, habit_ids."""
-        return self.call("GetWeekdayChart", request, timeout=timeout, **fields)
+    def get_weekday_chart(self, start: DateLike | None = None, end: DateLike | None = None, *,
+                          as_of: DateLike | None = None, locale: str | None = None,
+                          include_total: bool = False, habit_ids: Iterable[int] | None = None,
+                          from_: DateLike | None = None, to: DateLike | None = None,
+                          request: service_pb2.GetWeekdayChartRequest | None = None,
+                          timeout: Timeout = DEFAULT_TIMEOUT, **deprecated: Any) -> WeekdayChart:
+        """GetWeekdayChart: completions per weekday from `start` (default: all history) through
+        `end` (default `as_of`, default today); `from_`/`to` are the same two."""
+        first, last = _range_with_legacy("get_weekday_chart", start, end, from_, to, deprecated)
+        response = self.call("GetWeekdayChart", request, timeout=timeout, to=last, as_of=as_of,
+                             locale=locale or None, include_total=include_total or None,
+                             habit_ids=_ids(habit_ids), **_from(first))
+        return _convert("GetWeekdayChart", WeekdayChart.from_pb, response.chart)
 
-    def get_month_page(self, *, request: Any = None, timeout: Any = _DEFAULT,
-                       **fields: Any) -> service_pb2.GetMonthPageResponse:
-        """GetMonthPage: fields year, month, selected, as_of, week_start, locale, habit_ids."""
-        return self.call("GetMonthPage", request, timeout=timeout, **fields)
+    def get_month_page(self, year: int | None = None, month: int | None = None, *,
+                       selected: DateLike | None = None, as_of: DateLike | None = None,
+                       week_start: WeekStartLike | None = None, locale: str | None = None,
+                       habit_ids: Iterable[int] | None = None,
+                       request: service_pb2.GetMonthPageRequest | None = None,
+                       timeout: Timeout = DEFAULT_TIMEOUT) -> MonthPage:
+        """GetMonthPage: the 42-day page of `year`-`month` (neither given: `as_of`'s month)."""
+        response = self.call("GetMonthPage", request, timeout=timeout, year=year, month=month, selected=selected,
+                             as_of=as_of, week_start=week_start, locale=locale or None, habit_ids=_ids(habit_ids))
+        return _convert("GetMonthPage", MonthPage.from_pb, response.page)
 
     # -- settings --------------------------------------------------------------------------
 
-    def get_settings(self, *, timeout: Any = _DEFAULT) -> service_pb2.GetSettingsResponse:
+    def get_settings(self, *, timeout: Timeout = DEFAULT_TIMEOUT) -> Settings:
         """GetSettings."""
-        return self.call("GetSettings", None, timeout=timeout)
+        return _convert("GetSettings", Settings.from_pb, self.call("GetSettings", None, timeout=timeout).settings)
 
-    def update_settings(self, *, request: Any = None, timeout: Any = _DEFAULT,
-                        **fields: Any) -> service_pb2.UpdateSettingsResponse:
-        """UpdateSettings: fields time_zone, locale, week_start, min_percent, clear_min_percent,
-        set_day_start with day_start_minutes (0...720)."""
-        return self.call("UpdateSettings", request, timeout=timeout, **fields)
+    def update_settings(self, *, time_zone: str | None = None, locale: str | None = None,
+                        week_start: int | None = None, min_percent: int | None = None,
+                        clear_min_percent: bool = False, day_start_minutes: int | None = None,
+                        set_day_start: bool | None = None,
+                        request: service_pb2.UpdateSettingsRequest | None = None,
+                        timeout: Timeout = DEFAULT_TIMEOUT) -> Settings:
+        """UpdateSettings: changes what is given and returns the settings after it. `week_start` is a
+        `Weekday`; `min_percent` 1...100 (`clear_min_percent=True`: back to "at least one habit");
+        `day_start_minutes` 0...720 (`set_day_start` is implied; still accepted)."""
+        if day_start_minutes is not None and set_day_start is None:
+            set_day_start = True
+        response = self.call("UpdateSettings", request, timeout=timeout, time_zone=time_zone or None,
+                             locale=locale or None, week_start=week_start, min_percent=min_percent,
+                             clear_min_percent=clear_min_percent or None, set_day_start=set_day_start,
+                             day_start_minutes=day_start_minutes)
+        return _convert("UpdateSettings", Settings.from_pb, response.settings)
 
     # -- stateless builders ----------------------------------------------------------------
 
-    def build_month_labels(self, week_starts: Any = None, locale: str | None = None, *, request: Any = None,
-                           timeout: Any = _DEFAULT) -> service_pb2.BuildMonthLabelsResponse:
-        """BuildMonthLabels: labels for columns starting on `week_starts`."""
-        return self.call("BuildMonthLabels", request, timeout=timeout, week_starts=week_starts, locale=locale)
+    def build_month_labels(self, week_starts: Iterable[DateLike] | None = None, locale: str | None = None, *,
+                           request: service_pb2.BuildMonthLabelsRequest | None = None,
+                           timeout: Timeout = DEFAULT_TIMEOUT) -> list[MonthLabel]:
+        """BuildMonthLabels: the labels for columns starting on `week_starts`."""
+        starts = None if week_starts is None else list(week_starts)
+        response = self.call("BuildMonthLabels", request, timeout=timeout, week_starts=starts, locale=locale or None)
+        return _convert("BuildMonthLabels", lambda m: [MonthLabel.from_pb(label) for label in m.labels], response)
 
-    def build_heatmap(self, *, request: Any = None, timeout: Any = _DEFAULT,
-                      **fields: Any) -> service_pb2.BuildHeatmapResponse:
-        """BuildHeatmap: fields habits (with schedules), completions, skips, rest_periods, from, to,
-        as_of (required), week_start, ..."""
-        return self.call("BuildHeatmap", request, timeout=timeout, **fields)
+    def build_heatmap(self, habits: Iterable[HabitLike] | None = None,
+                      completions: Iterable[CompletionLike] | None = None, *,
+                      start: DateLike | None = None, end: DateLike | None = None,
+                      as_of: DateLike | None = None, week_start: WeekStartLike | None = None,
+                      locale: str | None = None, min_percent: int | None = None,
+                      accessibility_labels: bool = False, skips: Iterable[SkipLike] | None = None,
+                      rest_periods: Iterable[RestPeriodLike] | None = None,
+                      from_: DateLike | None = None, to: DateLike | None = None,
+                      request: service_pb2.BuildHeatmapRequest | None = None,
+                      timeout: Timeout = DEFAULT_TIMEOUT, **deprecated: Any) -> HeatmapResult:
+        """BuildHeatmap (stateless: nothing is stored): the heatmap and streak of the data sent.
+        `habits` are `Habit`s (with their schedules); `completions` and `skips` `Completion`/`Skip`s
+        or `(habit_id, date)` pairs; `rest_periods` `RestPeriod`s or `(start, end[, note])`;
+        `as_of` is required; `start`/`end` (or `from_`/`to`) the range, `week_start` default Monday."""
+        first, last = _range_with_legacy("build_heatmap", start, end, from_, to, deprecated)
+        response = self.call(
+            "BuildHeatmap", request, timeout=timeout, habits=_habits(habits), completions=_completions(completions),
+            skips=_skips(skips), rest_periods=_rest_periods(rest_periods), to=last, as_of=as_of,
+            week_start=week_start, locale=locale or None, min_percent=min_percent,
+            accessibility_labels=accessibility_labels or None, **_from(first))
+        return _convert("BuildHeatmap", HeatmapResult.from_pb, response)
 
-    def build_month_page(self, *, request: Any = None, timeout: Any = _DEFAULT,
-                         **fields: Any) -> service_pb2.BuildMonthPageResponse:
-        """BuildMonthPage: fields year, month, as_of (required), selected, week_start, locale, highlighted."""
-        return self.call("BuildMonthPage", request, timeout=timeout, **fields)
+    def build_month_page(self, year: int | None = None, month: int | None = None, *,
+                         as_of: DateLike | None = None, selected: DateLike | None = None,
+                         week_start: WeekStartLike | None = None, locale: str | None = None,
+                         highlighted: Iterable[DateLike] | None = None,
+                         request: service_pb2.BuildMonthPageRequest | None = None,
+                         timeout: Timeout = DEFAULT_TIMEOUT) -> MonthPage:
+        """BuildMonthPage (stateless): the page of `year`-`month` with `as_of` as today (required) and
+        `highlighted` days marked."""
+        marked = None if highlighted is None else list(highlighted)
+        response = self.call("BuildMonthPage", request, timeout=timeout, year=year, month=month, as_of=as_of,
+                             selected=selected, week_start=week_start, locale=locale or None, highlighted=marked)
+        return _convert("BuildMonthPage", MonthPage.from_pb, response.page)
 
     # -- operational -----------------------------------------------------------------------
 
-    def ping(self, payload: bytes = b"", *, timeout: Any = _DEFAULT) -> service_pb2.PingResponse:
-        """Ping (no token needed): echoes `payload`; `serving` is false while shutting down."""
-        return self.call("Ping", None, timeout=timeout, payload=payload or None)
+    def ping(self, payload: bytes = b"", *, timeout: Timeout = DEFAULT_TIMEOUT) -> Pong:
+        """Ping (no token needed): echoes `payload`; `serving` is False while shutting down."""
+        return _convert("Ping", Pong.from_pb, self.call("Ping", None, timeout=timeout, payload=payload or None))
 
-    def get_server_info(self, *, timeout: Any = _DEFAULT) -> service_pb2.GetServerInfoResponse:
+    def get_server_info(self, *, timeout: Timeout = DEFAULT_TIMEOUT) -> ServerInfo:
         """GetServerInfo: version, uptime, counters."""
-        return self.call("GetServerInfo", None, timeout=timeout)
+        return _convert("GetServerInfo", ServerInfo.from_pb, self.call("GetServerInfo", None, timeout=timeout))
+
+
+# -- argument helpers ------------------------------------------------------------------------------
+
+def _convert(method: str, convert: Callable[[Any], T], message: Any) -> T:
+    """A response message (or part of it) as the typed method's value; a message that does not
+    convert (a required date absent or impossible) is a bad response: INTERNAL."""
+    try:
+        return convert(message)
+    except ValueError as exc:
+        raise StreakError(StatusCode.INTERNAL, f"{method}: bad response: {exc}") from exc
+
+
+def _merge(method: str, name: str, value: Any, alias: str, alias_value: Any) -> Any:
+    if value is not None and alias_value is not None:
+        raise TypeError(f"{method}() got both {name}= and {alias}= (the same argument): pass one")
+    return value if value is not None else alias_value
+
+
+def _range(method: str, start: DateLike | None, end: DateLike | None, from_: DateLike | None,
+           to: DateLike | None) -> tuple[DateLike | None, DateLike | None]:
+    return _merge(method, "start", start, "from_", from_), _merge(method, "end", end, "to", to)
+
+
+def _deprecated(method: str, given: dict[str, Any], renamed: dict[str, str], *, stacklevel: int = 3) -> dict[str, Any]:
+    """Keyword arguments of the 0.1 API (`id=`, `**{"from": ...}`), with a DeprecationWarning each;
+    any other unknown keyword is the TypeError Python raises for it."""
+    for key in given:
+        if key not in renamed:
+            raise TypeError(f"{method}() got an unexpected keyword argument {key!r}")
+        # stacklevel: the warning points at the caller of the public method.
+        warnings.warn(f"{method}(): the keyword {key!r} is deprecated, use {renamed[key]}=", DeprecationWarning,
+                      stacklevel=stacklevel)
+    return given
+
+
+def _range_with_legacy(method: str, start: DateLike | None, end: DateLike | None, from_: DateLike | None,
+                       to: DateLike | None, deprecated: dict[str, Any]) -> tuple[DateLike | None,
+                                                                                    DateLike | None]:
+    old = _deprecated(method, deprecated, {"from": "start"}, stacklevel=4)
+    return _range(method, _merge(method, "start", start, "from", old.get("from")), end, from_, to)
+
+
+def _from(value: DateLike | None) -> dict[str, Any]:
+    """`**_from(x)` passes the protocol field `from` (a Python keyword) by name."""
+    return {"from": value}
+
+
+def _ids(values: Iterable[int] | None) -> list[int] | None:
+    return None if values is None else [int(v) for v in values]
+
+
+def _completions(items: Iterable[CompletionLike] | None) -> list[types_pb2.Completion] | None:
+    if items is None:
+        return None
+    out = []
+    for item in items:
+        if isinstance(item, types_pb2.Completion):
+            out.append(item)
+        elif isinstance(item, Completion):
+            out.append(item.to_pb())
+        else:
+            habit_id, day = item
+            out.append(types_pb2.Completion(habit_id=habit_id, date=to_pb_date(day)))
+    return out
+
+
+def _skips(items: Iterable[SkipLike] | None) -> list[types_pb2.Skip] | None:
+    if items is None:
+        return None
+    out = []
+    for item in items:
+        if isinstance(item, types_pb2.Skip):
+            out.append(item)
+        elif isinstance(item, Skip):
+            out.append(item.to_pb())
+        else:
+            habit_id, day = item
+            out.append(types_pb2.Skip(habit_id=habit_id, date=to_pb_date(day)))
+    return out
+
+
+def _habits(items: Iterable[HabitLike] | None) -> list[types_pb2.Habit] | None:
+    if items is None:
+        return None
+    return [item.to_pb() if isinstance(item, Habit) else item for item in items]
+
+
+def _rest_periods(items: Iterable[RestPeriodLike] | None) -> list[types_pb2.RestPeriod] | None:
+    if items is None:
+        return None
+    out = []
+    for index, item in enumerate(items):
+        if isinstance(item, types_pb2.RestPeriod):
+            out.append(item)
+        elif isinstance(item, RestPeriod):
+            out.append(item.to_pb())
+        else:
+            first, last, *rest = item
+            out.append(types_pb2.RestPeriod(id=index + 1, note=str(rest[0]) if rest else "",
+                                            **{"from": to_pb_date(first), "to": to_pb_date(last)}))
+    return out

@@ -37,7 +37,7 @@ class Connection:
         self._read_lock = threading.Lock()
         self._send_lock = threading.Lock()
         self._state_lock = threading.Lock()
-        self._queues: dict[int, collections.deque] = {}
+        self._queues: dict[int, collections.deque[Frame]] = {}
         self._pongs: collections.deque[bytes] = collections.deque()
         self._next_id = 1
         self._closed_status: StatusHeader | None = None

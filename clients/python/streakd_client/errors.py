@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import enum
+import os
+from typing import Union
 
 
 class StatusCode(enum.IntEnum):
@@ -65,3 +67,24 @@ class StreakError(Exception):
 
     def __hash__(self) -> int:
         return hash((self.code, self.message))
+
+
+class TokenFileError(StreakError):
+    """The token file could not be read: missing, unreadable, not text or empty.
+
+    A local failure, raised before anything is sent, with code UNAUTHENTICATED (no usable
+    credentials). `path` is the file and `reason` what was wrong with it; the message names
+    both and says how to get a token.
+    """
+
+    def __init__(self, path: Union[str, "os.PathLike[str]"], reason: str, *, permission: bool = False) -> None:
+        self.path = os.fspath(path)
+        self.reason = reason
+        if permission:
+            remedy = ("streakd writes it with mode 0600 for the user it runs as: read it as that user, "
+                      "or pass token= (or set STREAK_TOKEN)")
+        else:
+            remedy = ("start streakd once with that data directory (it writes the file on its first start), "
+                      "pass token_file= naming another file, or pass token= (or set STREAK_TOKEN); "
+                      "`streakd user add NAME` prints a new token")
+        super().__init__(StatusCode.UNAUTHENTICATED, f"cannot read the token file {self.path}: {reason}; {remedy}")

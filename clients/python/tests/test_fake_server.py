@@ -31,7 +31,7 @@ def scripted(conn, frame, server):
         if auth != "Bearer good":
             conn.respond(rid, StatusCode.UNAUTHENTICATED, "missing or unknown token")
         else:
-            streak = types_pb2.StreakSummary(current=3, longest=5)
+            streak = types_pb2.StreakSummary(as_of=types_pb2.Date(year=2024, month=3, day=5), current=3, longest=5)
             conn.respond(rid, payload=service_pb2.GetStreakResponse(streak=streak).SerializeToString())
     elif name == "RenameHabit":
         conn.respond(rid, StatusCode.NOT_FOUND, "habit 99 not found")
@@ -46,7 +46,9 @@ def scripted(conn, frame, server):
     elif name == "Watch":
         def stream():
             for i in range(1, 3):
-                event = service_pb2.WatchEvent(streak=types_pb2.StreakSummary(current=i))
+                day = types_pb2.Date(year=2024, month=3, day=i)
+                event = service_pb2.WatchEvent(day=types_pb2.DayRecord(date=day),
+                                               streak=types_pb2.StreakSummary(as_of=day, current=i))
                 conn.send_frame(FrameKind.STREAM_MESSAGE, rid, event.SerializeToString())
             as_of = service_pb2.WatchRequest.FromString(body.message).as_of
             if as_of.year == 2000:
@@ -88,7 +90,7 @@ def test_ping_carries_no_token_and_echoes(client, server):
 
 
 def test_token_and_typed_success(client, server):
-    assert client.get_streak("2024-03-05").streak.current == 3
+    assert client.get_streak("2024-03-05").current == 3
     rid, body = server.requests[-1]
     assert rid > 0 and dict(body.metadata)["authorization"] == "Bearer good"
     assert service_pb2.GetStreakRequest.FromString(body.message).as_of == types_pb2.Date(year=2024, month=3, day=5)
@@ -126,6 +128,18 @@ REQUEST_CASES = [
         week_starts=[types_pb2.Date(year=2024, month=1, day=1)], locale="en_US")),
     ("get_heatmap", "GetHeatmap", service_pb2.GetHeatmapRequest(as_of=types_pb2.Date(year=2024, month=3, day=5))),
     ("update_settings", "UpdateSettings", service_pb2.UpdateSettingsRequest(min_percent=50)),
+    ("set_habit_schedule", "SetHabitSchedule", service_pb2.SetHabitScheduleRequest(
+        habit_id=3, weekdays=types_pb2.WeekdaySet(weekdays=[2, 4]))),
+    ("skip_habit", "SkipHabit", service_pb2.SkipHabitRequest(habit_id=3)),
+    ("unskip_habit", "UnskipHabit", service_pb2.UnskipHabitRequest(habit_id=3)),
+    ("add_rest_period", "AddRestPeriod", service_pb2.AddRestPeriodRequest(
+        note="x", **{"from": types_pb2.Date(year=2024, month=7, day=1), "to": types_pb2.Date(year=2024, month=7, day=2)})),
+    ("remove_rest_period", "RemoveRestPeriod", service_pb2.RemoveRestPeriodRequest(id=4)),
+    ("get_weekday_chart", "GetWeekdayChart", service_pb2.GetWeekdayChartRequest(include_total=True)),
+    ("get_month_page", "GetMonthPage", service_pb2.GetMonthPageRequest(year=2024, month=2)),
+    ("build_heatmap", "BuildHeatmap", service_pb2.BuildHeatmapRequest(as_of=types_pb2.Date(year=2024, month=3, day=5))),
+    ("build_month_page", "BuildMonthPage", service_pb2.BuildMonthPageRequest(
+        year=2024, month=2, as_of=types_pb2.Date(year=2024, month=3, day=5))),
 ]
 
 
@@ -162,7 +176,7 @@ def test_request_and_a_field_with_a_value_is_a_type_error(client, server):
 
 def test_request_message_with_the_typed_method(client, server):
     request = service_pb2.GetStreakRequest(as_of=types_pb2.Date(year=2024, month=3, day=5))
-    assert client.get_streak(request=request).streak.current == 3
+    assert client.get_streak(request=request).current == 3
     assert service_pb2.GetStreakRequest.FromString(server.requests[-1][1].message) == request
 
 
@@ -227,7 +241,7 @@ def test_watch_stream_error_raises(client):
 
 def test_watch_cancel_and_interleaved_unary_calls(client, server):
     stream = client.watch()
-    assert client.get_streak().streak.longest == 5  # unary call while stream frames arrive
+    assert client.get_streak().longest == 5  # unary call while stream frames arrive
     events = [stream.read(5), stream.read(5)]
     assert [e.streak.current for e in events] == [1, 2]
     assert stream.read(0.1) is None and not stream.done

@@ -1,17 +1,19 @@
 """Integration: every method against a real streakd ($STREAKD_BIN) on an ephemeral port."""
 
+import datetime
 import socket
 import time
 
 import pytest
 
-from streakd_client import Client, StatusCode, StreakError, framing, service_pb2, types_pb2
+from streakd_client import Client, Completion, Habit, RestPeriod, StatusCode, StreakError, Weekday, framing, service_pb2, types_pb2
 from streakd_client.framing import FrameKind
 from streakd_process import running_streakd
 
 pytestmark = pytest.mark.integration
 
-D = types_pb2.Date
+D = types_pb2.Date  # a raw message: the client sends it unchecked (invalid days reach the server)
+day = datetime.date
 
 
 @pytest.fixture
@@ -51,37 +53,38 @@ def test_server_info(client):
 # -- habits --------------------------------------------------------------------------------
 
 def test_habit_lifecycle(client):
-    read = client.create_habit("Read", created_on="2024-01-01").habit
-    assert read.id > 0 and read.name == "Read" and read.created_on == D(year=2024, month=1, day=1)
-    assert not read.HasField("archived_on")
-    run = client.create_habit("Run", created_on="2024-01-01").habit
+    read = client.create_habit("Read", created_on="2024-01-01")
+    assert read.id > 0 and read.name == "Read" and read.created_on == day(2024, 1, 1)
+    assert read.archived_on is None and not read.archived and read.schedule == ()
+    run = client.create_habit("Run", created_on=day(2024, 1, 1))  # datetime.date in
     assert run.id != read.id
-    assert [h.name for h in client.list_habits().habits] == ["Read", "Run"]
-    renamed = client.rename_habit(read.id, "Read 20 pages").habit
+    assert [h.name for h in client.list_habits()] == ["Read", "Run"]
+    renamed = client.rename_habit(read.id, "Read 20 pages")
     assert renamed.id == read.id and renamed.name == "Read 20 pages"
-    archived = client.archive_habit(run.id, "2024-02-01").habit
-    assert archived.archived_on == D(year=2024, month=2, day=1)
-    assert [h.id for h in client.list_habits().habits] == [read.id]
-    assert [h.id for h in client.list_habits(include_archived=True).habits] == [read.id, run.id]
+    archived = client.archive_habit(run.id, "2024-02-01")
+    assert archived.archived_on == day(2024, 2, 1) and archived.archived
+    assert archived.active_on(day(2024, 1, 31)) and not archived.active_on(day(2024, 2, 1))
+    assert [h.id for h in client.list_habits()] == [read.id]
+    assert [h.id for h in client.list_habits(include_archived=True)] == [read.id, run.id]
 
 
 def test_create_habit_defaults_to_today(client):
-    habit = client.create_habit("Stretch").habit
-    assert habit.HasField("created_on") and habit.created_on.year >= 2024
+    habit = client.create_habit("Stretch")
+    assert isinstance(habit.created_on, datetime.date) and habit.created_on.year >= 2024
 
 
 # -- completions and queries -----------------------------------------------------------------
 
 def test_completions_streak_and_queries(client):
-    h = client.create_habit("Read", created_on="2024-01-01").habit.id
-    other = client.create_habit("Run", created_on="2024-01-01").habit.id
+    h = client.create_habit("Read", created_on="2024-01-01").id
+    other = client.create_habit("Run", created_on="2024-01-01").id
 
-    first = client.record_completion(h, "2024-03-04", as_of="2024-03-05")
-    assert first.changed and first.day.date == D(year=2024, month=3, day=4)
-    assert list(first.day.completed_habit_ids) == [h]
+    first = client.record_completion(h, day(2024, 3, 4), as_of=day(2024, 3, 5))
+    assert first.changed and first.day.date == day(2024, 3, 4)
+    assert first.day.completed_habit_ids == (h,)
     assert (first.day.completed, first.day.active, first.day.percent, first.day.level) == (1, 2, 50, 2)
     assert first.day.contributing
-    assert first.streak.as_of == D(year=2024, month=3, day=5)
+    assert first.streak.as_of == day(2024, 3, 5)
     assert first.streak.current == 1 and first.streak.today_pending
     assert not client.record_completion(h, "2024-03-04", as_of="2024-03-05").changed  # idempotent
 
@@ -95,44 +98,56 @@ def test_completions_streak_and_queries(client):
     assert batch.changed >= 4
     assert [(d.date.month, d.date.day) for d in batch.days] == sorted((d.date.month, d.date.day) for d in batch.days)
     assert (3, 3) in [(d.date.month, d.date.day) for d in batch.days]
-    assert batch.streak.current == 3 and batch.streak.current_start == D(year=2024, month=3, day=1)
+    assert batch.streak.current == 3 and batch.streak.current_start == day(2024, 3, 1)
 
-    streak = client.get_streak("2024-03-03").streak
+    streak = client.get_streak("2024-03-03")
     assert (streak.current, streak.longest) == (3, 3)
-    assert streak.longest_start == D(year=2024, month=3, day=1)
-    assert streak.longest_end == D(year=2024, month=3, day=3)
-    assert client.get_streak("2024-03-04").streak.current == 3  # today pending keeps it
-    assert client.get_streak("2024-03-05").streak.current == 0
+    assert (streak.longest_start, streak.longest_end) == (day(2024, 3, 1), day(2024, 3, 3))
+    assert client.get_streak(day(2024, 3, 4)).current == 3  # today pending keeps it
+    assert client.get_streak("2024-03-05").current == 0
+    assert client.get_streak("2024-03-05").current_start is None
 
-    day = client.get_day("2024-03-03").day
-    assert sorted(habit.id for habit in day.completed_habits) == sorted([h, other])
-    assert (day.completed, day.active, day.percent, day.level) == (2, 2, 100, 3)
-    assert day.accessibility_label == "March 3: 100% completed, 2 of 2 habits"
+    detail = client.get_day("2024-03-03")
+    assert detail.date == day(2024, 3, 3)
+    assert sorted(habit.id for habit in detail.completed_habits) == sorted([h, other])
+    assert (detail.completed, detail.active, detail.percent, detail.level) == (2, 2, 100, 3)
+    assert detail.accessibility_label == "March 3: 100% completed, 2 of 2 habits"
 
-    heatmap = client.get_heatmap(**{"from": "2024-01-01"}, as_of="2024-03-03", week_start=2,
-                                 accessibility_labels=True).heatmap
-    assert heatmap.week_start == types_pb2.WEEKDAY_MONDAY
-    assert getattr(heatmap, "from") == D(year=2024, month=1, day=1)
-    assert heatmap.to == D(year=2024, month=3, day=3)
+    heatmap = client.get_heatmap(start="2024-01-01", as_of="2024-03-03", week_start=Weekday.MONDAY,
+                                 accessibility_labels=True)
+    assert heatmap.week_start == Weekday.MONDAY
+    assert (heatmap.start, heatmap.end) == (day(2024, 1, 1), day(2024, 3, 3))
     assert all(len(week.cells) == 7 for week in heatmap.weeks)
-    assert heatmap.weeks[0].start == D(year=2024, month=1, day=1)
+    assert heatmap.weeks[0].start == day(2024, 1, 1)
     assert [(label.label, label.week_index) for label in heatmap.month_labels][0] == ("Jan", 0)
     assert [entry.level for entry in heatmap.legend] == [0, 1, 2, 3]
-    cells = {(c.date.month, c.date.day): c for week in heatmap.weeks for c in week.cells if c.present}
-    assert cells[(3, 3)].level == 3 and cells[(3, 1)].level == 2 and cells[(2, 20)].level == 0
-    assert cells[(3, 3)].accessibility_label
+    cells = {c.date: c for c in heatmap.days()}
+    assert cells[day(2024, 3, 3)].level == 3 and cells[day(2024, 3, 1)].level == 2
+    assert cells[day(2024, 2, 20)].level == 0
+    assert cells[day(2024, 3, 3)].accessibility_label
+    assert heatmap.cell(day(2024, 3, 3)) == cells[day(2024, 3, 3)] and heatmap.cell(day(2024, 3, 4)) is None
+    # The same range under every spelling: positional, start/end, from_/to, datetime.date or string.
+    same = [client.get_heatmap("2024-01-01", "2024-03-03", as_of="2024-03-03"),
+            client.get_heatmap(start=day(2024, 1, 1), end=day(2024, 3, 3), as_of=day(2024, 3, 3)),
+            client.get_heatmap(from_="2024-01-01", to="2024-03-03", as_of="2024-03-03")]
+    assert all((m.start, m.end, m.weeks) == (same[0].start, same[0].end, same[0].weeks) for m in same)
 
-    default_range = client.get_heatmap(as_of="2024-03-03").heatmap
-    assert getattr(default_range, "from") == D(year=2023, month=4, day=1)
+    default_range = client.get_heatmap(as_of="2024-03-03")
+    assert default_range.start == day(2023, 4, 1)
 
-    chart = client.get_weekday_chart(as_of="2024-03-31", include_total=True, locale="en_US").chart
+    chart = client.get_weekday_chart(as_of="2024-03-31", include_total=True, locale="en_US")
+    assert (chart.start, chart.end) == (day(2024, 3, 1), day(2024, 3, 31))  # from the first completion
     assert all(len(series.counts) == 7 for series in chart.series)
     total = [series for series in chart.series if series.total]
     assert len(total) == 1 and sum(c.count for c in total[0].counts) == 4
-    assert [c.short_name for c in total[0].counts][0] == "Sun"
+    assert [c.short_name for c in total[0].counts][0] == "Sun" and total[0].counts[0].weekday == Weekday.SUNDAY
+    march_only = client.get_weekday_chart("2024-03-02", "2024-03-03", as_of="2024-03-31", include_total=True)
+    assert (march_only.start, march_only.end) == (day(2024, 3, 2), day(2024, 3, 3))
+    assert [sum(c.count for c in series.counts) for series in march_only.series if series.total] == [3]
 
-    page = client.get_month_page(year=2024, month=3, as_of="2024-03-03", selected="2024-03-02").page
+    page = client.get_month_page(2024, 3, as_of="2024-03-03", selected=day(2024, 3, 2))
     assert (page.year, page.month, len(page.days)) == (2024, 3, 42)
+    assert page.days[0].date == day(2024, 2, 25) and page.week_start == Weekday.SUNDAY
     assert (page.previous_year, page.previous_month, page.next_year, page.next_month) == (2024, 2, 2024, 4)
     march = {d.day: d for d in page.days if d.in_month}
     assert march[3].today and march[2].selected and march[1].highlighted and not march[4].highlighted
@@ -142,15 +157,15 @@ def test_request_messages(server, client):
     """`request=` (a message instead of keyword fields) on the typed methods, against the real server."""
     S = service_pb2
     read = client.create_habit(request=S.CreateHabitRequest(name="Read", created_on=D(year=2024, month=1, day=1)))
-    h = read.habit.id
-    assert read.habit.created_on == D(year=2024, month=1, day=1)
-    assert client.rename_habit(request=S.RenameHabitRequest(habit_id=h, name="Read more")).habit.name == "Read more"
+    h = read.id
+    assert read.created_on == day(2024, 1, 1)
+    assert client.rename_habit(request=S.RenameHabitRequest(habit_id=h, name="Read more")).name == "Read more"
     run = client.create_habit(request=S.CreateHabitRequest(name="Run", created_on=D(year=2024, month=1, day=1)))
-    archived = client.archive_habit(request=S.ArchiveHabitRequest(habit_id=run.habit.id,
+    archived = client.archive_habit(request=S.ArchiveHabitRequest(habit_id=run.id,
                                                                   archived_on=D(year=2024, month=2, day=1)))
-    assert archived.habit.archived_on == D(year=2024, month=2, day=1)
-    assert [x.id for x in client.list_habits(request=S.ListHabitsRequest()).habits] == [h]
-    assert len(client.list_habits(request=S.ListHabitsRequest(include_archived=True)).habits) == 2
+    assert archived.archived_on == day(2024, 2, 1)
+    assert [x.id for x in client.list_habits(request=S.ListHabitsRequest())] == [h]
+    assert len(client.list_habits(request=S.ListHabitsRequest(include_archived=True))) == 2
 
     done = client.record_completion(request=S.RecordCompletionRequest(
         habit_id=h, date=D(year=2024, month=3, day=1), as_of=D(year=2024, month=3, day=2)))
@@ -158,39 +173,39 @@ def test_request_messages(server, client):
     batch = client.batch_completions(request=S.BatchCompletionsRequest(
         record=[types_pb2.Completion(habit_id=h, date=D(year=2024, month=3, day=2))], as_of=D(year=2024, month=3, day=2)))
     assert batch.changed == 1 and batch.streak.current == 2
-    assert client.get_streak(request=S.GetStreakRequest(as_of=D(year=2024, month=3, day=2))).streak.current == 2
-    assert client.get_day(request=S.GetDayRequest(date=D(year=2024, month=3, day=2))).day.completed == 1
+    assert client.get_streak(request=S.GetStreakRequest(as_of=D(year=2024, month=3, day=2))).current == 2
+    assert client.get_day(request=S.GetDayRequest(date=D(year=2024, month=3, day=2))).completed == 1
     undone = client.remove_completion(request=S.RemoveCompletionRequest(
         habit_id=h, date=D(year=2024, month=3, day=2), as_of=D(year=2024, month=3, day=2)))
     assert undone.changed and undone.streak.current == 1
     labels = client.build_month_labels(request=S.BuildMonthLabelsRequest(
         week_starts=[D(year=2024, month=1, day=1), D(year=2024, month=1, day=8), D(year=2024, month=1, day=15),
                      D(year=2024, month=2, day=5)]))
-    assert [(label.label, label.week_index) for label in labels.labels] == [("Jan", 0), ("Feb", 3)]
+    assert [(label.label, label.week_index) for label in labels] == [("Jan", 0), ("Feb", 3)]
 
     with Client(server.host, server.port, token=server.token, timeout=10) as watcher:
         stream = watcher.watch(request=S.WatchRequest(as_of=D(year=2024, month=3, day=10)))
         event = None
-        for day in range(10, 20):  # the server registers the stream asynchronously
-            client.record_completion(h, f"2024-03-{day:02d}")
+        for n in range(10, 20):  # the server registers the stream asynchronously
+            client.record_completion(h, f"2024-03-{n:02d}")
             event = stream.read(timeout=2)
             if event is not None:
                 break
         assert event is not None, "no WatchEvent after 10 completions"
-        assert event.streak.as_of == D(year=2024, month=3, day=10)
+        assert event.streak.as_of == day(2024, 3, 10)
         stream.cancel()
 
 
 def test_settings(client):
-    settings = client.get_settings().settings
+    settings = client.get_settings()
     assert (settings.time_zone, settings.locale, settings.week_start, settings.min_percent) == \
-        ("UTC", "en_US", types_pb2.WEEKDAY_MONDAY, 0)
-    updated = client.update_settings(time_zone="Europe/Berlin", week_start=types_pb2.WEEKDAY_SUNDAY,
-                                     min_percent=50).settings
+        ("UTC", "en_US", Weekday.MONDAY, None)
+    updated = client.update_settings(time_zone="Europe/Berlin", week_start=Weekday.SUNDAY, min_percent=50)
     assert (updated.time_zone, updated.locale, updated.week_start, updated.min_percent) == \
-        ("Europe/Berlin", "en_US", types_pb2.WEEKDAY_SUNDAY, 50)
-    assert client.update_settings(clear_min_percent=True).settings.min_percent == 0
-    assert client.get_settings().settings.time_zone == "Europe/Berlin"
+        ("Europe/Berlin", "en_US", Weekday.SUNDAY, 50)
+    assert client.update_settings(clear_min_percent=True).min_percent is None
+    assert client.get_settings().time_zone == "Europe/Berlin"
+    assert client.update_settings(week_start=types_pb2.WEEKDAY_MONDAY).week_start == Weekday.MONDAY  # a plain int
 
 
 # -- stateless builders --------------------------------------------------------------------
@@ -201,29 +216,49 @@ def test_settings(client):
 ])
 def test_build_month_labels_seed_examples(client, starts, labels):
     response = client.build_month_labels(starts)
-    assert [(label.label, label.week_index) for label in response.labels] == labels
+    assert [(label.label, label.week_index) for label in response] == labels
 
 
 def test_build_heatmap(client):
-    habits = [types_pb2.Habit(id=1, name="A", created_on=D(year=2024, month=1, day=1))]
-    completions = [types_pb2.Completion(habit_id=1, date=D(year=2024, month=1, day=d)) for d in (8, 9, 10)]
-    response = client.build_heatmap(habits=habits, completions=completions, **{"from": "2024-01-01"},
-                                    to="2024-01-31", as_of="2024-01-10")
+    habits = [Habit(id=1, name="A", created_on=day(2024, 1, 1))]
+    completions = [Completion(1, day(2024, 1, d)) for d in (8, 9)] + [(1, "2024-01-10")]
+    response = client.build_heatmap(habits, completions, start="2024-01-01", end=day(2024, 1, 31),
+                                    as_of="2024-01-10")
     assert response.streak.current == 3 and response.streak.longest == 3
-    assert response.heatmap.week_start == types_pb2.WEEKDAY_MONDAY
+    assert response.streak.current_start == day(2024, 1, 8)
+    assert response.heatmap.week_start == Weekday.MONDAY
     assert len(response.heatmap.weeks) == 5  # Jan 1 2024 is a Monday; the 31st is in week 5
     week = response.heatmap.weeks[1].cells  # Jan 8...14; as_of is Wednesday Jan 10
     assert week[2].present and week[2].level == 3 and not week[3].present  # future cells are absent
     assert not any(cell.present for cell in response.heatmap.weeks[2].cells)
+    assert week[3].date is None
+    # Protocol messages are still accepted, and from_/to name the range too.
+    same = client.build_heatmap([h.to_pb() for h in habits], [types_pb2.Completion(habit_id=1, date=D(
+        year=2024, month=1, day=d)) for d in (8, 9, 10)], from_="2024-01-01", to="2024-01-31", as_of="2024-01-10")
+    assert same == response
+
+
+def test_build_heatmap_with_skips_and_rest_periods(client):
+    habits = [Habit(1, "A", day(2024, 1, 1))]
+    response = client.build_heatmap(
+        habits, [(1, day(2024, 1, d)) for d in (1, 2, 5)], as_of="2024-01-06", start="2024-01-01",
+        skips=[(1, "2024-01-03")], rest_periods=[RestPeriod(0, day(2024, 1, 4), day(2024, 1, 4))])
+    rest = [cell.date for cell in response.heatmap.days() if cell.rest]
+    assert rest == [day(2024, 1, 3), day(2024, 1, 4)]
+    assert (response.streak.current, response.streak.current_start) == (3, day(2024, 1, 1))
+    tuples = client.build_heatmap(habits, [(1, day(2024, 1, d)) for d in (1, 2, 5)], as_of="2024-01-06",
+                                  start="2024-01-01", skips=[(1, "2024-01-03")],
+                                  rest_periods=[("2024-01-04", "2024-01-04", "a note")])
+    assert tuples == response
 
 
 def test_build_month_page(client):
-    page = client.build_month_page(year=2024, month=2, as_of="2024-02-15", locale="en_US",
-                                   highlighted=["2024-02-14"]).page
+    page = client.build_month_page(2024, 2, as_of="2024-02-15", locale="en_US", highlighted=[day(2024, 2, 14)])
     assert page.title == "February 2024" and len(page.days) == 42
-    assert page.week_start == types_pb2.WEEKDAY_SUNDAY and list(page.weekday_symbols)[0] == "Sun"
+    assert page.week_start == Weekday.SUNDAY and page.weekday_symbols[0] == "Sun"
     assert [d.day for d in page.days[:5]] == [28, 29, 30, 31, 1]
-    assert [d.date.day for d in page.days if d.highlighted] == [14]
+    assert [d.date for d in page.days if d.highlighted] == [day(2024, 2, 14)]
+    assert [d.date for d in page.days if d.today] == [day(2024, 2, 15)]
 
 
 # -- errors --------------------------------------------------------------------------------
@@ -267,11 +302,11 @@ def test_not_found(client):
 
 
 def test_users_are_isolated(server, client):
-    habit = client.create_habit("Mine", created_on="2024-01-01").habit
+    habit = client.create_habit("Mine", created_on="2024-01-01")
     bob_token = server.add_user("bob")
     assert bob_token.startswith("stk_")
     with Client(server.host, server.port, token=bob_token, timeout=10) as bob:
-        assert list(bob.list_habits(include_archived=True).habits) == []
+        assert bob.list_habits(include_archived=True) == []
         expect_error(StatusCode.NOT_FOUND, bob.rename_habit, habit.id, "stolen")
         expect_error(StatusCode.NOT_FOUND, bob.record_completion, habit.id, "2024-03-01")
 
@@ -309,19 +344,19 @@ def test_bad_preface_gets_goaway(server):
 # -- watch ---------------------------------------------------------------------------------
 
 def test_watch_stream(server, client):
-    habit = client.create_habit("Read", created_on="2024-01-01").habit.id
+    habit = client.create_habit("Read", created_on="2024-01-01").id
     with Client(server.host, server.port, token=server.token, timeout=10) as watcher:
-        stream = watcher.watch(as_of="2024-03-10")
+        stream = watcher.watch(as_of=day(2024, 3, 10))
         event = None
         # No frame tells when the server has registered the stream: record until an event comes.
-        for day in range(1, 11):
-            client.record_completion(habit, f"2024-03-{day:02d}")
+        for n in range(1, 11):
+            client.record_completion(habit, day(2024, 3, n))
             event = stream.read(timeout=2)
             if event is not None:
                 break
         assert event is not None, "no WatchEvent after 10 completions"
         assert event.day.completed == 1 and habit in event.day.completed_habit_ids
-        assert event.streak.as_of == D(year=2024, month=3, day=10)
+        assert event.streak.as_of == day(2024, 3, 10)
         first_day = event.day.date.day
 
         removed = client.remove_completion(habit, f"2024-03-{first_day:02d}")
@@ -332,7 +367,7 @@ def test_watch_stream(server, client):
             if event.day.date.day == first_day and event.day.completed == 0:
                 break
         # Unary calls share the watcher's connection with the stream.
-        assert watcher.get_streak("2024-03-10").streak.as_of == D(year=2024, month=3, day=10)
+        assert watcher.get_streak("2024-03-10").as_of == day(2024, 3, 10)
         stream.cancel()
         assert stream.done and stream.status.code == StatusCode.CANCELLED
         assert watcher.ping().serving
@@ -357,17 +392,16 @@ def _open_watch(client, habit, stream, first_day=1):
 
 
 def test_watch_events_per_changed_day_only(server, client):
-    habit = client.create_habit("Read", created_on="2024-01-01").habit.id
+    habit = client.create_habit("Read", created_on="2024-01-01").id
     with Client(server.host, server.port, token=server.token, timeout=10) as watcher:
         stream = watcher.watch()
         event = _open_watch(client, habit, stream)
-        assert event.streak.HasField("as_of")  # no as_of in the request: today at each event
-        day = event.day.date.day
-        assert not client.record_completion(habit, f"2024-05-{day:02d}").changed
+        assert isinstance(event.streak.as_of, datetime.date)  # no as_of in the request: today at each event
+        assert not client.record_completion(habit, event.day.date).changed
         assert stream.read(timeout=0.5) is None  # a write that changes nothing sends nothing
         client.batch_completions(record=[(habit, "2024-06-01"), (habit, "2024-06-02"), (habit, "2024-06-03")])
         days = [stream.read(timeout=10).day.date for _ in range(3)]
-        assert [(d.month, d.day) for d in days] == [(6, 1), (6, 2), (6, 3)]
+        assert days == [day(2024, 6, 1), day(2024, 6, 2), day(2024, 6, 3)]
         stream.cancel()
 
 
@@ -383,7 +417,7 @@ def test_watch_deadline_ends_the_stream(client):
 
 
 def test_shutdown_ends_streams_with_unavailable(server, client):
-    habit = client.create_habit("Read", created_on="2024-01-01").habit.id
+    habit = client.create_habit("Read", created_on="2024-01-01").id
     stream = client.watch()
     _open_watch(client, habit, stream)
     server.process.terminate()

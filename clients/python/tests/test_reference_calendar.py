@@ -191,7 +191,7 @@ def fresh_user(server):
         if settings:
             user.update_settings(request=service_pb2.UpdateSettingsRequest(**settings))
         for h in habits:
-            h["id"] = user.create_habit(h.get("first_name", h["name"]), created_on=pb_date(h["created"])).habit.id
+            h["id"] = user.create_habit(h.get("first_name", h["name"]), created_on=pb_date(h["created"])).id
         by_key = {h["key"]: h["id"] for h in habits}
         record = [types_pb2.Completion(habit_id=by_key[key], date=pb_date(day)) for key, day in completions]
         for i in range(0, len(record), 2000):
@@ -364,7 +364,7 @@ def test_build_month_page_matches_reference(client, seed):
         year=case["year"], month=case["month"], as_of=pb_date(case["as_of"]), locale=case["locale"],
         selected=pb_date(case["selected"]) if case["selected"] is not None else None,
         week_start=week_start_message(case["week_start"]), highlighted=[pb_date(d) for d in case["highlighted"]])
-    page = client.build_month_page(request=request).page
+    page = client.call("BuildMonthPage", request).page  # the wire message
     marked = set(case["highlighted"])
     expected = month_page(case["year"], case["month"], resolve_page_week_start(case["week_start"], locale),
                           case["as_of"], case["selected"], lambda d: d in marked, lambda d: None)
@@ -412,7 +412,7 @@ def test_get_month_page_matches_reference(fresh_user, seed):
         request.selected.CopyFrom(pb_date(case["selected"]))
     if case["week_start"] is not None:
         request.week_start.CopyFrom(week_start_message(case["week_start"]))
-    page = user.get_month_page(request=request).page
+    page = user.call("GetMonthPage", request).page
     locale = case["locale"] or case["settings"]["locale"]  # empty: the user's
     expected = month_page(year, month, resolve_page_week_start(case["week_start"], locale), case["as_of"],
                           case["selected"], store.contributes, store.level)
@@ -460,7 +460,7 @@ def test_get_weekday_chart_matches_reference(fresh_user, seed):
         getattr(request, "from").CopyFrom(pb_date(case["from"]))
     if case["to"] is not None:
         request.to.CopyFrom(pb_date(case["to"]))
-    chart = user.get_weekday_chart(request=request).chart
+    chart = user.call("GetWeekdayChart", request).chart
     locale = case["locale"] or case["settings"]["locale"]
     last = case["to"] if case["to"] is not None else case["as_of"]  # absent: as_of
     expected = weekday_chart(store, case["from"], last, LOCALE_FIRST_WEEKDAY[locale], case["include_total"])
@@ -530,7 +530,7 @@ def test_get_day_matches_reference(fresh_user, seed):
     user = fresh_user(f"day{seed}", case["settings"], case["habits"], case["completions"])
     store = Store(case["habits"], case["completions"], case["settings"].get("min_percent", 0))
     for day in case["queries"]:
-        detail = user.get_day(pb_date(day)).day
+        detail = user.call("GetDay", date=pb_date(day)).day
         expected = day_detail(store, day)
         actual = {"date": opt_date(detail, "date"), "habits": sorted((h.id, h.name) for h in detail.completed_habits),
                   "completed": detail.completed, "active": detail.active, "percent": detail.percent,

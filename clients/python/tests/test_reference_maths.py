@@ -402,7 +402,7 @@ def first_difference(expected: dict, actual: dict, model: Model) -> str | None:
 def test_build_heatmap_matches_reference(client, seed):
     case = heatmap_case(seed)
     expected = expected_heatmap(case)
-    response = client.build_heatmap(request=request_for(case))
+    response = client.call("BuildHeatmap", request_for(case))  # the wire message
     difference = first_difference(expected, actual_heatmap(response), expected["model"])
     assert difference is None, f"BuildHeatmap differs from the docs/RULES.md reference: {difference}\n{describe(case)}"
 
@@ -427,7 +427,7 @@ def labels_case(seed: int) -> list[int]:
 def test_build_month_labels_matches_reference(client, seed):
     starts = labels_case(seed)
     locale = ["", "en_US"][seed % 2]
-    response = client.build_month_labels(request=service_pb2.BuildMonthLabelsRequest(
+    response = client.call("BuildMonthLabels", service_pb2.BuildMonthLabelsRequest(
         week_starts=[pb_date(day) for day in starts], locale=locale))
     actual = [(label.label, label.week_index) for label in response.labels]
     expected = month_labels(starts)

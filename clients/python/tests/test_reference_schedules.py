@@ -154,7 +154,7 @@ def test_reference_gives_the_worked_example():
 @pytest.mark.parametrize("seed", SEEDS, ids=lambda seed: f"seed{seed}")
 def test_build_heatmap_with_schedules_matches_reference(client, seed):
     case = schedule_case(seed)
-    response = client.build_heatmap(**request_fields(case))
+    response = client.call("BuildHeatmap", **request_fields(case))  # the wire message
     problems = []
     for week in response.heatmap.weeks:
         for cell in week.cells:

@@ -4,7 +4,7 @@ internal import CStreakProto
 
 /// Protobuf message `streak.v1.ListHabitsRequest`.
 public struct WireListHabitsRequest: WireMessage {
-    /// The `include_archived` field.
+    /// False: habits live today (one archived from a later day is listed)
     public var includeArchived: Bool = false
 
     /// Creates a message with every field at its default: absent, zero or empty.

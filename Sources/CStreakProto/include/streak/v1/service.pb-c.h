@@ -103,6 +103,9 @@ struct  Streak__V1__CreateHabitResponse
 struct  Streak__V1__ListHabitsRequest
 {
   ProtobufCMessage base;
+  /*
+   * false: habits live today (one archived from a later day is listed)
+   */
   protobuf_c_boolean include_archived;
 };
 #define STREAK__V1__LIST_HABITS_REQUEST__INIT \

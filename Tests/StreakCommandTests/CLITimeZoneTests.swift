@@ -1,0 +1,63 @@
+import Foundation
+import StreakTestSupport
+import Testing
+
+/// The user's own time zone: the local user takes the machine's zone on a server's first start,
+/// `settings --time-zone local` takes the client machine's, and a client in another zone is told once.
+@Suite("streak and the user's time zone", .serialized)
+struct CLITimeZoneTests {
+    @Test func theLocalUserTakesTheServersZoneAndTheClientIsToldOnceWhenItsZoneDiffers() throws {
+        let server = try ServerProcess.start(environment: ["TZ": "America/New_York"])
+        defer { server.stop() }
+        let state = ServerProcess.temporaryDirectory(prefix: "streak-state")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let environment = [
+            "STREAKD_DATA_DIR": server.dataDirectory.path, "STREAK_SERVER": "127.0.0.1:\(server.port)",
+            "XDG_STATE_HOME": state.path,
+        ]
+        let settings = try CLIRunner.run(
+            ["settings", "--json"],
+            environment: environment.merging(["TZ": "America/New_York"]) { $1 }
+        )
+        #expect(settings.stdout.contains("\"time_zone\": \"America/New_York\""), "\(settings.stdout)")
+        #expect(settings.stderr.isEmpty, "\(settings.stderr)")
+
+        // A client in Tokyo: told once, with the command that changes it; quiet the second time.
+        let tokyo = environment.merging(["TZ": "Asia/Tokyo"]) { $1 }
+        let first = try CLIRunner.run(["streak"], environment: tokyo)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("America/New_York"), "\(first.stderr)")
+        #expect(first.stderr.contains("Asia/Tokyo") && first.stderr.contains("streak settings --time-zone local"))
+        let second = try CLIRunner.run(["streak"], environment: tokyo)
+        #expect(second.stderr.isEmpty, "\(second.stderr)")
+        // --quiet never tells; a command given --as-of does not depend on today and says nothing.
+        try? FileManager.default.removeItem(at: state)
+        #expect(try CLIRunner.run(["--quiet", "streak"], environment: tokyo).stderr.isEmpty)
+        #expect(try CLIRunner.run(["--as-of", "2025-06-15", "streak"], environment: tokyo).stderr.isEmpty)
+
+        // settings --time-zone local takes the client's zone; then there is nothing to tell.
+        let local = try CLIRunner.run(["settings", "--time-zone", "local", "--json"], environment: tokyo)
+        #expect(local.stdout.contains("\"time_zone\": \"Asia/Tokyo\""), "\(local.stdout)")
+        try? FileManager.default.removeItem(at: state)
+        #expect(try CLIRunner.run(["streak"], environment: tokyo).stderr.isEmpty)
+    }
+
+    @Test func relativeDatesFollowTheUsersZoneNotTheClients() throws {
+        // The user lives at UTC+14 (Kiritimati) while the client says UTC-10 (Honolulu): at any
+        // instant the user's today is one or two days after the client's. `today` is the user's.
+        let server = try ServerProcess.start(environment: ["TZ": "Pacific/Kiritimati"])
+        defer { server.stop() }
+        let environment = [
+            "STREAKD_DATA_DIR": server.dataDirectory.path, "STREAK_SERVER": "127.0.0.1:\(server.port)",
+            "TZ": "Pacific/Honolulu",
+        ]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Pacific/Kiritimati")!
+        let before = calendar.dateComponents([.year, .month, .day], from: Date())
+        let output = try CLIRunner.run(["--quiet", "--json", "today"], environment: environment)
+        let after = calendar.dateComponents([.year, .month, .day], from: Date())
+        #expect(output.status == 0, "\(output.stderr)")
+        let expected = [before, after].map { String(format: "%04d-%02d-%02d", $0.year!, $0.month!, $0.day!) }
+        #expect(expected.contains { output.stdout.contains("\"date\": \"\($0)\"") }, "\(output.stdout)")
+    }
+}

@@ -12,12 +12,13 @@ struct Streak: AsyncParsableCommand {
             $XDG_DATA_HOME/streakd/token or ~/.local/share/streakd/token.
 
             Exit codes: 0 ok, 64 usage, 65 bad input (dates, unknown habits), 69 streakd unreachable, \
-            70 server error, 75 deadline exceeded, 77 not authenticated. See docs/CLI.md.
+            70 server error, 73 cannot write the -o file, 75 deadline exceeded, 77 not authenticated. See docs/CLI.md.
             """,
         subcommands: [
             HabitCommand.self, DoneCommand.self, UndoCommand.self, DayCommand.self, HeatmapCommand.self,
             StreakSummaryCommand.self, WeekdaysCommand.self, CalendarCommand.self, SettingsCommand.self,
             SkipCommand.self, UnskipCommand.self, RestCommand.self, WatchCommand.self, SampleCommand.self,
+            ReportCommand.self,
         ]
     )
 

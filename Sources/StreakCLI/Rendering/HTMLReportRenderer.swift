@@ -53,7 +53,7 @@ public enum HTMLReportRenderer {
         main { max-width: 62rem; margin: 0 auto; padding: 1rem 1.5rem 2rem; }
         h1 { font-size: 1.6rem; margin: 0.5rem 0 1rem; }
         h2 { font-size: 1.2rem; margin: 1.5rem 0 0.5rem; }
-        .heatmap svg { max-width: 100%; height: auto; }
+        .heatmap svg { width: 100%; height: auto; }
         .streak-current { font-size: 1.4rem; font-weight: bold; }
         p { margin: 0.25rem 0; }
         table { border-collapse: collapse; margin: 0.5rem 0; }

@@ -5,6 +5,7 @@
 #   docs/images/heatmap-{light,dark,colorblind}.svg     the pictures README.md embeds
 #   Tests/StreakCommandTests/Golden/heatmap.svg         the light SVG (CLIPictureGoldenTests)
 #   Tests/StreakCommandTests/Golden/report.html         `streak report` (the browser test's page)
+#   Tests/StreakCommandTests/Golden/report-{dark,colorblind}.html   the same in the other themes
 #   Tests/StreakCommandTests/Golden/heatmap-labels.json `streak --json heatmap --labels`: the
 #                                                       server's label of every day, for the browser test
 # CLIPictureGoldenTests regenerates them against a real streakd and fails when they differ.
@@ -46,5 +47,7 @@ for theme in light dark colorblind; do
 done
 streak heatmap --format svg -o "$golden/heatmap.svg"
 streak report -o "$golden/report.html"
+streak report --theme dark -o "$golden/report-dark.html"
+streak report --theme colorblind -o "$golden/report-colorblind.html"
 streak --json heatmap --labels -o "$golden/heatmap-labels.json"
-echo "wrote docs/images/heatmap-{light,dark,colorblind}.svg and $golden/{heatmap.svg,report.html,heatmap-labels.json}"
+echo "wrote docs/images/heatmap-{light,dark,colorblind}.svg and $golden/{heatmap.svg,report*.html,heatmap-labels.json}"

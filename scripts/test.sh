@@ -41,6 +41,9 @@ timeout --kill-after=10 1200 swift test --skip-build || {
 step "python and C clients against a real streakd"
 STREAKD_BIN="$(swift build --show-bin-path)/streakd" scripts/test-clients.sh
 
+step "the HTML report in a real browser (headless Chromium, axe-core, screenshots)"
+scripts/test-browser.sh
+
 step "load generator smoke run"
 scripts/bench --smoke
 

@@ -15,6 +15,8 @@ struct CLIPictureGoldenTests {
         ("docs/images/heatmap-colorblind.svg", ["heatmap", "--format", "svg", "--theme", "colorblind"]),
         ("Tests/StreakCommandTests/Golden/heatmap.svg", ["heatmap", "--format", "svg"]),
         ("Tests/StreakCommandTests/Golden/report.html", ["report"]),
+        ("Tests/StreakCommandTests/Golden/report-dark.html", ["report", "--theme", "dark"]),
+        ("Tests/StreakCommandTests/Golden/report-colorblind.html", ["report", "--theme", "colorblind"]),
         ("Tests/StreakCommandTests/Golden/heatmap-labels.json", ["--json", "heatmap", "--labels"]),
     ]
 

@@ -2,8 +2,8 @@
 # README's test command: installs what a fresh machine lacks, checks generated code and
 # formatting, builds with warnings as errors, starts a throwaway PostgreSQL server, runs every
 # Swift test (unit and integration against a real streakd on loopback; the stores on SQLite and
-# on PostgreSQL), the Python and C clients against a real streakd, a short smoke run of the
-# load generator, and the framing and wire tests again under AddressSanitizer (scripts/test-asan.sh).
+# on PostgreSQL), the Python and C clients against a real streakd, the HTML report in headless
+# Chromium (scripts/test-browser.sh), a short smoke run of the load generator, and the framing and wire tests again under AddressSanitizer (scripts/test-asan.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -5,7 +5,7 @@ import StreakCore
 import StreakWire
 
 /// `streak heatmap`'s output options: `--format text|svg|html`, `--months N`, `--labels`, and
-/// the theme and output file.
+/// the theme and output file. Text fits the terminal (`TerminalWidth`): the most recent weeks.
 struct HeatmapFormatOptions: ParsableArguments {
     /// What `--format` names.
     enum Format: String, CaseIterable {
@@ -56,6 +56,13 @@ struct HeatmapFormatOptions: ParsableArguments {
             request.from = try MonthRange.first(monthsEndingWith: last, count: months)
         }
         request.accessibilityLabels = labels || format != .text
+        let heatmap = try await context.client.heatmap(request)
+        // Text shows the most recent weeks that fit; asking again for just those gives their month labels.
+        let fit = HeatmapRenderer.weeksThatFit(width: TerminalWidth.current())
+        guard format == .text, !context.json, heatmap.weeks.count > fit,
+            let first = heatmap.weeks[heatmap.weeks.count - fit].start
+        else { return heatmap }
+        request.from = first
         return try await context.client.heatmap(request)
     }
 
@@ -68,7 +75,13 @@ struct HeatmapFormatOptions: ParsableArguments {
             try picture.deliver(WireJSON.heatmap(heatmap).serialized(pretty: true) + "\n")
         case .text:
             let style = picture.output == nil ? context.style : .plain
-            try picture.deliver(HeatmapRenderer.render(heatmap, style: style))
+            let text = HeatmapRenderer.render(
+                heatmap,
+                style: style,
+                theme: theme ?? .dark,
+                width: TerminalWidth.current()
+            )
+            try picture.deliver(text)
         case .svg, .html:
             let streak = try await context.client.streak(asOf: context.asOf, habitIDs: habitIDs)
             let (locale, names) = PictureOptions.weekdayNames(settings: try await context.client.settings())

@@ -70,3 +70,35 @@ struct HeatmapPaletteTests {
         #expect(HeatmapTheme.names == "light, dark, colorblind")
     }
 }
+
+/// The terminal palettes, from the RGB values xterm gives their 256-colour indexes.
+@Suite("Terminal heatmap palettes")
+struct TerminalHeatmapPaletteTests {
+    @Test func xtermIndexesBecomeTheirColours() {
+        #expect(TerminalHeatmapPalette.rgb(index: 16) == RGBColor(hex: 0x000000))
+        #expect(TerminalHeatmapPalette.rgb(index: 22) == RGBColor(hex: 0x005f00))
+        #expect(TerminalHeatmapPalette.rgb(index: 40) == RGBColor(hex: 0x00d700))
+        #expect(TerminalHeatmapPalette.rgb(index: 231) == RGBColor(hex: 0xffffff))
+        #expect(TerminalHeatmapPalette.rgb(index: 238) == RGBColor(hex: 0x444444))
+        #expect(TerminalHeatmapPalette.rgb(index: 253) == RGBColor(hex: 0xdadada))
+    }
+
+    @Test(arguments: HeatmapTheme.allCases)
+    func levelsGoFromThePageTowardsTheInk(theme: HeatmapTheme) {
+        let colors = theme.terminalPalette
+        let luminances = colors.levels.map { WCAG.luminance(TerminalHeatmapPalette.rgb(index: $0)) }
+        // Light terminals (light, colorblind): none is the lightest, more is darker; dark: the other way.
+        let ordered = theme.palette.isLight ? luminances.sorted(by: >) : luminances.sorted()
+        #expect(luminances == ordered, "\(theme): \(colors.levels) → \(luminances)")
+        #expect(Set(luminances).count == 4)
+        if theme.palette.isLight {
+            #expect(luminances[0] > luminances[1], "\(theme): the empty colour is not lighter than level 1")
+        }
+        #expect(!colors.levels.contains(colors.rest))
+    }
+
+    @Test func theDarkThemeIsTheGreensOfBefore() {
+        #expect(TerminalHeatmapPalette.dark.levels == [238, 22, 28, 40])
+        #expect(TerminalHeatmapPalette.dark.rest == 67)
+    }
+}

@@ -12,7 +12,7 @@ struct HeatmapFormatOptions: ParsableArguments {
         case text, svg, html
     }
 
-    @Option(help: ArgumentHelp("text (default), svg or html (a self-contained page).", valueName: "format"))
+    @Option(help: ArgumentHelp("text, svg or html (a self-contained page).", valueName: "format"))
     var format: String = "text"
 
     @Option(

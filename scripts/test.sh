@@ -2,8 +2,8 @@
 # README's test command: installs what a fresh machine lacks, checks generated code and
 # formatting, builds with warnings as errors, starts a throwaway PostgreSQL server, runs every
 # Swift test (unit and integration against a real streakd on loopback; the stores on SQLite and
-# on PostgreSQL), the Python and C clients against a real streakd, a short smoke run of the
-# load generator, and the framing and wire tests again under AddressSanitizer (scripts/test-asan.sh).
+# on PostgreSQL), the Python and C clients against a real streakd, the HTML report in headless
+# Chromium (scripts/test-browser.sh), a short smoke run of the load generator, and the framing and wire tests again under AddressSanitizer (scripts/test-asan.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +50,9 @@ grep -q "streak done Meditate" <<<"$page" || { echo "man streak lacks the exampl
 
 step "python and C clients against a real streakd"
 STREAKD_BIN="$(swift build --show-bin-path)/streakd" scripts/test-clients.sh
+
+step "the HTML report in a real browser (headless Chromium, axe-core, screenshots)"
+scripts/test-browser.sh
 
 step "load generator smoke run"
 scripts/bench --smoke

@@ -19,6 +19,8 @@ struct CLIFailure: Error {
         case unavailable = 69
         /// The server answered with an internal or unexpected error.
         case server = 70
+        /// The output file cannot be created or written (a directory, no permission, no space).
+        case cantCreate = 73
         /// Standard output (or a file the command writes) could not be written.
         case ioError = 74
         /// The deadline passed before the answer came.

@@ -45,7 +45,7 @@ struct DayCommand: AsyncParsableCommand {
     }
 }
 
-/// `streak heatmap [--from --to --week-start]`.
+/// `streak heatmap [--from --to --week-start] [--format --theme -o --months]`.
 struct HeatmapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "heatmap",
@@ -76,6 +76,7 @@ struct HeatmapCommand: AsyncParsableCommand {
     )
     var weekStart: String?
     @OptionGroup var filter: HabitFilter
+    @OptionGroup var output: HeatmapFormatOptions
 
     func run() async throws {
         try await global.run { context in
@@ -85,11 +86,8 @@ struct HeatmapCommand: AsyncParsableCommand {
             request.to = try await context.date(to, option: "--to")
             request.asOf = context.asOf
             request.weekStart = try weekStart.map(WeekStartArgument.parse)
-            let heatmap = try await context.client.heatmap(request)
-            try context.emit(
-                json: WireJSON.heatmap(heatmap),
-                text: HeatmapRenderer.render(heatmap, style: context.style)
-            )
+            let heatmap = try await output.heatmap(request, context: context)
+            try await output.emit(heatmap, habitIDs: request.habitIds, context: context)
         }
     }
 }

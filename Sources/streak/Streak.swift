@@ -19,14 +19,15 @@ struct Streak: AsyncParsableCommand {
             one, today included), in your time zone on the server (streak settings --time-zone local).
 
             Exit codes: 0 ok, 64 usage, 65 bad input (dates, unknown habits), 69 streakd unreachable, \
-            70 server error, 74 output not writable, 75 deadline exceeded, 77 not authenticated. \
-            See docs/CLI.md.
+            70 server error, 73 cannot write the -o file, 74 output not writable, 75 deadline exceeded, \
+            77 not authenticated. See docs/CLI.md.
 
             Examples:
               streak habit add Meditate
               streak done Meditate
               streak
               streak heatmap
+              streak report -o report.html
             """,
         version: StreakVersion.current,
         subcommands: [
@@ -34,6 +35,7 @@ struct Streak: AsyncParsableCommand {
             HeatmapCommand.self, StreakSummaryCommand.self, WeekdaysCommand.self, CalendarCommand.self,
             SettingsCommand.self, SkipCommand.self, UnskipCommand.self, RestCommand.self, WatchCommand.self,
             SampleCommand.self, CompletionsCommand.self,
+            ReportCommand.self,
         ]
     )
 

@@ -184,3 +184,64 @@ struct WidthAwareRendererTests {
         #expect(DisplayWidth.of(lines[0]) <= 27)
     }
 }
+
+/// The text heatmap at a given width: the most recent weeks, labels moved with them.
+@Suite("Text heatmap width")
+struct HeatmapWidthTests {
+    static let year = Fixtures.heatmap(from: "2024-07-01", to: "2025-06-15") { Int32($0.day % 4) }
+
+    static func displayWidth(_ line: Substring) -> Int {
+        // Escape sequences take no columns; every other character here takes one.
+        var width = 0
+        var inEscape = false
+        for character in line {
+            if character == "\u{1B}" {
+                inEscape = true
+            } else if inEscape {
+                if character.isLetter { inEscape = false }
+            } else {
+                width += 1
+            }
+        }
+        return width
+    }
+
+    @Test(arguments: [20, 40, 41, 80, 120, 200])
+    func noLineIsWiderThanTheTerminal(width: Int) {
+        for style in [TerminalStyle.plain, .color] {
+            let text = HeatmapRenderer.render(Self.year, style: style, theme: .light, width: width)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.allSatisfy { Self.displayWidth($0) <= width }, "\(width): \(lines.map(Self.displayWidth))")
+            let weeks = min(Self.year.weeks.count, HeatmapRenderer.weeksThatFit(width: width))
+            // The Monday row holds one glyph per week shown (the first week starts on a Monday).
+            #expect(Self.displayWidth(lines[1]) == 2 + 2 * weeks - 1)
+        }
+    }
+
+    @Test func theMostRecentWeeksAreKeptWithTheirLabels() {
+        let trimmed = HeatmapRenderer.trimmed(Self.year, toWeeks: 10)
+        #expect(trimmed.weeks.count == 10)
+        #expect(trimmed.weeks.last == Self.year.weeks.last)
+        #expect(trimmed.from == trimmed.weeks.first?.start)
+        let kept = Self.year.monthLabels.filter { Int($0.weekIndex) >= Self.year.weeks.count - 10 }
+        #expect(trimmed.monthLabels.map(\.label) == kept.map(\.label))
+        #expect(trimmed.monthLabels.allSatisfy { $0.weekIndex >= 0 && $0.weekIndex < 10 })
+        #expect(HeatmapRenderer.trimmed(Self.year, toWeeks: 100) == Self.year)
+        #expect(HeatmapRenderer.weeksThatFit(width: 80) == 39)
+        #expect(HeatmapRenderer.weeksThatFit(width: 3) == 1)
+    }
+
+    @Test func withoutAWidthNothingIsCut() {
+        let text = HeatmapRenderer.render(Self.year, style: .plain)
+        #expect(text == HeatmapRenderer.render(Self.year, style: .plain, theme: .dark, width: 1000))
+        #expect(text.split(separator: "\n")[1].count == 2 + 2 * Self.year.weeks.count - 1)
+    }
+
+    @Test func coloursFollowTheTheme() {
+        let light = HeatmapRenderer.render(Self.year, style: .color, theme: .light)
+        #expect(light.contains("\u{1B}[38;5;253m■"))
+        #expect(!light.contains("\u{1B}[38;5;238m■"))
+        let plainLight = HeatmapRenderer.render(Self.year, style: .plain, theme: .light)
+        #expect(plainLight == HeatmapRenderer.render(Self.year, style: .plain, theme: .dark))
+    }
+}

@@ -40,6 +40,8 @@ struct CLIRunner {
         base["HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("streak-no-home").path
         base["XDG_STATE_HOME"] = nil
         base["TZ"] = "UTC"
+        // The text heatmap fits COLUMNS on a pipe: wide enough for the README's whole year unless a test says otherwise.
+        base["COLUMNS"] = "120"
         process.environment = base.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()

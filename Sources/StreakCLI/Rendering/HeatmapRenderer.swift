@@ -4,60 +4,93 @@ public import StreakWire
 /// Draws a heatmap as text: month labels above their columns, M/W/F on the left, one column
 /// per week (two characters wide), and a legend.
 ///
-/// With colour each cell is a `■` in one of GitHub's greens (256-colour palette); without,
-/// the levels are `·` (none), `░` (light), `▒` (medium) and `█` (full), so the picture
-/// still reads. A rest day (every habit excused) is `-`, in a neutral blue with colour. Days
-/// outside the range or after "today" are blank.
+/// With colour each cell is a `■` in the theme's 256-colour palette (`TerminalHeatmapPalette`;
+/// dark: GitHub's greens); without, the levels are `·` (none), `░` (light), `▒` (medium) and
+/// `█` (full), so the picture still reads. A rest day (every habit excused) is `-`, in a neutral
+/// colour with colour. Days outside the range or after "today" are blank. Given a width, it
+/// shows the most recent weeks that fit (two columns each after a two-column margin) and no
+/// line is wider.
 public enum HeatmapRenderer {
-    /// The 256-colour palette index of each level, dark grey then three greens.
-    static let palette = [238, 22, 28, 40]
+    /// The 256-colour palette index of each level in the dark theme, dark grey then three greens.
+    static let palette = TerminalHeatmapPalette.dark.levels
     /// The character of each level without colour.
     static let plainGlyphs = ["·", "░", "▒", "█"]
     static let margin = 2
     /// A rest day without colour, and its 256-colour palette index with colour.
     static let restGlyph = "-"
-    static let restColor = 67
 
     /// The heatmap as lines of text, each ending in a newline.
-    public static func render(_ heatmap: WireHeatmap, style: TerminalStyle) -> String {
+    /// - Parameters:
+    ///   - heatmap: the server's heatmap.
+    ///   - style: colour or plain characters.
+    ///   - theme: the colours (only with colour).
+    ///   - width: the terminal's width in columns; nil for no limit.
+    public static func render(
+        _ heatmap: WireHeatmap,
+        style: TerminalStyle,
+        theme: HeatmapTheme = .dark,
+        width: Int? = nil
+    ) -> String {
+        let colors = theme.terminalPalette
+        let heatmap = width.map { trimmed(heatmap, toWeeks: weeksThatFit(width: $0)) } ?? heatmap
         let weekStart = heatmap.weekStart ?? .monday
         let weekdays = Weekday.ordered(startingAt: weekStart)
-        var lines: [String] = [labelLine(heatmap)]
+        var lines: [String] = [labelLine(heatmap, width: width)]
         for row in 0..<7 {
             var line = rowLabel(weekdays[row])
             for week in heatmap.weeks {
                 let cell = row < week.cells.count ? week.cells[row] : WireHeatmapCell()
-                line += glyph(for: cell, style: style) + " "
+                line += glyph(for: cell, style: style, colors: colors) + " "
             }
             lines.append(trimTrailing(line))
         }
         lines.append("")
-        lines.append(legend(style: style))
+        lines.append(legend(style: style, theme: theme))
         if heatmap.weeks.contains(where: { $0.cells.contains(where: \.rest) }) {
-            lines.append(String(repeating: " ", count: margin) + restCell(style: style) + " rest day")
+            lines.append(String(repeating: " ", count: margin) + restCell(style: style, colors: colors) + " rest day")
         }
         return lines.map { $0 + "\n" }.joined()
     }
 
-    static func restCell(style: TerminalStyle) -> String {
-        style.usesColor ? style.foreground("■", restColor) : restGlyph
+    /// How many week columns fit in `width` columns: two each, after the two-column margin (at least one).
+    public static func weeksThatFit(width: Int) -> Int {
+        max(1, (width - margin) / 2)
+    }
+
+    /// The most recent `count` weeks of `heatmap`, its month labels moved with them (a label
+    /// of a week that is left out is dropped).
+    public static func trimmed(_ heatmap: WireHeatmap, toWeeks count: Int) -> WireHeatmap {
+        let dropped = heatmap.weeks.count - max(count, 0)
+        guard dropped > 0 else { return heatmap }
+        var result = heatmap
+        result.weeks = Array(heatmap.weeks.suffix(max(count, 0)))
+        result.from = result.weeks.first?.start ?? heatmap.from
+        result.monthLabels = heatmap.monthLabels.compactMap { label in
+            let index = Int(label.weekIndex) - dropped
+            return index >= 0 ? WireMonthLabel(label: label.label, weekIndex: Int32(index)) : nil
+        }
+        return result
+    }
+
+    static func restCell(style: TerminalStyle, colors: TerminalHeatmapPalette = .dark) -> String {
+        style.usesColor ? style.foreground("■", colors.rest) : restGlyph
     }
 
     /// The legend line: `Less · ░ ▒ █ More`, coloured blocks with colour.
-    public static func legend(style: TerminalStyle) -> String {
-        let cells = (0...3).map { cell(level: $0, style: style) }.joined(separator: " ")
-        return String(repeating: " ", count: margin) + "Less \(cells) More"
+    public static func legend(style: TerminalStyle, theme: HeatmapTheme = .dark) -> String {
+        let cells = (0...3).map { cell(level: $0, style: style, colors: theme.terminalPalette) }
+        return String(repeating: " ", count: margin) + "Less \(cells.joined(separator: " ")) More"
     }
 
-    static func glyph(for cell: WireHeatmapCell, style: TerminalStyle) -> String {
+    static func glyph(for cell: WireHeatmapCell, style: TerminalStyle, colors: TerminalHeatmapPalette) -> String {
         guard cell.present else { return " " }
-        if cell.rest { return restCell(style: style) }
-        return self.cell(level: Int(cell.level), style: style)
+        if cell.rest { return restCell(style: style, colors: colors) }
+        return self.cell(level: Int(cell.level), style: style, colors: colors)
     }
 
-    static func cell(level: Int, style: TerminalStyle) -> String {
+    static func cell(level: Int, style: TerminalStyle, colors: TerminalHeatmapPalette = .dark) -> String {
         let level = min(max(level, 0), 3)
-        return style.usesColor ? style.foreground("■", palette[level]) : plainGlyphs[level]
+        return style.usesColor ? style.foreground("■", colors.color(level: level)) : plainGlyphs[level]
     }
 
     static func rowLabel(_ weekday: Weekday) -> String {
@@ -69,8 +102,9 @@ public enum HeatmapRenderer {
         }
     }
 
-    /// Month labels placed at their week's column; a label that would overlap the previous one is dropped.
-    public static func labelLine(_ heatmap: WireHeatmap) -> String {
+    /// Month labels placed at their week's column; a label that would overlap the previous one is
+    /// dropped, and the line is cut at `width` columns.
+    public static func labelLine(_ heatmap: WireHeatmap, width: Int? = nil) -> String {
         var characters: [Character] = Array(repeating: " ", count: margin + heatmap.weeks.count * 2 + 3)
         var nextFree = 0
         for label in heatmap.monthLabels.sorted(by: { $0.weekIndex < $1.weekIndex }) {
@@ -82,6 +116,7 @@ public enum HeatmapRenderer {
             }
             nextFree = column + text.count + 1
         }
+        if let width, characters.count > width { characters.removeLast(characters.count - max(width, 0)) }
         return trimTrailing(String(characters))
     }
 

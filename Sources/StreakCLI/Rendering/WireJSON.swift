@@ -98,14 +98,17 @@ public enum WireJSON {
         ])
     }
 
-    /// null for an absent cell, else `{"date", "completed", "active", "level", "percent", "due", "rest"}`.
+    /// null for an absent cell, else `{"date", "completed", "active", "level", "percent", "due", "rest"}`,
+    /// and `"accessibility_label"` last when the cell has one (`heatmap --labels`).
     public static func cell(_ cell: WireHeatmapCell) -> JSONValue {
         guard cell.present else { return .null }
-        return .object([
+        var fields: [(String, JSONValue)] = [
             ("date", date(cell.date)), ("completed", .int(Int64(cell.completed))),
             ("active", .int(Int64(cell.active))), ("level", .int(Int64(cell.level))),
             ("percent", .int(Int64(cell.percent))), ("due", .int(Int64(cell.due))), ("rest", .bool(cell.rest)),
-        ])
+        ]
+        if !cell.accessibilityLabel.isEmpty { fields.append(("accessibility_label", .string(cell.accessibilityLabel))) }
+        return .object(fields)
     }
 
     /// `{"from", "to", "series": [{"habit_id", "name", "total", "counts": [{"weekday", "short_name", "count"}]}]}`.

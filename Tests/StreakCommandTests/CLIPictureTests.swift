@@ -1,0 +1,134 @@
+import Foundation
+import StreakTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `streak heatmap --format svg|html`, `--theme`, `-o FILE`, `--months`, `--labels` and
+/// `streak report` against a real streakd with the README's sample year.
+@Suite("streak heatmap pictures and report", .serialized)
+struct CLIPictureTests {
+    static func withSampleServer(_ body: (CLIRunner) throws -> Void) throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        #expect(try cli.run(["sample", "--seed", "7"]).status == 0)
+        try body(cli)
+    }
+
+    static func scratchDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("streak-pictures-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func count(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    @Test func svgAndHtmlOnStandardOutputAndInAFile() throws {
+        try Self.withSampleServer { cli in
+            let svg = try cli.run(["heatmap", "--format", "svg"])
+            #expect(svg.status == 0, "\(svg.stderr)")
+            #expect(svg.stdout.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+            // 2024-07-01 ... 2025-06-15: 350 days, each a rect with its label.
+            #expect(Self.count("data-date=", in: svg.stdout) == 350)
+            #expect(Self.count("<title>June 15: ", in: svg.stdout) == 1)
+            #expect(svg.stdout.contains("Current streak: 47 days, since 2025-04-30."))
+
+            let directory = try Self.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("heatmap.svg")
+            try "old".write(to: file, atomically: true, encoding: .utf8)
+            let written = try cli.run(["heatmap", "--format", "svg", "-o", file.path])
+            #expect(written.status == 0, "\(written.stderr)")
+            #expect(written.stdout.isEmpty)
+            #expect(try String(contentsOf: file, encoding: .utf8) == svg.stdout)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["heatmap.svg"])
+
+            let dark = try cli.run(["heatmap", "--format", "html", "--theme", "dark"])
+            #expect(dark.status == 0, "\(dark.stderr)")
+            #expect(dark.stdout.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
+            #expect(dark.stdout.contains("background: #0d1117"))
+            #expect(!dark.stdout.contains("<table"))
+        }
+    }
+
+    @Test func reportHasEverySection() throws {
+        try Self.withSampleServer { cli in
+            let directory = try Self.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("report.html")
+            let report = try cli.run(["report", "-o", file.path, "--theme", "colorblind"])
+            #expect(report.status == 0, "\(report.stderr)")
+            let html = try String(contentsOf: file, encoding: .utf8)
+            for part in [
+                "<h1>Habits up to 2025-06-15</h1>", "<h2 id=\"streak-heading\">Streak</h2>",
+                "<h2 id=\"month-heading\">June 2025</h2>", "<h2 id=\"weekdays-heading\">Completions by weekday</h2>",
+                "<span class=\"streak-current\">47 days</span>", "aria-current=\"date\"", "#0c2d5e",
+            ] {
+                #expect(html.contains(part), "the report lacks \(part)")
+            }
+            #expect(Self.count("data-date=", in: html) == 350)
+        }
+    }
+
+    @Test func badInputIsAClearErrorAndWritesNothing() throws {
+        try Self.withSampleServer { cli in
+            let directory = try Self.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("out.svg").path
+            let cases: [([String], Int32, String)] = [
+                (["heatmap", "--format", "svg", "--theme", "sepia", "-o", file], 64, "unknown --theme 'sepia'"),
+                (["heatmap", "--format", "png", "-o", file], 64, "unknown --format 'png'"),
+                (["report", "--theme", "neon", "-o", file], 64, "unknown --theme 'neon'"),
+                (["--json", "heatmap", "--format", "svg"], 64, "--json prints JSON"),
+                (["heatmap", "--months", "3", "--from", "2025-01-01"], 64, "--from or --months"),
+                (["heatmap", "--months", "0"], 64, "--months must be"),
+                (["heatmap", "--format", "svg", "-o", directory.path], 73, "is a directory"),
+                (["report", "-o", directory.path + "/"], 73, "is a directory"),
+                (["report", "-o", directory.path + "/missing/report.html"], 73, "No such file or directory"),
+                (["report", "-o", ""], 64, "-o needs a file name"),
+            ]
+            for (arguments, status, message) in cases {
+                let output = try cli.run(arguments)
+                #expect(output.status == status, "\(arguments): \(output.stderr)")
+                #expect(
+                    output.stderr.hasPrefix("streak: ") && output.stderr.contains(message),
+                    "\(arguments): \(output.stderr)"
+                )
+                #expect(output.stdout.isEmpty, "\(arguments) printed \(output.stdout.prefix(80))")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+
+            // A directory this user may not write to (root may write anywhere: nothing to check then).
+            guard getuid() != 0 else { return }
+            let locked = directory.appendingPathComponent("locked")
+            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+            try "old".write(to: locked.appendingPathComponent("report.html"), atomically: false, encoding: .utf8)
+            chmod(locked.path, 0o555)
+            defer { chmod(locked.path, 0o755) }
+            let refused = try cli.run(["report", "-o", locked.appendingPathComponent("report.html").path])
+            #expect(refused.status == 73, "\(refused.stderr)")
+            #expect(refused.stderr.contains("Permission denied"), "\(refused.stderr)")
+            #expect(try String(contentsOf: locked.appendingPathComponent("report.html"), encoding: .utf8) == "old")
+        }
+    }
+
+    @Test func monthsAndLabels() throws {
+        try Self.withSampleServer { cli in
+            let json = try cli.run(["--json", "heatmap", "--months", "3", "--labels"])
+            #expect(json.status == 0, "\(json.stderr)")
+            #expect(json.stdout.contains("\"from\": \"2025-04-01\""))
+            #expect(json.stdout.contains("\"to\": \"2025-06-15\""))
+            // 2025-04-01 ... 2025-06-15: 76 days, each with the server's label.
+            #expect(Self.count("\"accessibility_label\": ", in: json.stdout) == 76)
+            #expect(json.stdout.contains("\"accessibility_label\": \"June 15: 20% completed, 1 of 5 habits\""))
+            let plain = try cli.run(["--json", "heatmap", "--months", "3", "--to", "2025-05-31"])
+            #expect(plain.stdout.contains("\"from\": \"2025-03-01\""))
+            #expect(!plain.stdout.contains("accessibility_label"))
+        }
+    }
+}

@@ -68,3 +68,13 @@ extension CompletionIndex {
         allCompletedHabitIDs(onDayNumber: day).contains(habitID)
     }
 }
+
+extension CompletionIndex {
+    /// The completions, by day then habit id (those outside a habit's window included: they are
+    /// stored, though they count for nothing).
+    public var completions: [Completion] {
+        zip(daysWithCompletions, completedIDs).flatMap { day, ids in
+            ids.map { Completion(habitID: $0, date: CivilDate(validDayNumber: day)) }
+        }
+    }
+}

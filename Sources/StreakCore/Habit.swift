@@ -59,4 +59,9 @@ extension Habit {
         self.init(id: id, name: name, createdOn: createdOn)
         archivedOn = uncheckedArchivedOn
     }
+
+    /// Makes the habit live again: it counts from its archive day on, as if never archived.
+    public mutating func unarchive() {
+        archivedOn = nil
+    }
 }

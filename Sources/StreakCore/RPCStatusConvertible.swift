@@ -16,6 +16,8 @@ public struct RPCStatusCode: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let alreadyExists = RPCStatusCode(rawValue: 6)
     /// RESOURCE_EXHAUSTED (8).
     public static let resourceExhausted = RPCStatusCode(rawValue: 8)
+    /// FAILED_PRECONDITION (9).
+    public static let failedPrecondition = RPCStatusCode(rawValue: 9)
     /// INTERNAL (13).
     public static let `internal` = RPCStatusCode(rawValue: 13)
     /// UNAVAILABLE (14).

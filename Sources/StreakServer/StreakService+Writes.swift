@@ -90,6 +90,8 @@ extension StreakService {
             )
         case .setHabitSchedule, .addRestPeriod, .removeRestPeriod:
             try submitScheduleWrite(method, request, user: user, snapshot: snapshot, responder: responder)
+        case .deleteHabit, .unarchiveHabit, .importData:
+            try submitDataWrite(method, request, user: user, snapshot: snapshot, responder: responder)
         default:
             throw ServiceError.unimplemented(request.method)
         }

@@ -22,6 +22,8 @@ public final class StreakService: RequestHandler, Sendable {
     let builderCache: BuilderCache
     let counters: ServiceCounters
     let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
+    /// Encodes export pages, paced by how fast each client reads them.
+    let exportQueue = DispatchQueue(label: "streakd.service.export", qos: .utility)
     /// Answers to acknowledged writes: encoded on the store's completion queue once the whole
     /// group commit was applied, without waking another thread.
     let answers: CoalescingQueue
@@ -199,6 +201,8 @@ public final class StreakService: RequestHandler, Sendable {
                 try submitWrite(method, request, user: user, responder: responder)
             } else if method == .watch {
                 try startWatch(request, user: user, responder: responder)
+            } else if method == .exportData {
+                try startExport(request, user: user, responder: responder)
             } else if method == .getServerInfo {
                 responder.respond(to: request, status: .ok, message: serverInfo().serializedBytes())
             } else {

@@ -24,7 +24,8 @@ extension WireMethod {
     var isWrite: Bool {
         switch self {
         case .createHabit, .renameHabit, .archiveHabit, .recordCompletion, .removeCompletion, .batchCompletions,
-            .updateSettings, .setHabitSchedule, .skipHabit, .unskipHabit, .addRestPeriod, .removeRestPeriod:
+            .updateSettings, .setHabitSchedule, .skipHabit, .unskipHabit, .addRestPeriod, .removeRestPeriod,
+            .deleteHabit, .unarchiveHabit, .importData:
             true
         default:
             false

@@ -70,9 +70,11 @@ extension StoreWrite {
     /// The ids of the existing habits the write names.
     var habitIDs: [Int64] {
         switch self {
-        case .renameHabit(let id, _), .archiveHabit(let id, _), .setSchedule(let id, _, _): [id]
+        case .renameHabit(let id, _), .archiveHabit(let id, _), .setSchedule(let id, _, _), .deleteHabit(let id),
+            .unarchiveHabit(let id):
+            [id]
         case .completions(let changes): changes.map(\.habitID)
-        case .createHabit, .updateSettings, .changeSettings, .addRestPeriod, .removeRestPeriod: []
+        case .createHabit, .updateSettings, .changeSettings, .addRestPeriod, .removeRestPeriod, .importData: []
         }
     }
 }

@@ -13,6 +13,8 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let alreadyExists = Code(name: "alreadyExists", status: .alreadyExists)
         /// A value outside its documented range (INVALID_ARGUMENT).
         public static let invalidArgument = Code(name: "invalidArgument", status: .invalidArgument)
+        /// The data is not in the state the change needs, e.g. unarchiving a live habit (FAILED_PRECONDITION).
+        public static let failedPrecondition = Code(name: "failedPrecondition", status: .failedPrecondition)
         /// A token that is unknown or revoked (UNAUTHENTICATED).
         public static let unauthenticated = Code(name: "unauthenticated", status: .unauthenticated)
         /// The database could not be read or written (UNAVAILABLE: retrying may succeed).

@@ -84,6 +84,13 @@ public enum StoreWrite: Sendable {
     case updateSettings(UserSettings)
     /// Some fields of the settings changed, merged with the stored ones inside the write.
     case changeSettings(SettingsChange)
+    /// The habit, its schedule, completions and skips go away.
+    case deleteHabit(id: Int64)
+    /// An archived habit counts again from its archive day on.
+    case unarchiveHabit(id: Int64)
+    /// Habits matched by name or created, with their history, rest periods and settings: every
+    /// record that can be applied is, idempotently; the others are reported (`ImportOutcome`).
+    case importData(ImportBatch)
 }
 
 /// What a write produced.
@@ -96,6 +103,10 @@ public enum StoreWriteResult: Sendable, Hashable {
     case settings(UserSettings)
     /// The rest period added or removed.
     case restPeriod(RestPeriodRecord)
+    /// The habit as it was before it was deleted, and the days its completions and skips were on.
+    case deletedHabit(Habit, completions: [CivilDate], skips: [CivilDate])
+    /// What an import applied and what it refused.
+    case imported(ImportOutcome)
 }
 
 /// A change that another server committed to a store they share.

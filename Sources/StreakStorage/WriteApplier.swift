@@ -138,6 +138,12 @@ struct WriteApplier {
                 ]
             )
             return .settings(settings)
+        case .deleteHabit(let id):
+            return try deleteHabit(id)
+        case .unarchiveHabit(let id):
+            return try unarchiveHabit(id)
+        case .importData(let batch):
+            return .imported(try importData(batch))
         }
     }
 
@@ -150,13 +156,13 @@ struct WriteApplier {
     }
 
     /// `habit` with its stored schedule (the batch's habit cache holds habits without theirs).
-    private func withSchedule(_ habit: Habit) throws(StorageError) -> Habit {
+    func withSchedule(_ habit: Habit) throws(StorageError) -> Habit {
         var habit = habit
         habit.schedule = try ScheduleRow.load(user: user, habitID: habit.id, from: connection)[habit.id] ?? .everyDay
         return habit
     }
 
-    private func existingHabit(_ id: Int64) throws(StorageError) -> Habit {
+    func existingHabit(_ id: Int64) throws(StorageError) -> Habit {
         switch habits.lookup(id, of: user) {
         case .habit(let habit): return habit
         case .missing: throw StorageError(.notFound, "no habit with id \(id)")
@@ -175,7 +181,7 @@ struct WriteApplier {
         return habit
     }
 
-    private func window(of habit: Habit) -> String {
+    func window(of habit: Habit) -> String {
         guard let archived = habit.archivedOn else { return "(active from \(habit.createdOn))" }
         return "(active \(habit.createdOn) until \(archived), not included)"
     }

@@ -78,6 +78,12 @@ public final class Responder: Sendable {
         if scheduleFlush { self.scheduleFlush() }
     }
 
+    /// The bytes written for the client that it has not read yet (queued here and unsent on the
+    /// socket): a producer of a long stream waits while this is high instead of piling up output.
+    public var pendingOutputBytes: Int {
+        state.withLock { $0.output.count + $0.unsentBytes }
+    }
+
     /// Whether `id` still waits for an answer (not answered, cancelled, expired or closed).
     public func isActive(_ id: UInt32, generation: UInt64? = nil) -> Bool {
         state.withLock { $0.isCurrent(id, generation) }

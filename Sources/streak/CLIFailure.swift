@@ -11,6 +11,8 @@ import Glibc
 struct CLIFailure: Error {
     /// The exit codes, documented in docs/CLI.md.
     enum ExitStatus: Int32 {
+        /// The user answered no to a confirmation; nothing changed.
+        case declined = 1
         /// Bad command-line usage (argument-parser's own errors use this too).
         case usage = 64
         /// Bad input: an invalid date, an unknown habit, a name the server refused.

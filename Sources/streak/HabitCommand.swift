@@ -7,14 +7,16 @@ import StreakWire
 struct HabitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "habit",
-        abstract: "Add, list, rename, archive and schedule habits.",
+        abstract: "Add, list, rename, archive, unarchive, delete and schedule habits.",
         discussion: """
             Examples:
               streak habit add Meditate
               streak habit                 # the list
               streak habit list --all      # archived habits too
             """,
-        subcommands: [Add.self, List.self, Rename.self, Archive.self, ScheduleCommand.self],
+        subcommands: [
+            Add.self, List.self, Rename.self, Archive.self, Unarchive.self, Delete.self, ScheduleCommand.self,
+        ],
         defaultSubcommand: List.self
     )
 

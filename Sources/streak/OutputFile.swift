@@ -10,7 +10,7 @@ enum OutputFile {
     /// Writes `text` to `path`.
     /// - Throws: `CLIFailure(.usage)` for an empty path, `CLIFailure(.cantCreate)` (73) when FILE is
     ///   a directory or cannot be created or written; the temporary file is removed then.
-    static func write(_ text: String, to path: String) throws(CLIFailure) {
+    static func write(_ text: String, to path: String, mode: mode_t = 0o644) throws(CLIFailure) {
         guard !path.isEmpty else { throw CLIFailure(.usage, "-o needs a file name") }
         var isDirectory: ObjCBool = false
         if path.hasSuffix("/")
@@ -21,8 +21,9 @@ enum OutputFile {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure(path, errno) }
+        fchmod(descriptor, mode)
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         do {
             try handle.write(contentsOf: Data(text.utf8))

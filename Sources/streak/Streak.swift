@@ -34,7 +34,7 @@ struct Streak: AsyncParsableCommand {
             TodayCommand.self, HabitCommand.self, DoneCommand.self, UndoCommand.self, DayCommand.self,
             HeatmapCommand.self, StreakSummaryCommand.self, WeekdaysCommand.self, CalendarCommand.self,
             SettingsCommand.self, SkipCommand.self, UnskipCommand.self, RestCommand.self, WatchCommand.self,
-            SampleCommand.self, CompletionsCommand.self,
+            SampleCommand.self, ExportCommand.self, ImportCommand.self, CompletionsCommand.self,
             ReportCommand.self,
         ]
     )

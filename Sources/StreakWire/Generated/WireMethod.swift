@@ -12,6 +12,10 @@ public enum WireMethod: String, CaseIterable, Sendable {
     case archiveHabit = "/streak.v1.Streaks/ArchiveHabit"
     /// `SetHabitSchedule(SetHabitScheduleRequest) returns (SetHabitScheduleResponse)`.
     case setHabitSchedule = "/streak.v1.Streaks/SetHabitSchedule"
+    /// `DeleteHabit(DeleteHabitRequest) returns (DeleteHabitResponse)`.
+    case deleteHabit = "/streak.v1.Streaks/DeleteHabit"
+    /// `UnarchiveHabit(UnarchiveHabitRequest) returns (UnarchiveHabitResponse)`.
+    case unarchiveHabit = "/streak.v1.Streaks/UnarchiveHabit"
     /// `RecordCompletion(RecordCompletionRequest) returns (CompletionResponse)`.
     case recordCompletion = "/streak.v1.Streaks/RecordCompletion"
     /// `RemoveCompletion(RemoveCompletionRequest) returns (CompletionResponse)`.
@@ -44,6 +48,10 @@ public enum WireMethod: String, CaseIterable, Sendable {
     case updateSettings = "/streak.v1.Streaks/UpdateSettings"
     /// `Watch(WatchRequest) returns (stream WatchEvent)`.
     case watch = "/streak.v1.Streaks/Watch"
+    /// `ExportData(ExportDataRequest) returns (stream ExportDataPage)`.
+    case exportData = "/streak.v1.Streaks/ExportData"
+    /// `ImportData(ImportDataRequest) returns (ImportDataResponse)`.
+    case importData = "/streak.v1.Streaks/ImportData"
     /// `BuildMonthLabels(BuildMonthLabelsRequest) returns (BuildMonthLabelsResponse)`.
     case buildMonthLabels = "/streak.v1.Streaks/BuildMonthLabels"
     /// `BuildHeatmap(BuildHeatmapRequest) returns (BuildHeatmapResponse)`.
@@ -58,7 +66,7 @@ public enum WireMethod: String, CaseIterable, Sendable {
     /// Whether the method answers with a stream (STREAM_MESSAGE frames, then END_STREAM).
     public var isServerStreaming: Bool {
         switch self {
-        case .watch: true
+        case .watch, .exportData: true
         default: false
         }
     }
@@ -76,6 +84,8 @@ public enum WireMethod: String, CaseIterable, Sendable {
         case .renameHabit: "RenameHabit"
         case .archiveHabit: "ArchiveHabit"
         case .setHabitSchedule: "SetHabitSchedule"
+        case .deleteHabit: "DeleteHabit"
+        case .unarchiveHabit: "UnarchiveHabit"
         case .recordCompletion: "RecordCompletion"
         case .removeCompletion: "RemoveCompletion"
         case .batchCompletions: "BatchCompletions"
@@ -92,6 +102,8 @@ public enum WireMethod: String, CaseIterable, Sendable {
         case .getSettings: "GetSettings"
         case .updateSettings: "UpdateSettings"
         case .watch: "Watch"
+        case .exportData: "ExportData"
+        case .importData: "ImportData"
         case .buildMonthLabels: "BuildMonthLabels"
         case .buildHeatmap: "BuildHeatmap"
         case .buildMonthPage: "BuildMonthPage"
@@ -108,6 +120,8 @@ public enum WireMethod: String, CaseIterable, Sendable {
         case .renameHabit: WireRenameHabitRequest.self
         case .archiveHabit: WireArchiveHabitRequest.self
         case .setHabitSchedule: WireSetHabitScheduleRequest.self
+        case .deleteHabit: WireDeleteHabitRequest.self
+        case .unarchiveHabit: WireUnarchiveHabitRequest.self
         case .recordCompletion: WireRecordCompletionRequest.self
         case .removeCompletion: WireRemoveCompletionRequest.self
         case .batchCompletions: WireBatchCompletionsRequest.self
@@ -124,6 +138,8 @@ public enum WireMethod: String, CaseIterable, Sendable {
         case .getSettings: WireGetSettingsRequest.self
         case .updateSettings: WireUpdateSettingsRequest.self
         case .watch: WireWatchRequest.self
+        case .exportData: WireExportDataRequest.self
+        case .importData: WireImportDataRequest.self
         case .buildMonthLabels: WireBuildMonthLabelsRequest.self
         case .buildHeatmap: WireBuildHeatmapRequest.self
         case .buildMonthPage: WireBuildMonthPageRequest.self
@@ -140,6 +156,8 @@ public enum WireMethod: String, CaseIterable, Sendable {
         case .renameHabit: WireRenameHabitResponse.self
         case .archiveHabit: WireArchiveHabitResponse.self
         case .setHabitSchedule: WireSetHabitScheduleResponse.self
+        case .deleteHabit: WireDeleteHabitResponse.self
+        case .unarchiveHabit: WireUnarchiveHabitResponse.self
         case .recordCompletion: WireCompletionResponse.self
         case .removeCompletion: WireCompletionResponse.self
         case .batchCompletions: WireBatchCompletionsResponse.self
@@ -156,6 +174,8 @@ public enum WireMethod: String, CaseIterable, Sendable {
         case .getSettings: WireGetSettingsResponse.self
         case .updateSettings: WireUpdateSettingsResponse.self
         case .watch: WireWatchEvent.self
+        case .exportData: WireExportDataPage.self
+        case .importData: WireImportDataResponse.self
         case .buildMonthLabels: WireBuildMonthLabelsResponse.self
         case .buildHeatmap: WireBuildHeatmapResponse.self
         case .buildMonthPage: WireBuildMonthPageResponse.self

@@ -101,6 +101,164 @@ extension WireSetHabitScheduleResponse: ReferenceWritable {
     }
 }
 
+extension WireDeleteHabitRequest: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.habitId != 0 {
+            writer.int64(1, m.pointee.habitId)
+        }
+    }
+}
+
+extension WireDeleteHabitResponse: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.skips != 0 {
+            writer.int32(3, m.pointee.skips)
+        }
+        if m.pointee.completions != 0 {
+            writer.int32(2, m.pointee.completions)
+        }
+        if let value = m.pointee.habit {
+            writer.message(1, value)
+        }
+    }
+}
+
+extension WireUnarchiveHabitRequest: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.habitId != 0 {
+            writer.int64(1, m.pointee.habitId)
+        }
+    }
+}
+
+extension WireUnarchiveHabitResponse: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.habit {
+            writer.message(1, value)
+        }
+    }
+}
+
+extension WireExportDataRequest: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.pageSize != 0 {
+            writer.int32(1, m.pointee.pageSize)
+        }
+    }
+}
+
+extension WireExportDataPage: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.totalRecords != 0 {
+            writer.int64(7, m.pointee.totalRecords)
+        }
+        if m.pointee.last {
+            writer.bool(6, true)
+        }
+        if !m.pointee.skips.isEmpty {
+            writer.messages(5, m.pointee.skips)
+        }
+        if !m.pointee.completions.isEmpty {
+            writer.messages(4, m.pointee.completions)
+        }
+        if !m.pointee.restPeriods.isEmpty {
+            writer.messages(3, m.pointee.restPeriods)
+        }
+        if !m.pointee.habits.isEmpty {
+            writer.messages(2, m.pointee.habits)
+        }
+        if let value = m.pointee.settings {
+            writer.message(1, value)
+        }
+    }
+}
+
+extension WireImportHabit: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        for value in m.pointee.skips.reversed() {
+            writer.date(6, value)
+        }
+        for value in m.pointee.completions.reversed() {
+            writer.date(5, value)
+        }
+        if !m.pointee.schedule.isEmpty {
+            writer.messages(4, m.pointee.schedule)
+        }
+        if let value = m.pointee.archivedOn {
+            writer.date(3, value)
+        }
+        if let value = m.pointee.createdOn {
+            writer.date(2, value)
+        }
+        if !m.pointee.name.isEmpty {
+            writer.string(1, m.pointee.name)
+        }
+    }
+}
+
+extension WireImportDataRequest: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.settings {
+            writer.message(3, value)
+        }
+        if !m.pointee.restPeriods.isEmpty {
+            writer.messages(2, m.pointee.restPeriods)
+        }
+        if !m.pointee.habits.isEmpty {
+            writer.messages(1, m.pointee.habits)
+        }
+    }
+}
+
+extension WireImportRecordError: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.message.isEmpty {
+            writer.string(4, m.pointee.message)
+        }
+        if let value = m.pointee.date {
+            writer.date(3, value)
+        }
+        if !m.pointee.field.isEmpty {
+            writer.string(2, m.pointee.field)
+        }
+        if m.pointee.habitIndex != 0 {
+            writer.int32(1, m.pointee.habitIndex)
+        }
+    }
+}
+
+extension WireImportDataResponse: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.habits.isEmpty {
+            writer.messages(9, m.pointee.habits)
+        }
+        if !m.pointee.errors.isEmpty {
+            writer.messages(8, m.pointee.errors)
+        }
+        if m.pointee.settingsChanged {
+            writer.bool(7, true)
+        }
+        if m.pointee.schedulesSet != 0 {
+            writer.int32(6, m.pointee.schedulesSet)
+        }
+        if m.pointee.restPeriodsAdded != 0 {
+            writer.int32(5, m.pointee.restPeriodsAdded)
+        }
+        if m.pointee.skipsAdded != 0 {
+            writer.int32(4, m.pointee.skipsAdded)
+        }
+        if m.pointee.completionsAdded != 0 {
+            writer.int32(3, m.pointee.completionsAdded)
+        }
+        if m.pointee.habitsMatched != 0 {
+            writer.int32(2, m.pointee.habitsMatched)
+        }
+        if m.pointee.habitsCreated != 0 {
+            writer.int32(1, m.pointee.habitsCreated)
+        }
+    }
+}
+
 extension WireRecordCompletionRequest: ReferenceWritable {
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
         if let value = m.pointee.asOf {

@@ -156,6 +156,46 @@ class CreateHabitResponse(_message.Message):
     habit: _types_pb2.Habit
     def __init__(self, habit: _Optional[_Union[_types_pb2.Habit, _Mapping]] = ...) -> None: ...
 
+class DeleteHabitRequest(_message.Message):
+    __slots__ = ["habit_id"]
+    HABIT_ID_FIELD_NUMBER: _ClassVar[int]
+    habit_id: int
+    def __init__(self, habit_id: _Optional[int] = ...) -> None: ...
+
+class DeleteHabitResponse(_message.Message):
+    __slots__ = ["completions", "habit", "skips"]
+    COMPLETIONS_FIELD_NUMBER: _ClassVar[int]
+    HABIT_FIELD_NUMBER: _ClassVar[int]
+    SKIPS_FIELD_NUMBER: _ClassVar[int]
+    completions: int
+    habit: _types_pb2.Habit
+    skips: int
+    def __init__(self, habit: _Optional[_Union[_types_pb2.Habit, _Mapping]] = ..., completions: _Optional[int] = ..., skips: _Optional[int] = ...) -> None: ...
+
+class ExportDataPage(_message.Message):
+    __slots__ = ["completions", "habits", "last", "rest_periods", "settings", "skips", "total_records"]
+    COMPLETIONS_FIELD_NUMBER: _ClassVar[int]
+    HABITS_FIELD_NUMBER: _ClassVar[int]
+    LAST_FIELD_NUMBER: _ClassVar[int]
+    REST_PERIODS_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    SKIPS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_RECORDS_FIELD_NUMBER: _ClassVar[int]
+    completions: _containers.RepeatedCompositeFieldContainer[_types_pb2.Completion]
+    habits: _containers.RepeatedCompositeFieldContainer[_types_pb2.Habit]
+    last: bool
+    rest_periods: _containers.RepeatedCompositeFieldContainer[_types_pb2.RestPeriod]
+    settings: _types_pb2.Settings
+    skips: _containers.RepeatedCompositeFieldContainer[_types_pb2.Skip]
+    total_records: int
+    def __init__(self, settings: _Optional[_Union[_types_pb2.Settings, _Mapping]] = ..., habits: _Optional[_Iterable[_Union[_types_pb2.Habit, _Mapping]]] = ..., rest_periods: _Optional[_Iterable[_Union[_types_pb2.RestPeriod, _Mapping]]] = ..., completions: _Optional[_Iterable[_Union[_types_pb2.Completion, _Mapping]]] = ..., skips: _Optional[_Iterable[_Union[_types_pb2.Skip, _Mapping]]] = ..., last: bool = ..., total_records: _Optional[int] = ...) -> None: ...
+
+class ExportDataRequest(_message.Message):
+    __slots__ = ["page_size"]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    def __init__(self, page_size: _Optional[int] = ...) -> None: ...
+
 class GetDayRequest(_message.Message):
     __slots__ = ["date", "habit_ids"]
     DATE_FIELD_NUMBER: _ClassVar[int]
@@ -286,6 +326,66 @@ class GetWeekdayChartResponse(_message.Message):
     chart: _types_pb2.WeekdayChart
     def __init__(self, chart: _Optional[_Union[_types_pb2.WeekdayChart, _Mapping]] = ...) -> None: ...
 
+class ImportDataRequest(_message.Message):
+    __slots__ = ["habits", "rest_periods", "settings"]
+    HABITS_FIELD_NUMBER: _ClassVar[int]
+    REST_PERIODS_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    habits: _containers.RepeatedCompositeFieldContainer[ImportHabit]
+    rest_periods: _containers.RepeatedCompositeFieldContainer[_types_pb2.RestPeriod]
+    settings: _types_pb2.Settings
+    def __init__(self, habits: _Optional[_Iterable[_Union[ImportHabit, _Mapping]]] = ..., rest_periods: _Optional[_Iterable[_Union[_types_pb2.RestPeriod, _Mapping]]] = ..., settings: _Optional[_Union[_types_pb2.Settings, _Mapping]] = ...) -> None: ...
+
+class ImportDataResponse(_message.Message):
+    __slots__ = ["completions_added", "errors", "habits", "habits_created", "habits_matched", "rest_periods_added", "schedules_set", "settings_changed", "skips_added"]
+    COMPLETIONS_ADDED_FIELD_NUMBER: _ClassVar[int]
+    ERRORS_FIELD_NUMBER: _ClassVar[int]
+    HABITS_CREATED_FIELD_NUMBER: _ClassVar[int]
+    HABITS_FIELD_NUMBER: _ClassVar[int]
+    HABITS_MATCHED_FIELD_NUMBER: _ClassVar[int]
+    REST_PERIODS_ADDED_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULES_SET_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_CHANGED_FIELD_NUMBER: _ClassVar[int]
+    SKIPS_ADDED_FIELD_NUMBER: _ClassVar[int]
+    completions_added: int
+    errors: _containers.RepeatedCompositeFieldContainer[ImportRecordError]
+    habits: _containers.RepeatedCompositeFieldContainer[_types_pb2.Habit]
+    habits_created: int
+    habits_matched: int
+    rest_periods_added: int
+    schedules_set: int
+    settings_changed: bool
+    skips_added: int
+    def __init__(self, habits_created: _Optional[int] = ..., habits_matched: _Optional[int] = ..., completions_added: _Optional[int] = ..., skips_added: _Optional[int] = ..., rest_periods_added: _Optional[int] = ..., schedules_set: _Optional[int] = ..., settings_changed: bool = ..., errors: _Optional[_Iterable[_Union[ImportRecordError, _Mapping]]] = ..., habits: _Optional[_Iterable[_Union[_types_pb2.Habit, _Mapping]]] = ...) -> None: ...
+
+class ImportHabit(_message.Message):
+    __slots__ = ["archived_on", "completions", "created_on", "name", "schedule", "skips"]
+    ARCHIVED_ON_FIELD_NUMBER: _ClassVar[int]
+    COMPLETIONS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_ON_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULE_FIELD_NUMBER: _ClassVar[int]
+    SKIPS_FIELD_NUMBER: _ClassVar[int]
+    archived_on: _types_pb2.Date
+    completions: _containers.RepeatedCompositeFieldContainer[_types_pb2.Date]
+    created_on: _types_pb2.Date
+    name: str
+    schedule: _containers.RepeatedCompositeFieldContainer[_types_pb2.ScheduleEntry]
+    skips: _containers.RepeatedCompositeFieldContainer[_types_pb2.Date]
+    def __init__(self, name: _Optional[str] = ..., created_on: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., archived_on: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., schedule: _Optional[_Iterable[_Union[_types_pb2.ScheduleEntry, _Mapping]]] = ..., completions: _Optional[_Iterable[_Union[_types_pb2.Date, _Mapping]]] = ..., skips: _Optional[_Iterable[_Union[_types_pb2.Date, _Mapping]]] = ...) -> None: ...
+
+class ImportRecordError(_message.Message):
+    __slots__ = ["date", "field", "habit_index", "message"]
+    DATE_FIELD_NUMBER: _ClassVar[int]
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    HABIT_INDEX_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    date: _types_pb2.Date
+    field: str
+    habit_index: int
+    message: str
+    def __init__(self, habit_index: _Optional[int] = ..., field: _Optional[str] = ..., date: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., message: _Optional[str] = ...) -> None: ...
+
 class ListHabitsRequest(_message.Message):
     __slots__ = ["include_archived"]
     INCLUDE_ARCHIVED_FIELD_NUMBER: _ClassVar[int]
@@ -397,6 +497,18 @@ class SkipHabitRequest(_message.Message):
     date: _types_pb2.Date
     habit_id: int
     def __init__(self, habit_id: _Optional[int] = ..., date: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., as_of: _Optional[_Union[_types_pb2.Date, _Mapping]] = ...) -> None: ...
+
+class UnarchiveHabitRequest(_message.Message):
+    __slots__ = ["habit_id"]
+    HABIT_ID_FIELD_NUMBER: _ClassVar[int]
+    habit_id: int
+    def __init__(self, habit_id: _Optional[int] = ...) -> None: ...
+
+class UnarchiveHabitResponse(_message.Message):
+    __slots__ = ["habit"]
+    HABIT_FIELD_NUMBER: _ClassVar[int]
+    habit: _types_pb2.Habit
+    def __init__(self, habit: _Optional[_Union[_types_pb2.Habit, _Mapping]] = ...) -> None: ...
 
 class UnskipHabitRequest(_message.Message):
     __slots__ = ["as_of", "date", "habit_id"]

@@ -457,6 +457,456 @@ void   streak__v1__set_habit_schedule_response__free_unpacked
   assert(message->base.descriptor == &streak__v1__set_habit_schedule_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   streak__v1__delete_habit_request__init
+                     (Streak__V1__DeleteHabitRequest         *message)
+{
+  static const Streak__V1__DeleteHabitRequest init_value = STREAK__V1__DELETE_HABIT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t streak__v1__delete_habit_request__get_packed_size
+                     (const Streak__V1__DeleteHabitRequest *message)
+{
+  assert(message->base.descriptor == &streak__v1__delete_habit_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__delete_habit_request__pack
+                     (const Streak__V1__DeleteHabitRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__delete_habit_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__delete_habit_request__pack_to_buffer
+                     (const Streak__V1__DeleteHabitRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__delete_habit_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__DeleteHabitRequest *
+       streak__v1__delete_habit_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__DeleteHabitRequest *)
+     protobuf_c_message_unpack (&streak__v1__delete_habit_request__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__delete_habit_request__free_unpacked
+                     (Streak__V1__DeleteHabitRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__delete_habit_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__delete_habit_response__init
+                     (Streak__V1__DeleteHabitResponse         *message)
+{
+  static const Streak__V1__DeleteHabitResponse init_value = STREAK__V1__DELETE_HABIT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t streak__v1__delete_habit_response__get_packed_size
+                     (const Streak__V1__DeleteHabitResponse *message)
+{
+  assert(message->base.descriptor == &streak__v1__delete_habit_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__delete_habit_response__pack
+                     (const Streak__V1__DeleteHabitResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__delete_habit_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__delete_habit_response__pack_to_buffer
+                     (const Streak__V1__DeleteHabitResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__delete_habit_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__DeleteHabitResponse *
+       streak__v1__delete_habit_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__DeleteHabitResponse *)
+     protobuf_c_message_unpack (&streak__v1__delete_habit_response__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__delete_habit_response__free_unpacked
+                     (Streak__V1__DeleteHabitResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__delete_habit_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__unarchive_habit_request__init
+                     (Streak__V1__UnarchiveHabitRequest         *message)
+{
+  static const Streak__V1__UnarchiveHabitRequest init_value = STREAK__V1__UNARCHIVE_HABIT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t streak__v1__unarchive_habit_request__get_packed_size
+                     (const Streak__V1__UnarchiveHabitRequest *message)
+{
+  assert(message->base.descriptor == &streak__v1__unarchive_habit_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__unarchive_habit_request__pack
+                     (const Streak__V1__UnarchiveHabitRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__unarchive_habit_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__unarchive_habit_request__pack_to_buffer
+                     (const Streak__V1__UnarchiveHabitRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__unarchive_habit_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__UnarchiveHabitRequest *
+       streak__v1__unarchive_habit_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__UnarchiveHabitRequest *)
+     protobuf_c_message_unpack (&streak__v1__unarchive_habit_request__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__unarchive_habit_request__free_unpacked
+                     (Streak__V1__UnarchiveHabitRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__unarchive_habit_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__unarchive_habit_response__init
+                     (Streak__V1__UnarchiveHabitResponse         *message)
+{
+  static const Streak__V1__UnarchiveHabitResponse init_value = STREAK__V1__UNARCHIVE_HABIT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t streak__v1__unarchive_habit_response__get_packed_size
+                     (const Streak__V1__UnarchiveHabitResponse *message)
+{
+  assert(message->base.descriptor == &streak__v1__unarchive_habit_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__unarchive_habit_response__pack
+                     (const Streak__V1__UnarchiveHabitResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__unarchive_habit_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__unarchive_habit_response__pack_to_buffer
+                     (const Streak__V1__UnarchiveHabitResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__unarchive_habit_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__UnarchiveHabitResponse *
+       streak__v1__unarchive_habit_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__UnarchiveHabitResponse *)
+     protobuf_c_message_unpack (&streak__v1__unarchive_habit_response__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__unarchive_habit_response__free_unpacked
+                     (Streak__V1__UnarchiveHabitResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__unarchive_habit_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__export_data_request__init
+                     (Streak__V1__ExportDataRequest         *message)
+{
+  static const Streak__V1__ExportDataRequest init_value = STREAK__V1__EXPORT_DATA_REQUEST__INIT;
+  *message = init_value;
+}
+size_t streak__v1__export_data_request__get_packed_size
+                     (const Streak__V1__ExportDataRequest *message)
+{
+  assert(message->base.descriptor == &streak__v1__export_data_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__export_data_request__pack
+                     (const Streak__V1__ExportDataRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__export_data_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__export_data_request__pack_to_buffer
+                     (const Streak__V1__ExportDataRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__export_data_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__ExportDataRequest *
+       streak__v1__export_data_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__ExportDataRequest *)
+     protobuf_c_message_unpack (&streak__v1__export_data_request__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__export_data_request__free_unpacked
+                     (Streak__V1__ExportDataRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__export_data_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__export_data_page__init
+                     (Streak__V1__ExportDataPage         *message)
+{
+  static const Streak__V1__ExportDataPage init_value = STREAK__V1__EXPORT_DATA_PAGE__INIT;
+  *message = init_value;
+}
+size_t streak__v1__export_data_page__get_packed_size
+                     (const Streak__V1__ExportDataPage *message)
+{
+  assert(message->base.descriptor == &streak__v1__export_data_page__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__export_data_page__pack
+                     (const Streak__V1__ExportDataPage *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__export_data_page__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__export_data_page__pack_to_buffer
+                     (const Streak__V1__ExportDataPage *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__export_data_page__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__ExportDataPage *
+       streak__v1__export_data_page__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__ExportDataPage *)
+     protobuf_c_message_unpack (&streak__v1__export_data_page__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__export_data_page__free_unpacked
+                     (Streak__V1__ExportDataPage *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__export_data_page__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__import_habit__init
+                     (Streak__V1__ImportHabit         *message)
+{
+  static const Streak__V1__ImportHabit init_value = STREAK__V1__IMPORT_HABIT__INIT;
+  *message = init_value;
+}
+size_t streak__v1__import_habit__get_packed_size
+                     (const Streak__V1__ImportHabit *message)
+{
+  assert(message->base.descriptor == &streak__v1__import_habit__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__import_habit__pack
+                     (const Streak__V1__ImportHabit *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__import_habit__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__import_habit__pack_to_buffer
+                     (const Streak__V1__ImportHabit *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__import_habit__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__ImportHabit *
+       streak__v1__import_habit__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__ImportHabit *)
+     protobuf_c_message_unpack (&streak__v1__import_habit__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__import_habit__free_unpacked
+                     (Streak__V1__ImportHabit *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__import_habit__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__import_data_request__init
+                     (Streak__V1__ImportDataRequest         *message)
+{
+  static const Streak__V1__ImportDataRequest init_value = STREAK__V1__IMPORT_DATA_REQUEST__INIT;
+  *message = init_value;
+}
+size_t streak__v1__import_data_request__get_packed_size
+                     (const Streak__V1__ImportDataRequest *message)
+{
+  assert(message->base.descriptor == &streak__v1__import_data_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__import_data_request__pack
+                     (const Streak__V1__ImportDataRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__import_data_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__import_data_request__pack_to_buffer
+                     (const Streak__V1__ImportDataRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__import_data_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__ImportDataRequest *
+       streak__v1__import_data_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__ImportDataRequest *)
+     protobuf_c_message_unpack (&streak__v1__import_data_request__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__import_data_request__free_unpacked
+                     (Streak__V1__ImportDataRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__import_data_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__import_record_error__init
+                     (Streak__V1__ImportRecordError         *message)
+{
+  static const Streak__V1__ImportRecordError init_value = STREAK__V1__IMPORT_RECORD_ERROR__INIT;
+  *message = init_value;
+}
+size_t streak__v1__import_record_error__get_packed_size
+                     (const Streak__V1__ImportRecordError *message)
+{
+  assert(message->base.descriptor == &streak__v1__import_record_error__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__import_record_error__pack
+                     (const Streak__V1__ImportRecordError *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__import_record_error__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__import_record_error__pack_to_buffer
+                     (const Streak__V1__ImportRecordError *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__import_record_error__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__ImportRecordError *
+       streak__v1__import_record_error__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__ImportRecordError *)
+     protobuf_c_message_unpack (&streak__v1__import_record_error__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__import_record_error__free_unpacked
+                     (Streak__V1__ImportRecordError *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__import_record_error__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__import_data_response__init
+                     (Streak__V1__ImportDataResponse         *message)
+{
+  static const Streak__V1__ImportDataResponse init_value = STREAK__V1__IMPORT_DATA_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t streak__v1__import_data_response__get_packed_size
+                     (const Streak__V1__ImportDataResponse *message)
+{
+  assert(message->base.descriptor == &streak__v1__import_data_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__import_data_response__pack
+                     (const Streak__V1__ImportDataResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__import_data_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__import_data_response__pack_to_buffer
+                     (const Streak__V1__ImportDataResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__import_data_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__ImportDataResponse *
+       streak__v1__import_data_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__ImportDataResponse *)
+     protobuf_c_message_unpack (&streak__v1__import_data_response__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__import_data_response__free_unpacked
+                     (Streak__V1__ImportDataResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__import_data_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   streak__v1__record_completion_request__init
                      (Streak__V1__RecordCompletionRequest         *message)
 {
@@ -2668,6 +3118,724 @@ const ProtobufCMessageDescriptor streak__v1__set_habit_schedule_response__descri
   streak__v1__set_habit_schedule_response__field_indices_by_name,
   1,  streak__v1__set_habit_schedule_response__number_ranges,
   (ProtobufCMessageInit) streak__v1__set_habit_schedule_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__delete_habit_request__field_descriptors[1] =
+{
+  {
+    "habit_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__DeleteHabitRequest, habit_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__delete_habit_request__field_indices_by_name[] = {
+  0,   /* field[0] = habit_id */
+};
+static const ProtobufCIntRange streak__v1__delete_habit_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor streak__v1__delete_habit_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.DeleteHabitRequest",
+  "DeleteHabitRequest",
+  "Streak__V1__DeleteHabitRequest",
+  "streak.v1",
+  sizeof(Streak__V1__DeleteHabitRequest),
+  1,
+  streak__v1__delete_habit_request__field_descriptors,
+  streak__v1__delete_habit_request__field_indices_by_name,
+  1,  streak__v1__delete_habit_request__number_ranges,
+  (ProtobufCMessageInit) streak__v1__delete_habit_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__delete_habit_response__field_descriptors[3] =
+{
+  {
+    "habit",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__DeleteHabitResponse, habit),
+    &streak__v1__habit__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "completions",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__DeleteHabitResponse, completions),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "skips",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__DeleteHabitResponse, skips),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__delete_habit_response__field_indices_by_name[] = {
+  1,   /* field[1] = completions */
+  0,   /* field[0] = habit */
+  2,   /* field[2] = skips */
+};
+static const ProtobufCIntRange streak__v1__delete_habit_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor streak__v1__delete_habit_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.DeleteHabitResponse",
+  "DeleteHabitResponse",
+  "Streak__V1__DeleteHabitResponse",
+  "streak.v1",
+  sizeof(Streak__V1__DeleteHabitResponse),
+  3,
+  streak__v1__delete_habit_response__field_descriptors,
+  streak__v1__delete_habit_response__field_indices_by_name,
+  1,  streak__v1__delete_habit_response__number_ranges,
+  (ProtobufCMessageInit) streak__v1__delete_habit_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__unarchive_habit_request__field_descriptors[1] =
+{
+  {
+    "habit_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__UnarchiveHabitRequest, habit_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__unarchive_habit_request__field_indices_by_name[] = {
+  0,   /* field[0] = habit_id */
+};
+static const ProtobufCIntRange streak__v1__unarchive_habit_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor streak__v1__unarchive_habit_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.UnarchiveHabitRequest",
+  "UnarchiveHabitRequest",
+  "Streak__V1__UnarchiveHabitRequest",
+  "streak.v1",
+  sizeof(Streak__V1__UnarchiveHabitRequest),
+  1,
+  streak__v1__unarchive_habit_request__field_descriptors,
+  streak__v1__unarchive_habit_request__field_indices_by_name,
+  1,  streak__v1__unarchive_habit_request__number_ranges,
+  (ProtobufCMessageInit) streak__v1__unarchive_habit_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__unarchive_habit_response__field_descriptors[1] =
+{
+  {
+    "habit",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__UnarchiveHabitResponse, habit),
+    &streak__v1__habit__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__unarchive_habit_response__field_indices_by_name[] = {
+  0,   /* field[0] = habit */
+};
+static const ProtobufCIntRange streak__v1__unarchive_habit_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor streak__v1__unarchive_habit_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.UnarchiveHabitResponse",
+  "UnarchiveHabitResponse",
+  "Streak__V1__UnarchiveHabitResponse",
+  "streak.v1",
+  sizeof(Streak__V1__UnarchiveHabitResponse),
+  1,
+  streak__v1__unarchive_habit_response__field_descriptors,
+  streak__v1__unarchive_habit_response__field_indices_by_name,
+  1,  streak__v1__unarchive_habit_response__number_ranges,
+  (ProtobufCMessageInit) streak__v1__unarchive_habit_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__export_data_request__field_descriptors[1] =
+{
+  {
+    "page_size",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ExportDataRequest, page_size),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__export_data_request__field_indices_by_name[] = {
+  0,   /* field[0] = page_size */
+};
+static const ProtobufCIntRange streak__v1__export_data_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor streak__v1__export_data_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.ExportDataRequest",
+  "ExportDataRequest",
+  "Streak__V1__ExportDataRequest",
+  "streak.v1",
+  sizeof(Streak__V1__ExportDataRequest),
+  1,
+  streak__v1__export_data_request__field_descriptors,
+  streak__v1__export_data_request__field_indices_by_name,
+  1,  streak__v1__export_data_request__number_ranges,
+  (ProtobufCMessageInit) streak__v1__export_data_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__export_data_page__field_descriptors[7] =
+{
+  {
+    "settings",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ExportDataPage, settings),
+    &streak__v1__settings__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "habits",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ExportDataPage, n_habits),
+    offsetof(Streak__V1__ExportDataPage, habits),
+    &streak__v1__habit__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rest_periods",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ExportDataPage, n_rest_periods),
+    offsetof(Streak__V1__ExportDataPage, rest_periods),
+    &streak__v1__rest_period__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "completions",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ExportDataPage, n_completions),
+    offsetof(Streak__V1__ExportDataPage, completions),
+    &streak__v1__completion__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "skips",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ExportDataPage, n_skips),
+    offsetof(Streak__V1__ExportDataPage, skips),
+    &streak__v1__skip__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ExportDataPage, last),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "total_records",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ExportDataPage, total_records),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__export_data_page__field_indices_by_name[] = {
+  3,   /* field[3] = completions */
+  1,   /* field[1] = habits */
+  5,   /* field[5] = last */
+  2,   /* field[2] = rest_periods */
+  0,   /* field[0] = settings */
+  4,   /* field[4] = skips */
+  6,   /* field[6] = total_records */
+};
+static const ProtobufCIntRange streak__v1__export_data_page__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor streak__v1__export_data_page__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.ExportDataPage",
+  "ExportDataPage",
+  "Streak__V1__ExportDataPage",
+  "streak.v1",
+  sizeof(Streak__V1__ExportDataPage),
+  7,
+  streak__v1__export_data_page__field_descriptors,
+  streak__v1__export_data_page__field_indices_by_name,
+  1,  streak__v1__export_data_page__number_ranges,
+  (ProtobufCMessageInit) streak__v1__export_data_page__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__import_habit__field_descriptors[6] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportHabit, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "created_on",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportHabit, created_on),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "archived_on",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportHabit, archived_on),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "schedule",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ImportHabit, n_schedule),
+    offsetof(Streak__V1__ImportHabit, schedule),
+    &streak__v1__schedule_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "completions",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ImportHabit, n_completions),
+    offsetof(Streak__V1__ImportHabit, completions),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "skips",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ImportHabit, n_skips),
+    offsetof(Streak__V1__ImportHabit, skips),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__import_habit__field_indices_by_name[] = {
+  2,   /* field[2] = archived_on */
+  4,   /* field[4] = completions */
+  1,   /* field[1] = created_on */
+  0,   /* field[0] = name */
+  3,   /* field[3] = schedule */
+  5,   /* field[5] = skips */
+};
+static const ProtobufCIntRange streak__v1__import_habit__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor streak__v1__import_habit__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.ImportHabit",
+  "ImportHabit",
+  "Streak__V1__ImportHabit",
+  "streak.v1",
+  sizeof(Streak__V1__ImportHabit),
+  6,
+  streak__v1__import_habit__field_descriptors,
+  streak__v1__import_habit__field_indices_by_name,
+  1,  streak__v1__import_habit__number_ranges,
+  (ProtobufCMessageInit) streak__v1__import_habit__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__import_data_request__field_descriptors[3] =
+{
+  {
+    "habits",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ImportDataRequest, n_habits),
+    offsetof(Streak__V1__ImportDataRequest, habits),
+    &streak__v1__import_habit__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rest_periods",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ImportDataRequest, n_rest_periods),
+    offsetof(Streak__V1__ImportDataRequest, rest_periods),
+    &streak__v1__rest_period__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "settings",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportDataRequest, settings),
+    &streak__v1__settings__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__import_data_request__field_indices_by_name[] = {
+  0,   /* field[0] = habits */
+  1,   /* field[1] = rest_periods */
+  2,   /* field[2] = settings */
+};
+static const ProtobufCIntRange streak__v1__import_data_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor streak__v1__import_data_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.ImportDataRequest",
+  "ImportDataRequest",
+  "Streak__V1__ImportDataRequest",
+  "streak.v1",
+  sizeof(Streak__V1__ImportDataRequest),
+  3,
+  streak__v1__import_data_request__field_descriptors,
+  streak__v1__import_data_request__field_indices_by_name,
+  1,  streak__v1__import_data_request__number_ranges,
+  (ProtobufCMessageInit) streak__v1__import_data_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__import_record_error__field_descriptors[4] =
+{
+  {
+    "habit_index",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportRecordError, habit_index),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "field",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportRecordError, field),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "date",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportRecordError, date),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "message",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportRecordError, message),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__import_record_error__field_indices_by_name[] = {
+  2,   /* field[2] = date */
+  1,   /* field[1] = field */
+  0,   /* field[0] = habit_index */
+  3,   /* field[3] = message */
+};
+static const ProtobufCIntRange streak__v1__import_record_error__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor streak__v1__import_record_error__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.ImportRecordError",
+  "ImportRecordError",
+  "Streak__V1__ImportRecordError",
+  "streak.v1",
+  sizeof(Streak__V1__ImportRecordError),
+  4,
+  streak__v1__import_record_error__field_descriptors,
+  streak__v1__import_record_error__field_indices_by_name,
+  1,  streak__v1__import_record_error__number_ranges,
+  (ProtobufCMessageInit) streak__v1__import_record_error__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__import_data_response__field_descriptors[9] =
+{
+  {
+    "habits_created",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportDataResponse, habits_created),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "habits_matched",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportDataResponse, habits_matched),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "completions_added",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportDataResponse, completions_added),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "skips_added",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportDataResponse, skips_added),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rest_periods_added",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportDataResponse, rest_periods_added),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "schedules_set",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportDataResponse, schedules_set),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "settings_changed",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportDataResponse, settings_changed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "errors",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ImportDataResponse, n_errors),
+    offsetof(Streak__V1__ImportDataResponse, errors),
+    &streak__v1__import_record_error__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "habits",
+    9,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__ImportDataResponse, n_habits),
+    offsetof(Streak__V1__ImportDataResponse, habits),
+    &streak__v1__habit__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__import_data_response__field_indices_by_name[] = {
+  2,   /* field[2] = completions_added */
+  7,   /* field[7] = errors */
+  8,   /* field[8] = habits */
+  0,   /* field[0] = habits_created */
+  1,   /* field[1] = habits_matched */
+  4,   /* field[4] = rest_periods_added */
+  5,   /* field[5] = schedules_set */
+  6,   /* field[6] = settings_changed */
+  3,   /* field[3] = skips_added */
+};
+static const ProtobufCIntRange streak__v1__import_data_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 9 }
+};
+const ProtobufCMessageDescriptor streak__v1__import_data_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.ImportDataResponse",
+  "ImportDataResponse",
+  "Streak__V1__ImportDataResponse",
+  "streak.v1",
+  sizeof(Streak__V1__ImportDataResponse),
+  9,
+  streak__v1__import_data_response__field_descriptors,
+  streak__v1__import_data_response__field_indices_by_name,
+  1,  streak__v1__import_data_response__number_ranges,
+  (ProtobufCMessageInit) streak__v1__import_data_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor streak__v1__record_completion_request__field_descriptors[3] =
@@ -5028,13 +6196,15 @@ const ProtobufCMessageDescriptor streak__v1__get_server_info_response__descripto
   (ProtobufCMessageInit) streak__v1__get_server_info_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor streak__v1__streaks__method_descriptors[26] =
+static const ProtobufCMethodDescriptor streak__v1__streaks__method_descriptors[30] =
 {
   { "CreateHabit", &streak__v1__create_habit_request__descriptor, &streak__v1__create_habit_response__descriptor },
   { "ListHabits", &streak__v1__list_habits_request__descriptor, &streak__v1__list_habits_response__descriptor },
   { "RenameHabit", &streak__v1__rename_habit_request__descriptor, &streak__v1__rename_habit_response__descriptor },
   { "ArchiveHabit", &streak__v1__archive_habit_request__descriptor, &streak__v1__archive_habit_response__descriptor },
   { "SetHabitSchedule", &streak__v1__set_habit_schedule_request__descriptor, &streak__v1__set_habit_schedule_response__descriptor },
+  { "DeleteHabit", &streak__v1__delete_habit_request__descriptor, &streak__v1__delete_habit_response__descriptor },
+  { "UnarchiveHabit", &streak__v1__unarchive_habit_request__descriptor, &streak__v1__unarchive_habit_response__descriptor },
   { "RecordCompletion", &streak__v1__record_completion_request__descriptor, &streak__v1__completion_response__descriptor },
   { "RemoveCompletion", &streak__v1__remove_completion_request__descriptor, &streak__v1__completion_response__descriptor },
   { "BatchCompletions", &streak__v1__batch_completions_request__descriptor, &streak__v1__batch_completions_response__descriptor },
@@ -5051,6 +6221,8 @@ static const ProtobufCMethodDescriptor streak__v1__streaks__method_descriptors[2
   { "GetSettings", &streak__v1__get_settings_request__descriptor, &streak__v1__get_settings_response__descriptor },
   { "UpdateSettings", &streak__v1__update_settings_request__descriptor, &streak__v1__update_settings_response__descriptor },
   { "Watch", &streak__v1__watch_request__descriptor, &streak__v1__watch_event__descriptor },
+  { "ExportData", &streak__v1__export_data_request__descriptor, &streak__v1__export_data_page__descriptor },
+  { "ImportData", &streak__v1__import_data_request__descriptor, &streak__v1__import_data_response__descriptor },
   { "BuildMonthLabels", &streak__v1__build_month_labels_request__descriptor, &streak__v1__build_month_labels_response__descriptor },
   { "BuildHeatmap", &streak__v1__build_heatmap_request__descriptor, &streak__v1__build_heatmap_response__descriptor },
   { "BuildMonthPage", &streak__v1__build_month_page_request__descriptor, &streak__v1__build_month_page_response__descriptor },
@@ -5058,32 +6230,36 @@ static const ProtobufCMethodDescriptor streak__v1__streaks__method_descriptors[2
   { "GetServerInfo", &streak__v1__get_server_info_request__descriptor, &streak__v1__get_server_info_response__descriptor },
 };
 const unsigned streak__v1__streaks__method_indices_by_name[] = {
-  10,        /* AddRestPeriod */
+  12,        /* AddRestPeriod */
   3,        /* ArchiveHabit */
-  7,        /* BatchCompletions */
-  22,        /* BuildHeatmap */
-  21,        /* BuildMonthLabels */
-  23,        /* BuildMonthPage */
+  9,        /* BatchCompletions */
+  26,        /* BuildHeatmap */
+  25,        /* BuildMonthLabels */
+  27,        /* BuildMonthPage */
   0,        /* CreateHabit */
-  13,        /* GetDay */
-  14,        /* GetHeatmap */
-  17,        /* GetMonthPage */
-  25,        /* GetServerInfo */
-  18,        /* GetSettings */
-  15,        /* GetStreak */
-  16,        /* GetWeekdayChart */
+  5,        /* DeleteHabit */
+  23,        /* ExportData */
+  15,        /* GetDay */
+  16,        /* GetHeatmap */
+  19,        /* GetMonthPage */
+  29,        /* GetServerInfo */
+  20,        /* GetSettings */
+  17,        /* GetStreak */
+  18,        /* GetWeekdayChart */
+  24,        /* ImportData */
   1,        /* ListHabits */
-  11,        /* ListRestPeriods */
-  24,        /* Ping */
-  5,        /* RecordCompletion */
-  6,        /* RemoveCompletion */
-  12,        /* RemoveRestPeriod */
+  13,        /* ListRestPeriods */
+  28,        /* Ping */
+  7,        /* RecordCompletion */
+  8,        /* RemoveCompletion */
+  14,        /* RemoveRestPeriod */
   2,        /* RenameHabit */
   4,        /* SetHabitSchedule */
-  8,        /* SkipHabit */
-  9,        /* UnskipHabit */
-  19,        /* UpdateSettings */
-  20         /* Watch */
+  10,        /* SkipHabit */
+  6,        /* UnarchiveHabit */
+  11,        /* UnskipHabit */
+  21,        /* UpdateSettings */
+  22         /* Watch */
 };
 const ProtobufCServiceDescriptor streak__v1__streaks__descriptor =
 {
@@ -5092,7 +6268,7 @@ const ProtobufCServiceDescriptor streak__v1__streaks__descriptor =
   "Streaks",
   "Streak__V1__Streaks",
   "streak.v1",
-  26,
+  30,
   streak__v1__streaks__method_descriptors,
   streak__v1__streaks__method_indices_by_name
 };
@@ -5136,13 +6312,29 @@ void streak__v1__streaks__set_habit_schedule(ProtobufCService *service,
   assert(service->descriptor == &streak__v1__streaks__descriptor);
   service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void streak__v1__streaks__delete_habit(ProtobufCService *service,
+                                       const Streak__V1__DeleteHabitRequest *input,
+                                       Streak__V1__DeleteHabitResponse_Closure closure,
+                                       void *closure_data)
+{
+  assert(service->descriptor == &streak__v1__streaks__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void streak__v1__streaks__unarchive_habit(ProtobufCService *service,
+                                          const Streak__V1__UnarchiveHabitRequest *input,
+                                          Streak__V1__UnarchiveHabitResponse_Closure closure,
+                                          void *closure_data)
+{
+  assert(service->descriptor == &streak__v1__streaks__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void streak__v1__streaks__record_completion(ProtobufCService *service,
                                             const Streak__V1__RecordCompletionRequest *input,
                                             Streak__V1__CompletionResponse_Closure closure,
                                             void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__remove_completion(ProtobufCService *service,
                                             const Streak__V1__RemoveCompletionRequest *input,
@@ -5150,7 +6342,7 @@ void streak__v1__streaks__remove_completion(ProtobufCService *service,
                                             void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__batch_completions(ProtobufCService *service,
                                             const Streak__V1__BatchCompletionsRequest *input,
@@ -5158,7 +6350,7 @@ void streak__v1__streaks__batch_completions(ProtobufCService *service,
                                             void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__skip_habit(ProtobufCService *service,
                                      const Streak__V1__SkipHabitRequest *input,
@@ -5166,7 +6358,7 @@ void streak__v1__streaks__skip_habit(ProtobufCService *service,
                                      void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__unskip_habit(ProtobufCService *service,
                                        const Streak__V1__UnskipHabitRequest *input,
@@ -5174,7 +6366,7 @@ void streak__v1__streaks__unskip_habit(ProtobufCService *service,
                                        void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__add_rest_period(ProtobufCService *service,
                                           const Streak__V1__AddRestPeriodRequest *input,
@@ -5182,7 +6374,7 @@ void streak__v1__streaks__add_rest_period(ProtobufCService *service,
                                           void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__list_rest_periods(ProtobufCService *service,
                                             const Streak__V1__ListRestPeriodsRequest *input,
@@ -5190,7 +6382,7 @@ void streak__v1__streaks__list_rest_periods(ProtobufCService *service,
                                             void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__remove_rest_period(ProtobufCService *service,
                                              const Streak__V1__RemoveRestPeriodRequest *input,
@@ -5198,7 +6390,7 @@ void streak__v1__streaks__remove_rest_period(ProtobufCService *service,
                                              void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_day(ProtobufCService *service,
                                   const Streak__V1__GetDayRequest *input,
@@ -5206,7 +6398,7 @@ void streak__v1__streaks__get_day(ProtobufCService *service,
                                   void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_heatmap(ProtobufCService *service,
                                       const Streak__V1__GetHeatmapRequest *input,
@@ -5214,7 +6406,7 @@ void streak__v1__streaks__get_heatmap(ProtobufCService *service,
                                       void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_streak(ProtobufCService *service,
                                      const Streak__V1__GetStreakRequest *input,
@@ -5222,7 +6414,7 @@ void streak__v1__streaks__get_streak(ProtobufCService *service,
                                      void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_weekday_chart(ProtobufCService *service,
                                             const Streak__V1__GetWeekdayChartRequest *input,
@@ -5230,7 +6422,7 @@ void streak__v1__streaks__get_weekday_chart(ProtobufCService *service,
                                             void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_month_page(ProtobufCService *service,
                                          const Streak__V1__GetMonthPageRequest *input,
@@ -5238,7 +6430,7 @@ void streak__v1__streaks__get_month_page(ProtobufCService *service,
                                          void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_settings(ProtobufCService *service,
                                        const Streak__V1__GetSettingsRequest *input,
@@ -5246,7 +6438,7 @@ void streak__v1__streaks__get_settings(ProtobufCService *service,
                                        void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__update_settings(ProtobufCService *service,
                                           const Streak__V1__UpdateSettingsRequest *input,
@@ -5254,7 +6446,7 @@ void streak__v1__streaks__update_settings(ProtobufCService *service,
                                           void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__watch(ProtobufCService *service,
                                 const Streak__V1__WatchRequest *input,
@@ -5262,7 +6454,23 @@ void streak__v1__streaks__watch(ProtobufCService *service,
                                 void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void streak__v1__streaks__export_data(ProtobufCService *service,
+                                      const Streak__V1__ExportDataRequest *input,
+                                      Streak__V1__ExportDataPage_Closure closure,
+                                      void *closure_data)
+{
+  assert(service->descriptor == &streak__v1__streaks__descriptor);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void streak__v1__streaks__import_data(ProtobufCService *service,
+                                      const Streak__V1__ImportDataRequest *input,
+                                      Streak__V1__ImportDataResponse_Closure closure,
+                                      void *closure_data)
+{
+  assert(service->descriptor == &streak__v1__streaks__descriptor);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__build_month_labels(ProtobufCService *service,
                                              const Streak__V1__BuildMonthLabelsRequest *input,
@@ -5270,7 +6478,7 @@ void streak__v1__streaks__build_month_labels(ProtobufCService *service,
                                              void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__build_heatmap(ProtobufCService *service,
                                         const Streak__V1__BuildHeatmapRequest *input,
@@ -5278,7 +6486,7 @@ void streak__v1__streaks__build_heatmap(ProtobufCService *service,
                                         void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__build_month_page(ProtobufCService *service,
                                            const Streak__V1__BuildMonthPageRequest *input,
@@ -5286,7 +6494,7 @@ void streak__v1__streaks__build_month_page(ProtobufCService *service,
                                            void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__ping(ProtobufCService *service,
                                const Streak__V1__PingRequest *input,
@@ -5294,7 +6502,7 @@ void streak__v1__streaks__ping(ProtobufCService *service,
                                void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__get_server_info(ProtobufCService *service,
                                           const Streak__V1__GetServerInfoRequest *input,
@@ -5302,7 +6510,7 @@ void streak__v1__streaks__get_server_info(ProtobufCService *service,
                                           void *closure_data)
 {
   assert(service->descriptor == &streak__v1__streaks__descriptor);
-  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void streak__v1__streaks__init (Streak__V1__Streaks_Service *service,
                                 Streak__V1__Streaks_ServiceDestroy destroy)

@@ -26,6 +26,16 @@ typedef struct Streak__V1__ArchiveHabitRequest Streak__V1__ArchiveHabitRequest;
 typedef struct Streak__V1__ArchiveHabitResponse Streak__V1__ArchiveHabitResponse;
 typedef struct Streak__V1__SetHabitScheduleRequest Streak__V1__SetHabitScheduleRequest;
 typedef struct Streak__V1__SetHabitScheduleResponse Streak__V1__SetHabitScheduleResponse;
+typedef struct Streak__V1__DeleteHabitRequest Streak__V1__DeleteHabitRequest;
+typedef struct Streak__V1__DeleteHabitResponse Streak__V1__DeleteHabitResponse;
+typedef struct Streak__V1__UnarchiveHabitRequest Streak__V1__UnarchiveHabitRequest;
+typedef struct Streak__V1__UnarchiveHabitResponse Streak__V1__UnarchiveHabitResponse;
+typedef struct Streak__V1__ExportDataRequest Streak__V1__ExportDataRequest;
+typedef struct Streak__V1__ExportDataPage Streak__V1__ExportDataPage;
+typedef struct Streak__V1__ImportHabit Streak__V1__ImportHabit;
+typedef struct Streak__V1__ImportDataRequest Streak__V1__ImportDataRequest;
+typedef struct Streak__V1__ImportRecordError Streak__V1__ImportRecordError;
+typedef struct Streak__V1__ImportDataResponse Streak__V1__ImportDataResponse;
 typedef struct Streak__V1__RecordCompletionRequest Streak__V1__RecordCompletionRequest;
 typedef struct Streak__V1__RemoveCompletionRequest Streak__V1__RemoveCompletionRequest;
 typedef struct Streak__V1__CompletionResponse Streak__V1__CompletionResponse;
@@ -195,6 +205,209 @@ struct  Streak__V1__SetHabitScheduleResponse
 #define STREAK__V1__SET_HABIT_SCHEDULE_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__set_habit_schedule_response__descriptor) \
     , NULL }
+
+
+struct  Streak__V1__DeleteHabitRequest
+{
+  ProtobufCMessage base;
+  int64_t habit_id;
+};
+#define STREAK__V1__DELETE_HABIT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__delete_habit_request__descriptor) \
+    , 0 }
+
+
+struct  Streak__V1__DeleteHabitResponse
+{
+  ProtobufCMessage base;
+  /*
+   * as it was before it was deleted
+   */
+  Streak__V1__Habit *habit;
+  /*
+   * completions deleted with it
+   */
+  int32_t completions;
+  /*
+   * skips deleted with it
+   */
+  int32_t skips;
+};
+#define STREAK__V1__DELETE_HABIT_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__delete_habit_response__descriptor) \
+    , NULL, 0, 0 }
+
+
+struct  Streak__V1__UnarchiveHabitRequest
+{
+  ProtobufCMessage base;
+  /*
+   * an archived habit (else FAILED_PRECONDITION)
+   */
+  int64_t habit_id;
+};
+#define STREAK__V1__UNARCHIVE_HABIT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__unarchive_habit_request__descriptor) \
+    , 0 }
+
+
+struct  Streak__V1__UnarchiveHabitResponse
+{
+  ProtobufCMessage base;
+  Streak__V1__Habit *habit;
+};
+#define STREAK__V1__UNARCHIVE_HABIT_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__unarchive_habit_response__descriptor) \
+    , NULL }
+
+
+struct  Streak__V1__ExportDataRequest
+{
+  ProtobufCMessage base;
+  /*
+   * records (completions + skips) per page: 1...65536, 0 = 4096
+   */
+  int32_t page_size;
+};
+#define STREAK__V1__EXPORT_DATA_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__export_data_request__descriptor) \
+    , 0 }
+
+
+/*
+ * The first page carries the settings, every habit (with its schedule) and every rest period;
+ * every page carries up to page_size completions and skips, by habit id then date; the last page
+ * has last = true. Habit ids refer to the habits of the first page.
+ */
+struct  Streak__V1__ExportDataPage
+{
+  ProtobufCMessage base;
+  Streak__V1__Settings *settings;
+  size_t n_habits;
+  Streak__V1__Habit **habits;
+  size_t n_rest_periods;
+  Streak__V1__RestPeriod **rest_periods;
+  size_t n_completions;
+  Streak__V1__Completion **completions;
+  size_t n_skips;
+  Streak__V1__Skip **skips;
+  protobuf_c_boolean last;
+  /*
+   * first page: completions + skips in the whole export
+   */
+  int64_t total_records;
+};
+#define STREAK__V1__EXPORT_DATA_PAGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__export_data_page__descriptor) \
+    , NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0 }
+
+
+/*
+ * One habit of an import, matched by exact name with the user's habits (archived ones
+ * included; the lowest id wins) or created.
+ */
+struct  Streak__V1__ImportHabit
+{
+  ProtobufCMessage base;
+  /*
+   * 1...200 characters, not blank
+   */
+  char *name;
+  /*
+   * a new habit's first day (absent: its first record, else today)
+   */
+  Streak__V1__Date *created_on;
+  /*
+   * archives a live habit from this day (absent: left as it is)
+   */
+  Streak__V1__Date *archived_on;
+  /*
+   * set from each effective_from (idempotent)
+   */
+  size_t n_schedule;
+  Streak__V1__ScheduleEntry **schedule;
+  size_t n_completions;
+  Streak__V1__Date **completions;
+  /*
+   * a day that is also a completion here is an error record
+   */
+  size_t n_skips;
+  Streak__V1__Date **skips;
+};
+#define STREAK__V1__IMPORT_HABIT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__import_habit__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL, NULL, 0,NULL, 0,NULL, 0,NULL }
+
+
+struct  Streak__V1__ImportDataRequest
+{
+  ProtobufCMessage base;
+  size_t n_habits;
+  Streak__V1__ImportHabit **habits;
+  /*
+   * ids ignored; one equal in from, to and note is not added again
+   */
+  size_t n_rest_periods;
+  Streak__V1__RestPeriod **rest_periods;
+  /*
+   * absent: the settings stay
+   */
+  Streak__V1__Settings *settings;
+};
+#define STREAK__V1__IMPORT_DATA_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__import_data_request__descriptor) \
+    , 0,NULL, 0,NULL, NULL }
+
+
+/*
+ * One record that was not applied; the rest of the request was.
+ */
+struct  Streak__V1__ImportRecordError
+{
+  ProtobufCMessage base;
+  /*
+   * index into ImportDataRequest.habits; -1 for a rest period or the settings
+   */
+  int32_t habit_index;
+  /*
+   * "name", "completions", "skips", "schedule", "archived_on", "rest_periods", "settings"
+   */
+  char *field;
+  /*
+   * the record's day, when it has one
+   */
+  Streak__V1__Date *date;
+  char *message;
+};
+#define STREAK__V1__IMPORT_RECORD_ERROR__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__import_record_error__descriptor) \
+    , 0, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string }
+
+
+struct  Streak__V1__ImportDataResponse
+{
+  ProtobufCMessage base;
+  int32_t habits_created;
+  int32_t habits_matched;
+  /*
+   * new ones (already present: not counted)
+   */
+  int32_t completions_added;
+  int32_t skips_added;
+  int32_t rest_periods_added;
+  int32_t schedules_set;
+  protobuf_c_boolean settings_changed;
+  size_t n_errors;
+  Streak__V1__ImportRecordError **errors;
+  /*
+   * the habit each ImportHabit landed in, in request order (absent: its name was refused)
+   */
+  size_t n_habits;
+  Streak__V1__Habit **habits;
+};
+#define STREAK__V1__IMPORT_DATA_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__import_data_response__descriptor) \
+    , 0, 0, 0, 0, 0, 0, 0, 0,NULL, 0,NULL }
 
 
 struct  Streak__V1__RecordCompletionRequest
@@ -1036,6 +1249,196 @@ Streak__V1__SetHabitScheduleResponse *
 void   streak__v1__set_habit_schedule_response__free_unpacked
                      (Streak__V1__SetHabitScheduleResponse *message,
                       ProtobufCAllocator *allocator);
+/* Streak__V1__DeleteHabitRequest methods */
+void   streak__v1__delete_habit_request__init
+                     (Streak__V1__DeleteHabitRequest         *message);
+size_t streak__v1__delete_habit_request__get_packed_size
+                     (const Streak__V1__DeleteHabitRequest   *message);
+size_t streak__v1__delete_habit_request__pack
+                     (const Streak__V1__DeleteHabitRequest   *message,
+                      uint8_t             *out);
+size_t streak__v1__delete_habit_request__pack_to_buffer
+                     (const Streak__V1__DeleteHabitRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__DeleteHabitRequest *
+       streak__v1__delete_habit_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__delete_habit_request__free_unpacked
+                     (Streak__V1__DeleteHabitRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__DeleteHabitResponse methods */
+void   streak__v1__delete_habit_response__init
+                     (Streak__V1__DeleteHabitResponse         *message);
+size_t streak__v1__delete_habit_response__get_packed_size
+                     (const Streak__V1__DeleteHabitResponse   *message);
+size_t streak__v1__delete_habit_response__pack
+                     (const Streak__V1__DeleteHabitResponse   *message,
+                      uint8_t             *out);
+size_t streak__v1__delete_habit_response__pack_to_buffer
+                     (const Streak__V1__DeleteHabitResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__DeleteHabitResponse *
+       streak__v1__delete_habit_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__delete_habit_response__free_unpacked
+                     (Streak__V1__DeleteHabitResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__UnarchiveHabitRequest methods */
+void   streak__v1__unarchive_habit_request__init
+                     (Streak__V1__UnarchiveHabitRequest         *message);
+size_t streak__v1__unarchive_habit_request__get_packed_size
+                     (const Streak__V1__UnarchiveHabitRequest   *message);
+size_t streak__v1__unarchive_habit_request__pack
+                     (const Streak__V1__UnarchiveHabitRequest   *message,
+                      uint8_t             *out);
+size_t streak__v1__unarchive_habit_request__pack_to_buffer
+                     (const Streak__V1__UnarchiveHabitRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__UnarchiveHabitRequest *
+       streak__v1__unarchive_habit_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__unarchive_habit_request__free_unpacked
+                     (Streak__V1__UnarchiveHabitRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__UnarchiveHabitResponse methods */
+void   streak__v1__unarchive_habit_response__init
+                     (Streak__V1__UnarchiveHabitResponse         *message);
+size_t streak__v1__unarchive_habit_response__get_packed_size
+                     (const Streak__V1__UnarchiveHabitResponse   *message);
+size_t streak__v1__unarchive_habit_response__pack
+                     (const Streak__V1__UnarchiveHabitResponse   *message,
+                      uint8_t             *out);
+size_t streak__v1__unarchive_habit_response__pack_to_buffer
+                     (const Streak__V1__UnarchiveHabitResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__UnarchiveHabitResponse *
+       streak__v1__unarchive_habit_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__unarchive_habit_response__free_unpacked
+                     (Streak__V1__UnarchiveHabitResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__ExportDataRequest methods */
+void   streak__v1__export_data_request__init
+                     (Streak__V1__ExportDataRequest         *message);
+size_t streak__v1__export_data_request__get_packed_size
+                     (const Streak__V1__ExportDataRequest   *message);
+size_t streak__v1__export_data_request__pack
+                     (const Streak__V1__ExportDataRequest   *message,
+                      uint8_t             *out);
+size_t streak__v1__export_data_request__pack_to_buffer
+                     (const Streak__V1__ExportDataRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__ExportDataRequest *
+       streak__v1__export_data_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__export_data_request__free_unpacked
+                     (Streak__V1__ExportDataRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__ExportDataPage methods */
+void   streak__v1__export_data_page__init
+                     (Streak__V1__ExportDataPage         *message);
+size_t streak__v1__export_data_page__get_packed_size
+                     (const Streak__V1__ExportDataPage   *message);
+size_t streak__v1__export_data_page__pack
+                     (const Streak__V1__ExportDataPage   *message,
+                      uint8_t             *out);
+size_t streak__v1__export_data_page__pack_to_buffer
+                     (const Streak__V1__ExportDataPage   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__ExportDataPage *
+       streak__v1__export_data_page__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__export_data_page__free_unpacked
+                     (Streak__V1__ExportDataPage *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__ImportHabit methods */
+void   streak__v1__import_habit__init
+                     (Streak__V1__ImportHabit         *message);
+size_t streak__v1__import_habit__get_packed_size
+                     (const Streak__V1__ImportHabit   *message);
+size_t streak__v1__import_habit__pack
+                     (const Streak__V1__ImportHabit   *message,
+                      uint8_t             *out);
+size_t streak__v1__import_habit__pack_to_buffer
+                     (const Streak__V1__ImportHabit   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__ImportHabit *
+       streak__v1__import_habit__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__import_habit__free_unpacked
+                     (Streak__V1__ImportHabit *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__ImportDataRequest methods */
+void   streak__v1__import_data_request__init
+                     (Streak__V1__ImportDataRequest         *message);
+size_t streak__v1__import_data_request__get_packed_size
+                     (const Streak__V1__ImportDataRequest   *message);
+size_t streak__v1__import_data_request__pack
+                     (const Streak__V1__ImportDataRequest   *message,
+                      uint8_t             *out);
+size_t streak__v1__import_data_request__pack_to_buffer
+                     (const Streak__V1__ImportDataRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__ImportDataRequest *
+       streak__v1__import_data_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__import_data_request__free_unpacked
+                     (Streak__V1__ImportDataRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__ImportRecordError methods */
+void   streak__v1__import_record_error__init
+                     (Streak__V1__ImportRecordError         *message);
+size_t streak__v1__import_record_error__get_packed_size
+                     (const Streak__V1__ImportRecordError   *message);
+size_t streak__v1__import_record_error__pack
+                     (const Streak__V1__ImportRecordError   *message,
+                      uint8_t             *out);
+size_t streak__v1__import_record_error__pack_to_buffer
+                     (const Streak__V1__ImportRecordError   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__ImportRecordError *
+       streak__v1__import_record_error__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__import_record_error__free_unpacked
+                     (Streak__V1__ImportRecordError *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__ImportDataResponse methods */
+void   streak__v1__import_data_response__init
+                     (Streak__V1__ImportDataResponse         *message);
+size_t streak__v1__import_data_response__get_packed_size
+                     (const Streak__V1__ImportDataResponse   *message);
+size_t streak__v1__import_data_response__pack
+                     (const Streak__V1__ImportDataResponse   *message,
+                      uint8_t             *out);
+size_t streak__v1__import_data_response__pack_to_buffer
+                     (const Streak__V1__ImportDataResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__ImportDataResponse *
+       streak__v1__import_data_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__import_data_response__free_unpacked
+                     (Streak__V1__ImportDataResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Streak__V1__RecordCompletionRequest methods */
 void   streak__v1__record_completion_request__init
                      (Streak__V1__RecordCompletionRequest         *message);
@@ -1809,6 +2212,36 @@ typedef void (*Streak__V1__SetHabitScheduleRequest_Closure)
 typedef void (*Streak__V1__SetHabitScheduleResponse_Closure)
                  (const Streak__V1__SetHabitScheduleResponse *message,
                   void *closure_data);
+typedef void (*Streak__V1__DeleteHabitRequest_Closure)
+                 (const Streak__V1__DeleteHabitRequest *message,
+                  void *closure_data);
+typedef void (*Streak__V1__DeleteHabitResponse_Closure)
+                 (const Streak__V1__DeleteHabitResponse *message,
+                  void *closure_data);
+typedef void (*Streak__V1__UnarchiveHabitRequest_Closure)
+                 (const Streak__V1__UnarchiveHabitRequest *message,
+                  void *closure_data);
+typedef void (*Streak__V1__UnarchiveHabitResponse_Closure)
+                 (const Streak__V1__UnarchiveHabitResponse *message,
+                  void *closure_data);
+typedef void (*Streak__V1__ExportDataRequest_Closure)
+                 (const Streak__V1__ExportDataRequest *message,
+                  void *closure_data);
+typedef void (*Streak__V1__ExportDataPage_Closure)
+                 (const Streak__V1__ExportDataPage *message,
+                  void *closure_data);
+typedef void (*Streak__V1__ImportHabit_Closure)
+                 (const Streak__V1__ImportHabit *message,
+                  void *closure_data);
+typedef void (*Streak__V1__ImportDataRequest_Closure)
+                 (const Streak__V1__ImportDataRequest *message,
+                  void *closure_data);
+typedef void (*Streak__V1__ImportRecordError_Closure)
+                 (const Streak__V1__ImportRecordError *message,
+                  void *closure_data);
+typedef void (*Streak__V1__ImportDataResponse_Closure)
+                 (const Streak__V1__ImportDataResponse *message,
+                  void *closure_data);
 typedef void (*Streak__V1__RecordCompletionRequest_Closure)
                  (const Streak__V1__RecordCompletionRequest *message,
                   void *closure_data);
@@ -1953,6 +2386,14 @@ struct Streak__V1__Streaks_Service
                              const Streak__V1__SetHabitScheduleRequest *input,
                              Streak__V1__SetHabitScheduleResponse_Closure closure,
                              void *closure_data);
+  void (*delete_habit)(Streak__V1__Streaks_Service *service,
+                       const Streak__V1__DeleteHabitRequest *input,
+                       Streak__V1__DeleteHabitResponse_Closure closure,
+                       void *closure_data);
+  void (*unarchive_habit)(Streak__V1__Streaks_Service *service,
+                          const Streak__V1__UnarchiveHabitRequest *input,
+                          Streak__V1__UnarchiveHabitResponse_Closure closure,
+                          void *closure_data);
   void (*record_completion)(Streak__V1__Streaks_Service *service,
                             const Streak__V1__RecordCompletionRequest *input,
                             Streak__V1__CompletionResponse_Closure closure,
@@ -2017,6 +2458,14 @@ struct Streak__V1__Streaks_Service
                 const Streak__V1__WatchRequest *input,
                 Streak__V1__WatchEvent_Closure closure,
                 void *closure_data);
+  void (*export_data)(Streak__V1__Streaks_Service *service,
+                      const Streak__V1__ExportDataRequest *input,
+                      Streak__V1__ExportDataPage_Closure closure,
+                      void *closure_data);
+  void (*import_data)(Streak__V1__Streaks_Service *service,
+                      const Streak__V1__ImportDataRequest *input,
+                      Streak__V1__ImportDataResponse_Closure closure,
+                      void *closure_data);
   void (*build_month_labels)(Streak__V1__Streaks_Service *service,
                              const Streak__V1__BuildMonthLabelsRequest *input,
                              Streak__V1__BuildMonthLabelsResponse_Closure closure,
@@ -2050,6 +2499,8 @@ void streak__v1__streaks__init (Streak__V1__Streaks_Service *service,
       function_prefix__ ## rename_habit,\
       function_prefix__ ## archive_habit,\
       function_prefix__ ## set_habit_schedule,\
+      function_prefix__ ## delete_habit,\
+      function_prefix__ ## unarchive_habit,\
       function_prefix__ ## record_completion,\
       function_prefix__ ## remove_completion,\
       function_prefix__ ## batch_completions,\
@@ -2066,6 +2517,8 @@ void streak__v1__streaks__init (Streak__V1__Streaks_Service *service,
       function_prefix__ ## get_settings,\
       function_prefix__ ## update_settings,\
       function_prefix__ ## watch,\
+      function_prefix__ ## export_data,\
+      function_prefix__ ## import_data,\
       function_prefix__ ## build_month_labels,\
       function_prefix__ ## build_heatmap,\
       function_prefix__ ## build_month_page,\
@@ -2091,6 +2544,14 @@ void streak__v1__streaks__set_habit_schedule(ProtobufCService *service,
                                              const Streak__V1__SetHabitScheduleRequest *input,
                                              Streak__V1__SetHabitScheduleResponse_Closure closure,
                                              void *closure_data);
+void streak__v1__streaks__delete_habit(ProtobufCService *service,
+                                       const Streak__V1__DeleteHabitRequest *input,
+                                       Streak__V1__DeleteHabitResponse_Closure closure,
+                                       void *closure_data);
+void streak__v1__streaks__unarchive_habit(ProtobufCService *service,
+                                          const Streak__V1__UnarchiveHabitRequest *input,
+                                          Streak__V1__UnarchiveHabitResponse_Closure closure,
+                                          void *closure_data);
 void streak__v1__streaks__record_completion(ProtobufCService *service,
                                             const Streak__V1__RecordCompletionRequest *input,
                                             Streak__V1__CompletionResponse_Closure closure,
@@ -2155,6 +2616,14 @@ void streak__v1__streaks__watch(ProtobufCService *service,
                                 const Streak__V1__WatchRequest *input,
                                 Streak__V1__WatchEvent_Closure closure,
                                 void *closure_data);
+void streak__v1__streaks__export_data(ProtobufCService *service,
+                                      const Streak__V1__ExportDataRequest *input,
+                                      Streak__V1__ExportDataPage_Closure closure,
+                                      void *closure_data);
+void streak__v1__streaks__import_data(ProtobufCService *service,
+                                      const Streak__V1__ImportDataRequest *input,
+                                      Streak__V1__ImportDataResponse_Closure closure,
+                                      void *closure_data);
 void streak__v1__streaks__build_month_labels(ProtobufCService *service,
                                              const Streak__V1__BuildMonthLabelsRequest *input,
                                              Streak__V1__BuildMonthLabelsResponse_Closure closure,
@@ -2188,6 +2657,16 @@ extern const ProtobufCMessageDescriptor streak__v1__archive_habit_request__descr
 extern const ProtobufCMessageDescriptor streak__v1__archive_habit_response__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__set_habit_schedule_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__set_habit_schedule_response__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__delete_habit_request__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__delete_habit_response__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__unarchive_habit_request__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__unarchive_habit_response__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__export_data_request__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__export_data_page__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__import_habit__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__import_data_request__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__import_record_error__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__import_data_response__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__record_completion_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__remove_completion_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__completion_response__descriptor;

@@ -1,0 +1,75 @@
+public import StreakCore
+
+/// What an import would change in an account (`streak import --dry-run`), worked out on the
+/// client from the account's own export with the server's rules: habits matched by name (the
+/// n-th of a name with the n-th of the account), records added only where missing and inside the
+/// habit's window, rest periods equal in days and note not added twice.
+public struct ImportPlan: Hashable, Sendable {
+    /// Habits the import would create, by name.
+    public var created: [String] = []
+    /// Habits it would match.
+    public var matched = 0
+    /// Completions and skips it would add.
+    public var completions = 0
+    public var skips = 0
+    /// Records the server would refuse (outside the habit's window, a skip on a day done).
+    public var refused = 0
+    /// Rest periods it would add.
+    public var restPeriods = 0
+    /// Whether the settings would change.
+    public var settingsChange = false
+
+    /// The plan for bringing `incoming` into an account that holds `current`.
+    public init(incoming: ImportArchive, current: ImportArchive, today: CivilDate) {
+        var byName: [String: [ImportArchive.Habit]] = [:]
+        for habit in current.habits { byName[habit.name, default: []].append(habit) }
+        var used: [String: Int] = [:]
+        for habit in incoming.habits {
+            let occurrence = used[habit.name, default: 0]
+            used[habit.name] = occurrence + 1
+            let existing = byName[habit.name].flatMap { occurrence < $0.count ? $0[occurrence] : nil }
+            if existing != nil { matched += 1 } else { created.append(habit.name) }
+            let createdOn = existing?.createdOn ?? habit.createdOn ?? (habit.completions + habit.skips).min() ?? today
+            let archivedOn = existing?.archivedOn ?? habit.archivedOn
+            func active(_ day: CivilDate) -> Bool { day >= createdOn && archivedOn.map { day < $0 } ?? true }
+            let done = Set(existing?.completions ?? [])
+            let skipped = Set(existing?.skips ?? [])
+            for day in habit.completions {
+                if !active(day) { refused += 1 } else if !done.contains(day) { completions += 1 }
+            }
+            let incomingDone = Set(habit.completions)
+            for day in habit.skips {
+                if !active(day) || incomingDone.contains(day) {
+                    refused += 1
+                } else if !skipped.contains(day) && !done.contains(day) {
+                    skips += 1
+                }
+            }
+        }
+        let present = Set(current.restPeriods)
+        restPeriods = Set(incoming.restPeriods).subtracting(present).count
+        if let settings = incoming.settings, let now = current.settings {
+            settingsChange =
+                (settings.timeZone.map { $0 != now.timeZone } ?? false)
+                || (settings.locale.map { $0 != now.locale } ?? false)
+                || (settings.weekStart.map { $0 != now.weekStart } ?? false)
+                || settings.minPercent != now.minPercent
+                || (settings.dayStartMinutes.map { $0 != (now.dayStartMinutes ?? 0) } ?? false)
+        }
+    }
+
+    /// One line per kind of change, for people.
+    public var summary: String {
+        var lines = [
+            "habits: \(created.count) to create\(created.isEmpty ? "" : " (\(created.prefix(5).joined(separator: ", "))\(created.count > 5 ? ", ..." : ""))"), \(matched) matched",
+            "completions: \(completions) to add",
+            "skips: \(skips) to add",
+            "rest periods: \(restPeriods) to add",
+            "settings: \(settingsChange ? "would change" : "unchanged")",
+        ]
+        if refused > 0 {
+            lines.append("refused: \(refused) records outside their habit's days (or a skip on a day done)")
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+}

@@ -1,0 +1,189 @@
+import StreakCore
+import StreakStorage
+import StreakTransport
+import StreakWire
+
+extension StreakService {
+    /// DeleteHabit, UnarchiveHabit and ImportData: whole-habit changes. After the durable commit
+    /// the user's state is read again from the store (these change many days at once), and every
+    /// day whose record changed is pushed to the user's watchers.
+    func submitDataWrite(
+        _ method: WireMethod,
+        _ request: IncomingRequest,
+        user: UserState,
+        snapshot: UserState.Snapshot,
+        responder: Responder
+    ) throws {
+        switch method {
+        case .deleteHabit:
+            let message = try WireDeleteHabitRequest(serializedBytes: request.message)
+            try snapshot.data.requireHabit(message.habitId)
+            submit(
+                .deleteHabit(id: message.habitId),
+                user: user,
+                request: request,
+                responder: responder,
+                apply: { result in
+                    guard case .deletedHabit(let habit, let completions, let skips) = result else {
+                        throw ServiceError.unexpectedStoreResult
+                    }
+                    try self.reloadAndNotify(user, days: Set(completions + skips).sorted())
+                    return (habit, completions.count, skips.count)
+                },
+                answer: { deleted in
+                    WireDeleteHabitResponse(
+                        habit: WireHabit(deleted.0),
+                        completions: Int32(deleted.1),
+                        skips: Int32(deleted.2)
+                    ).serializedBytes()
+                }
+            )
+        case .unarchiveHabit:
+            let message = try WireUnarchiveHabitRequest(serializedBytes: request.message)
+            try snapshot.data.requireHabit(message.habitId)
+            let archivedOn = snapshot.data.index.habit(id: message.habitId)?.archivedOn
+            let today = snapshot.today
+            submit(
+                .unarchiveHabit(id: message.habitId),
+                user: user,
+                request: request,
+                responder: responder,
+                apply: { result in
+                    guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
+                    try self.reloadAndNotify(user, days: Self.days(from: archivedOn, through: today))
+                    return habit
+                },
+                answer: { WireUnarchiveHabitResponse(habit: WireHabit($0)).serializedBytes() }
+            )
+        case .importData:
+            let message = try WireImportDataRequest(serializedBytes: request.message)
+            let (batch, refused) = ImportRequest.batch(message, today: snapshot.today)
+            submit(
+                .importData(batch),
+                user: user,
+                request: request,
+                responder: responder,
+                apply: { result in
+                    guard case .imported(let outcome) = result else { throw ServiceError.unexpectedStoreResult }
+                    try self.reloadAndNotify(user, days: outcome.changedDays)
+                    return outcome
+                },
+                answer: { ImportRequest.response($0, refused: refused).serializedBytes() }
+            )
+        default:
+            throw ServiceError.unimplemented(request.method)
+        }
+    }
+
+    /// Reads the user's data again from the store and pushes `days` (those up to a year after
+    /// today at most) to the watchers.
+    private func reloadAndNotify(_ user: UserState, days: [CivilDate]) throws {
+        let data = try users.data(of: user.id)
+        let after = user.update(now: now()) { $0 = data }.1
+        if !days.isEmpty { notifyWatchers(user, days: days, snapshot: after) }
+    }
+
+    /// The days from `start` through `end` (none when `start` is nil or after `end`).
+    static func days(from start: CivilDate?, through end: CivilDate) -> [CivilDate] {
+        guard var day = start else { return [] }
+        var result: [CivilDate] = []
+        while day <= end {
+            result.append(day)
+            guard let next = try? day.adding(days: 1) else { break }
+            day = next
+        }
+        return result
+    }
+}
+
+/// ImportData's request and response, in the store's terms.
+enum ImportRequest {
+    /// The batch to apply, and the records refused before it reached the store (a schedule
+    /// without weekdays, a rest period that ends before it starts, settings the server does not know).
+    static func batch(
+        _ message: WireImportDataRequest,
+        today: CivilDate
+    ) -> (ImportBatch, [ImportOutcome.RecordError]) {
+        var refused: [ImportOutcome.RecordError] = []
+        var batch = ImportBatch(today: today)
+        for (index, wire) in message.habits.enumerated() {
+            var habit = ImportBatch.Habit(
+                name: wire.name,
+                createdOn: wire.createdOn,
+                archivedOn: wire.archivedOn,
+                completions: wire.completions,
+                skips: wire.skips
+            )
+            for entry in wire.schedule {
+                guard let from = entry.effectiveFrom else {
+                    refused.append(
+                        .init(habitIndex: index, field: "schedule", message: "an entry needs effective_from")
+                    )
+                    continue
+                }
+                do {
+                    habit.schedule.append(
+                        ScheduleEntry(
+                            effectiveFrom: from,
+                            weekdays: try WeekdaySet(wire: entry.weekdays, field: "schedule")
+                        )
+                    )
+                } catch {
+                    refused.append(.init(habitIndex: index, field: "schedule", date: from, message: "\(error)"))
+                }
+            }
+            batch.habits.append(habit)
+        }
+        for wire in message.restPeriods {
+            do {
+                let period = try RestPeriod(wire: wire, field: "rest_periods")
+                guard wire.note.count <= RestPeriodRecord.maximumNoteLength else {
+                    throw ServiceError.invalidArgument("rest_periods: a note is at most 200 characters")
+                }
+                batch.restPeriods.append(RestPeriodRecord(id: 0, period: period, note: wire.note))
+            } catch {
+                refused.append(.init(habitIndex: nil, field: "rest_periods", date: wire.from, message: "\(error)"))
+            }
+        }
+        if let settings = message.settings {
+            do {
+                batch.settings = try SettingsUpdate.change(
+                    WireUpdateSettingsRequest.with {
+                        $0.timeZone = settings.timeZone
+                        $0.locale = settings.locale
+                        $0.weekStart = settings.weekStart
+                        $0.minPercent = settings.minPercent
+                        $0.clearMinPercent = settings.minPercent == 0
+                        $0.setDayStart = true
+                        $0.dayStartMinutes = settings.dayStartMinutes
+                    }
+                )
+            } catch {
+                refused.append(.init(habitIndex: nil, field: "settings", message: "\(error)"))
+            }
+        }
+        return (batch, refused)
+    }
+
+    /// The response to an applied batch.
+    static func response(_ outcome: ImportOutcome, refused: [ImportOutcome.RecordError]) -> WireImportDataResponse {
+        WireImportDataResponse.with {
+            $0.habitsCreated = Int32(outcome.habitsCreated)
+            $0.habitsMatched = Int32(outcome.habitsMatched)
+            $0.completionsAdded = Int32(outcome.completionsAdded)
+            $0.skipsAdded = Int32(outcome.skipsAdded)
+            $0.restPeriodsAdded = Int32(outcome.restPeriodsAdded)
+            $0.schedulesSet = Int32(outcome.schedulesSet)
+            $0.settingsChanged = outcome.settingsChanged
+            $0.errors = (refused + outcome.errors).map { error in
+                WireImportRecordError.with {
+                    $0.habitIndex = Int32(error.habitIndex ?? -1)
+                    $0.field = error.field
+                    $0.date = error.date
+                    $0.message = error.message
+                }
+            }
+            $0.habits = outcome.habits.map { $0.map(WireHabit.init) ?? WireHabit() }
+        }
+    }
+}

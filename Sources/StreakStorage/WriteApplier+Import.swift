@@ -1,0 +1,203 @@
+import StreakCore
+
+extension WriteApplier {
+    /// Applies an import: each habit matched by name or created, then its schedule, archive day,
+    /// completions and skips; then rest periods and settings. A record that cannot be applied
+    /// (a blank name, a day outside the habit's window, a skip on a day it is also done) is
+    /// reported and left out; everything else is applied, idempotently.
+    func importData(_ batch: ImportBatch) throws(StorageError) -> ImportOutcome {
+        var outcome = ImportOutcome()
+        var changed = Set<CivilDate>()
+        let stored = try storedHabitsByName()
+        // The n-th habit of a name in the batch matches the n-th stored habit of that name.
+        var used: [String: Int] = [:]
+        for (index, item) in batch.habits.enumerated() {
+            do {
+                try HabitRow.validate(name: item.name)
+            } catch {
+                outcome.errors.append(.init(habitIndex: index, field: "name", message: error.message))
+                outcome.habits.append(nil)
+                continue
+            }
+            var habit: Habit
+            let occurrence = used[item.name, default: 0]
+            used[item.name] = occurrence + 1
+            if let ids = stored[item.name], occurrence < ids.count {
+                let id = ids[occurrence]
+                habit = try existingHabit(id)
+                outcome.habitsMatched += 1
+            } else {
+                let first = (item.completions + item.skips).min()
+                let createdOn = item.createdOn ?? first ?? batch.today
+                guard case .habit(let created) = try apply(.createHabit(name: item.name, createdOn: createdOn)) else {
+                    throw StorageError(.corrupt, "creating a habit gave no habit")
+                }
+                habit = created
+                outcome.habitsCreated += 1
+            }
+            try importSchedule(item, index: index, habit: habit, outcome: &outcome)
+            if let archivedOn = item.archivedOn, habit.archivedOn == nil {
+                if archivedOn < habit.createdOn {
+                    outcome.errors.append(
+                        .init(
+                            habitIndex: index,
+                            field: "archived_on",
+                            date: archivedOn,
+                            message: "before the habit's first day \(habit.createdOn)"
+                        )
+                    )
+                } else if case .habit(let archived) = try apply(.archiveHabit(id: habit.id, on: archivedOn)) {
+                    habit = archived
+                    changed.insert(archivedOn)
+                }
+            }
+            try importDays(item, index: index, habit: habit, outcome: &outcome, changed: &changed)
+            outcome.habits.append(try withSchedule(existingHabit(habit.id)))
+        }
+        try importRestPeriods(batch.restPeriods, outcome: &outcome, changed: &changed)
+        if let change = batch.settings {
+            let before = try SettingsRow.load(user: user, from: connection)
+            do {
+                guard case .settings(let after) = try apply(.changeSettings(change)) else { return outcome }
+                outcome.settingsChanged = after != before
+            } catch {
+                outcome.errors.append(.init(habitIndex: nil, field: "settings", message: error.message))
+            }
+        }
+        outcome.changedDays = changed.sorted()
+        return outcome
+    }
+
+    /// The ids of the user's habits by exact name, ascending.
+    private func storedHabitsByName() throws(StorageError) -> [String: [Int64]] {
+        var result: [String: [Int64]] = [:]
+        for row in try connection.query("SELECT id, name FROM habits WHERE user_id = ? ORDER BY id", [.integer(user)]) {
+            guard let id = row[0].integer, let name = row[1].text else { continue }
+            result[name, default: []].append(id)
+        }
+        return result
+    }
+
+    private func importSchedule(
+        _ item: ImportBatch.Habit,
+        index: Int,
+        habit: Habit,
+        outcome: inout ImportOutcome
+    ) throws(StorageError) {
+        let current = try ScheduleRow.load(user: user, habitID: habit.id, from: connection)[habit.id]
+        for entry in item.schedule {
+            if current?.entries.contains(entry) == true { continue }
+            try ScheduleRow.store(
+                user: user,
+                habitID: habit.id,
+                weekdays: entry.weekdays,
+                from: entry.effectiveFrom,
+                into: connection
+            )
+            outcome.schedulesSet += 1
+        }
+    }
+
+    private func importDays(
+        _ item: ImportBatch.Habit,
+        index: Int,
+        habit: Habit,
+        outcome: inout ImportOutcome,
+        changed: inout Set<CivilDate>
+    ) throws(StorageError) {
+        let done = Set(item.completions)
+        for date in Set(item.completions).sorted() {
+            guard habit.isActive(on: date) else {
+                outcome.errors.append(outsideWindow(index, "completions", date, habit))
+                continue
+            }
+            try connection.query(
+                "INSERT INTO completions (user_id, habit_id, day) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                [.integer(user), .integer(habit.id), .integer(Int64(date.dayNumber))]
+            )
+            if connection.changes == 1 {
+                outcome.completionsAdded += 1
+                changed.insert(date)
+            }
+        }
+        for date in Set(item.skips).sorted() {
+            guard habit.isActive(on: date) else {
+                outcome.errors.append(outsideWindow(index, "skips", date, habit))
+                continue
+            }
+            guard !done.contains(date) else {
+                outcome.errors.append(
+                    .init(habitIndex: index, field: "skips", date: date, message: "the day is also a completion")
+                )
+                continue
+            }
+            let key: [SQLValue] = [.integer(user), .integer(habit.id), .integer(Int64(date.dayNumber))]
+            // A day done in the account stays done: an import adds, it does not take back.
+            let rows = try connection.query(
+                "SELECT 1 FROM completions WHERE user_id = ? AND habit_id = ? AND day = ?",
+                key
+            )
+            if !rows.isEmpty { continue }
+            try connection.query(
+                "INSERT INTO skips (user_id, habit_id, day) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                key
+            )
+            if connection.changes == 1 {
+                outcome.skipsAdded += 1
+                changed.insert(date)
+            }
+        }
+    }
+
+    private func importRestPeriods(
+        _ periods: [RestPeriodRecord],
+        outcome: inout ImportOutcome,
+        changed: inout Set<CivilDate>
+    ) throws(StorageError) {
+        guard !periods.isEmpty else { return }
+        var stored = Set<[Int]>()
+        var notes: [[Int]: Set<String>] = [:]
+        for row in try connection.query(
+            "SELECT from_day, to_day, note FROM rest_periods WHERE user_id = ?",
+            [.integer(user)]
+        ) {
+            let key = [Int(row[0].integer ?? 0), Int(row[1].integer ?? 0)]
+            stored.insert(key)
+            notes[key, default: []].insert(row[2].text ?? "")
+        }
+        for record in periods {
+            let key = [record.period.from.dayNumber, record.period.to.dayNumber]
+            if notes[key]?.contains(record.note) == true { continue }
+            do {
+                _ = try apply(.addRestPeriod(record.period, note: record.note))
+            } catch {
+                outcome.errors.append(
+                    .init(habitIndex: nil, field: "rest_periods", date: record.period.from, message: error.message)
+                )
+                continue
+            }
+            notes[key, default: []].insert(record.note)
+            outcome.restPeriodsAdded += 1
+            var day = record.period.from
+            while day <= record.period.to {
+                changed.insert(day)
+                guard let next = try? day.adding(days: 1) else { break }
+                day = next
+            }
+        }
+    }
+
+    private func outsideWindow(
+        _ index: Int,
+        _ field: String,
+        _ date: CivilDate,
+        _ habit: Habit
+    ) -> ImportOutcome.RecordError {
+        .init(
+            habitIndex: index,
+            field: field,
+            date: date,
+            message: "the habit is not active that day \(window(of: habit))"
+        )
+    }
+}

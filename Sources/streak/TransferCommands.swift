@@ -1,0 +1,215 @@
+import ArgumentParser
+import Foundation
+import StreakCLI
+import StreakClient
+import StreakCore
+import StreakWire
+
+/// `streak export [FILE]`: everything of the account as one JSON file (docs/EXPORT.md).
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write all your data (habits, completions, skips, rest periods, settings) as JSON.",
+        discussion: """
+            The format is versioned and documented in docs/EXPORT.md; `streak import` reads it back \
+            exactly. The file is written whole (mode 0600) or not at all.
+
+            Examples:
+              streak export habits.json
+              streak export > habits.json
+            """
+    )
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("The file to write (default: standard output).", valueName: "file"))
+    var file: String?
+
+    func run() async throws {
+        try await global.run(usesToday: false) { context in
+            let progress = TransferProgress(verb: "exporting", quiet: context.quiet)
+            let archive = try await AccountExport.fetch(context.client, progress: progress)
+            progress.finish()
+            let text = ExportFormat.encode(archive, exportedAt: Date().ISO8601Format())
+            if let file {
+                try OutputFile.write(text, to: file, mode: 0o600)
+                let summary = "exported \(archive.habits.count) habits, \(archive.recordCount) records to \(file)\n"
+                try context.emit(
+                    json: .object([
+                        ("file", .string(file)), ("habits", .int(Int64(archive.habits.count))),
+                        ("records", .int(Int64(archive.recordCount))),
+                    ]),
+                    text: summary
+                )
+            } else {
+                try StandardOutput.write(text)
+            }
+        }
+    }
+}
+
+/// Reads the whole account through ExportData.
+enum AccountExport {
+    static func fetch(_ client: StreakClient, progress: TransferProgress? = nil) async throws -> ImportArchive {
+        var pages: [WireExportDataPage] = []
+        var total = 0
+        var records = 0
+        for try await page in try await client.exportData() {
+            if pages.isEmpty { total = Int(page.totalRecords) }
+            records += page.completions.count + page.skips.count
+            pages.append(page)
+            progress?.update(habits: 0, totalHabits: pages[0].habits.count, records: records, totalRecords: total)
+        }
+        return ImportArchive(pages: pages)
+    }
+}
+
+/// `streak import FILE [--dry-run]`: a Streakd export, or Loop Habit Tracker's CSV archive.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Bring in a Streakd JSON export or a Loop Habit Tracker CSV export (zip or folder).",
+        discussion: """
+            Habits are matched by name or created; importing the same file twice changes nothing. \
+            A file with a problem (a date that does not exist, a newer format, a name too long) stops \
+            before anything is written, with the file, line and field named. Records the server \
+            cannot apply (a day outside its habit's days) are listed and skipped.
+
+            Examples:
+              streak import habits.json --dry-run
+              streak import habits.json
+              streak import "Loop Habits CSV 2024-05-01.zip"
+            """
+    )
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("The export file, Loop's zip archive or its unpacked folder.", valueName: "file"))
+    var file: String
+    @Flag(help: "Print what would change, and change nothing.") var dryRun = false
+
+    func run() async throws {
+        try await global.run(usesToday: false) { context in
+            let archive = try ImportSource.read(file)
+            for note in archive.notes where !context.quiet {
+                FileHandle.standardError.write(Data("streak: note: \(note)\n".utf8))
+            }
+            if dryRun {
+                let current = try await AccountExport.fetch(context.client)
+                let plan = ImportPlan(incoming: archive, current: current, today: try await context.today())
+                try context.emit(json: ImportReport.json(plan), text: "dry run: nothing was changed\n" + plan.summary)
+                return
+            }
+            let report = try await ImportReport.run(archive, client: context.client, quiet: context.quiet)
+            for line in report.errorLines.prefix(20) {
+                FileHandle.standardError.write(Data("streak: \(file): \(line)\n".utf8))
+            }
+            if report.errorLines.count > 20 {
+                FileHandle.standardError.write(Data("streak: ... and \(report.errorLines.count - 20) more\n".utf8))
+            }
+            try context.emit(json: report.json, text: report.summary)
+        }
+    }
+}
+
+/// What an import file is, by its name and contents.
+enum ImportSource {
+    static func read(_ path: String) throws(CLIFailure) -> ImportArchive {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIFailure(.badInput, "\(path): no such file or folder")
+        }
+        do {
+            if isDirectory.boolValue || path.lowercased().hasSuffix(".zip") {
+                return try LoopArchiveImport.read(path)
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ImportError(file: path, message: "cannot be read")
+            }
+            return try ExportFormat.decode(Array(data), file: path)
+        } catch let error as ImportError {
+            throw CLIFailure(.badInput, "\(error) (nothing was imported)")
+        } catch {
+            throw CLIFailure(.badInput, "\(path): \(error) (nothing was imported)")
+        }
+    }
+}
+
+/// Sends an import in batches and adds up what the server answered.
+struct ImportReport {
+    var created = 0
+    var matched = 0
+    var completions = 0
+    var skips = 0
+    var restPeriods = 0
+    var schedules = 0
+    var settingsChanged = false
+    var errorLines: [String] = []
+
+    static func run(_ archive: ImportArchive, client: StreakClient, quiet: Bool) async throws -> ImportReport {
+        var report = ImportReport()
+        let progress = TransferProgress(verb: "importing", quiet: quiet)
+        defer { progress.finish() }
+        var sent = 0
+        var habitsSent = Set<String>()
+        for request in archive.requests() {
+            let response = try await client.importData(request, deadline: .seconds(120))
+            report.add(response, request: request)
+            sent += request.habits.reduce(0) { $0 + $1.completions.count + $1.skips.count }
+            habitsSent.formUnion(request.habits.map(\.name))
+            progress.update(
+                habits: habitsSent.count,
+                totalHabits: archive.habits.count,
+                records: sent,
+                totalRecords: archive.recordCount
+            )
+        }
+        // A habit split over several requests was created once and matched after.
+        report.matched = max(0, archive.habits.count - report.created)
+        return report
+    }
+
+    mutating func add(_ response: WireImportDataResponse, request: WireImportDataRequest) {
+        created += Int(response.habitsCreated)
+        completions += Int(response.completionsAdded)
+        skips += Int(response.skipsAdded)
+        restPeriods += Int(response.restPeriodsAdded)
+        schedules += Int(response.schedulesSet)
+        settingsChanged = settingsChanged || response.settingsChanged
+        for error in response.errors {
+            let index = Int(error.habitIndex)
+            let habit = request.habits.indices.contains(index) ? "'\(request.habits[index].name)' " : ""
+            let day = error.date.map { " \($0)" } ?? ""
+            errorLines.append("\(habit)\(error.field)\(day): \(error.message)")
+        }
+    }
+
+    var summary: String {
+        var text =
+            "imported: \(created) habits created, \(matched) matched; \(completions) completions, \(skips) skips, "
+            + "\(restPeriods) rest periods added; settings \(settingsChanged ? "changed" : "unchanged")\n"
+        if !errorLines.isEmpty { text += "\(errorLines.count) records were refused (listed on standard error)\n" }
+        return text
+    }
+
+    var json: JSONValue {
+        .object([
+            ("habits_created", .int(Int64(created))), ("habits_matched", .int(Int64(matched))),
+            ("completions_added", .int(Int64(completions))), ("skips_added", .int(Int64(skips))),
+            ("rest_periods_added", .int(Int64(restPeriods))), ("settings_changed", .bool(settingsChanged)),
+            ("refused", .array(errorLines.map(JSONValue.string))),
+        ])
+    }
+
+    static func json(_ plan: ImportPlan) -> JSONValue {
+        .object([
+            ("dry_run", .bool(true)), ("habits_to_create", .array(plan.created.map(JSONValue.string))),
+            ("habits_matched", .int(Int64(plan.matched))), ("completions_to_add", .int(Int64(plan.completions))),
+            ("skips_to_add", .int(Int64(plan.skips))), ("rest_periods_to_add", .int(Int64(plan.restPeriods))),
+            ("settings_change", .bool(plan.settingsChange)), ("refused", .int(Int64(plan.refused))),
+        ])
+    }
+}
+
+/// Loop Habit Tracker's CSV export, read by `LoopArchiveReader` (StreakCLI).
+enum LoopArchiveImport {
+    static func read(_ path: String) throws -> ImportArchive {
+        throw ImportError(file: path, message: "reading Loop Habit Tracker archives is not available in this build")
+    }
+}

@@ -171,7 +171,7 @@ let targets: [Target] = [
     // The built `streak` binary against a real streakd, with golden files.
     .testTarget(
         name: "StreakCommandTests",
-        dependencies: ["StreakFraming", "StreakTestSupport"],
+        dependencies: ["StreakFraming", "StreakTestSupport", "StreakCore"],
         resources: [.copy("Golden")],
         swiftSettings: swiftSettings
     ),

@@ -3,8 +3,9 @@ import StreakCore
 extension WriteApplier {
     /// Applies an import: each habit matched by name or created, then its schedule, archive day,
     /// completions and skips; then rest periods and settings. A record that cannot be applied
-    /// (a blank name, a day outside the habit's window, a skip on a day it is also done) is
-    /// reported and left out; everything else is applied, idempotently.
+    /// (a blank name, a day before the habit's first day, a skip on a day it is also done) is
+    /// reported and left out; everything else is applied, idempotently. Records after a habit's
+    /// archive day are kept, as the store keeps them (they count for nothing).
     func importData(_ batch: ImportBatch) throws(StorageError) -> ImportOutcome {
         var outcome = ImportOutcome()
         var changed = Set<CivilDate>()
@@ -36,6 +37,9 @@ extension WriteApplier {
                 outcome.habitsCreated += 1
             }
             try importSchedule(item, index: index, habit: habit, outcome: &outcome)
+            // Records first, then the archive day: an account keeps the records it got after a
+            // habit's archive day (they count for nothing), and so does its export and import.
+            try importDays(item, index: index, habit: habit, outcome: &outcome, changed: &changed)
             if let archivedOn = item.archivedOn, habit.archivedOn == nil {
                 if archivedOn < habit.createdOn {
                     outcome.errors.append(
@@ -51,7 +55,6 @@ extension WriteApplier {
                     changed.insert(archivedOn)
                 }
             }
-            try importDays(item, index: index, habit: habit, outcome: &outcome, changed: &changed)
             outcome.habits.append(try withSchedule(existingHabit(habit.id)))
         }
         try importRestPeriods(batch.restPeriods, outcome: &outcome, changed: &changed)
@@ -107,7 +110,7 @@ extension WriteApplier {
     ) throws(StorageError) {
         let done = Set(item.completions)
         for date in Set(item.completions).sorted() {
-            guard habit.isActive(on: date) else {
+            guard date >= habit.createdOn else {
                 outcome.errors.append(outsideWindow(index, "completions", date, habit))
                 continue
             }
@@ -121,7 +124,7 @@ extension WriteApplier {
             }
         }
         for date in Set(item.skips).sorted() {
-            guard habit.isActive(on: date) else {
+            guard date >= habit.createdOn else {
                 outcome.errors.append(outsideWindow(index, "skips", date, habit))
                 continue
             }
@@ -197,7 +200,7 @@ extension WriteApplier {
             habitIndex: index,
             field: field,
             date: date,
-            message: "the habit is not active that day \(window(of: habit))"
+            message: "before the habit's first day \(habit.createdOn)"
         )
     }
 }

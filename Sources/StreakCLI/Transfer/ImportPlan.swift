@@ -3,7 +3,7 @@ public import StreakCore
 /// What an import would change in an account (`streak import --dry-run`), worked out on the
 /// client from the account's own export with the server's rules: habits matched by name (the
 /// n-th of a name with the n-th of the account), records added only where missing and inside the
-/// habit's window, rest periods equal in days and note not added twice.
+/// habit's days (on or after its first day), rest periods equal in days and note not added twice.
 public struct ImportPlan: Hashable, Sendable {
     /// Habits the import would create, by name.
     public var created: [String] = []
@@ -12,7 +12,7 @@ public struct ImportPlan: Hashable, Sendable {
     /// Completions and skips it would add.
     public var completions = 0
     public var skips = 0
-    /// Records the server would refuse (outside the habit's window, a skip on a day done).
+    /// Records the server would refuse (before the habit's first day, a skip on a day done).
     public var refused = 0
     /// Rest periods it would add.
     public var restPeriods = 0
@@ -30,8 +30,8 @@ public struct ImportPlan: Hashable, Sendable {
             let existing = byName[habit.name].flatMap { occurrence < $0.count ? $0[occurrence] : nil }
             if existing != nil { matched += 1 } else { created.append(habit.name) }
             let createdOn = existing?.createdOn ?? habit.createdOn ?? (habit.completions + habit.skips).min() ?? today
-            let archivedOn = existing?.archivedOn ?? habit.archivedOn
-            func active(_ day: CivilDate) -> Bool { day >= createdOn && archivedOn.map { day < $0 } ?? true }
+            // Records after an archive day are kept (they count for nothing), as the server does.
+            func active(_ day: CivilDate) -> Bool { day >= createdOn }
             let done = Set(existing?.completions ?? [])
             let skipped = Set(existing?.skips ?? [])
             for day in habit.completions {
@@ -68,7 +68,7 @@ public struct ImportPlan: Hashable, Sendable {
             "settings: \(settingsChange ? "would change" : "unchanged")",
         ]
         if refused > 0 {
-            lines.append("refused: \(refused) records outside their habit's days (or a skip on a day done)")
+            lines.append("refused: \(refused) records before their habit's first day (or a skip on a day done)")
         }
         return lines.map { $0 + "\n" }.joined()
     }

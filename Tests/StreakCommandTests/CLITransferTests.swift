@@ -1,0 +1,192 @@
+import Foundation
+import StreakCore
+import StreakTestSupport
+import Testing
+
+/// `streak export` and `streak import` against real streakd processes: exact round trips, idempotent
+/// imports, dry runs, and bad files that stop with the file, line and field named and write nothing.
+@Suite("streak export and import", .serialized)
+struct CLITransferTests {
+    /// The export without its own timestamp line.
+    static func withoutTimestamp(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("\"exported_at\"") }
+            .joined(separator: "\n")
+    }
+
+    static func exportText(_ cli: CLIRunner) throws -> String {
+        let output = try cli.run(["export"])
+        #expect(output.status == 0, "\(output.stderr)")
+        return output.stdout
+    }
+
+    static func file(_ name: String, _ text: String) throws -> URL {
+        let directory = ServerProcess.temporaryDirectory(prefix: "streak-transfer")
+        let url = directory.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    @Test func theSampleYearRoundTripsExactlyAndASecondImportChangesNothing() throws {
+        let source = try ServerProcess.start()
+        defer { source.stop() }
+        let target = try ServerProcess.start()
+        defer { target.stop() }
+        let from = CLIRunner(server: "127.0.0.1:\(source.port)", token: source.token)
+        let to = CLIRunner(server: "127.0.0.1:\(target.port)", token: target.token)
+        #expect(try from.run(["sample", "--seed", "7"]).status == 0)
+        // Schedules, skips, a rest period with quotes in its note, an archived habit, settings.
+        #expect(try from.run(["habit", "schedule", "Journal", "--on", "mon,wed", "--from", "2025-03-03"]).status == 0)
+        #expect(try from.run(["skip", "Meditate", "--date", "2025-06-12"]).status == 0)
+        #expect(try from.run(["rest", "add", "2025-05-01", "2025-05-03", "--note", "Trip, \"fun\" – été"]).status == 0)
+        #expect(try from.run(["habit", "archive", "Stretch", "--date", "2025-06-01"]).status == 0)
+        #expect(
+            try from.run(["settings", "--locale", "de_DE", "--min-percent", "40", "--day-start", "03:00"]).status == 0
+        )
+
+        let first = try Self.exportText(from)
+        let file = try Self.file("export.json", first)
+        let dryRun = try to.run(["import", file.path, "--dry-run", "--json"])
+        #expect(dryRun.stdout.contains("\"habits_matched\": 0"), "\(dryRun.stdout)")
+        #expect(Self.withoutTimestamp(try Self.exportText(to)).contains("\"habits\": []"), "a dry run changed data")
+
+        let imported = try to.run(["import", file.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("imported: 5 habits created, 0 matched"), "\(imported.stdout)")
+        let second = try Self.exportText(to)
+        #expect(Self.withoutTimestamp(second) == Self.withoutTimestamp(first))
+
+        let again = try to.run(["import", file.path, "--json"])
+        #expect(again.stdout.contains("\"completions_added\": 0") && again.stdout.contains("\"habits_created\": 0"))
+        #expect(Self.withoutTimestamp(try Self.exportText(to)) == Self.withoutTimestamp(first))
+    }
+
+    @Test func aGeneratedTenYearHistoryRoundTrips() throws {
+        let source = try ServerProcess.start()
+        defer { source.stop() }
+        let target = try ServerProcess.start()
+        defer { target.stop() }
+        let from = CLIRunner(server: "127.0.0.1:\(source.port)", token: source.token)
+        let to = CLIRunner(server: "127.0.0.1:\(target.port)", token: target.token)
+        let generated = try Self.file("ten-years.json", TenYearHistory.json(habits: 12, seed: 11))
+        let loaded = try from.run(["import", generated.path])
+        #expect(loaded.status == 0, "\(loaded.stderr)")
+        let first = try Self.exportText(from)
+        #expect(first.count > 200_000, "the history is smaller than meant: \(first.count) bytes")
+        let copy = try Self.file("copy.json", first)
+        #expect(try to.run(["import", copy.path]).status == 0)
+        #expect(Self.withoutTimestamp(try Self.exportText(to)) == Self.withoutTimestamp(first))
+    }
+
+    @Test func badFilesStopWithFileLineAndFieldAndWriteNothing() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        #expect(try cli.run(["sample", "--seed", "3", "--habits", "2"]).status == 0)
+        let before = Self.withoutTimestamp(try Self.exportText(cli))
+        let good = try Self.exportText(cli)
+        let long = String(repeating: "x", count: 201)
+        let cases: [(String, String, String)] = [
+            ("truncated.json", String(good.prefix(good.count / 2)), "the file ends early"),
+            (
+                "newer.json", #"{"format": "streakd-export", "version": 2, "habits": []}"#,
+                "newer.json:1: version: written in format version 2"
+            ),
+            (
+                "leap.json",
+                "{\"format\": \"streakd-export\", \"version\": 1,\n\"habits\": [{\"name\": \"New\",\n\"completions\": [\"2023-02-29\"]}]}",
+                "leap.json:3: habits[0].completions[0]: 2023-02-29 does not exist"
+            ),
+            (
+                "long.json", "{\"format\": \"streakd-export\", \"version\": 1, \"habits\": [{\"name\": \"\(long)\"}]}",
+                "habits[0].name: a habit name is 1 to 200 characters"
+            ),
+            ("other.json", #"{"hello": 1}"#, "not a Streakd export"),
+            ("garbage.json", "\u{00}\u{01}binary", "not valid JSON"),
+        ]
+        for (name, text, phrase) in cases {
+            let url = try Self.file(name, text)
+            let output = try cli.run(["import", url.path])
+            #expect(output.status == 65, "\(name): \(output.status) \(output.stderr)")
+            #expect(output.stderr.contains(phrase), "\(name): \(output.stderr)")
+            #expect(output.stderr.contains("nothing was imported"), "\(name): \(output.stderr)")
+        }
+        #expect(Self.withoutTimestamp(try Self.exportText(cli)) == before, "a refused file changed the account")
+    }
+
+    @Test func recordsTheServerRefusesAreListedAndTheRestIsImported() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        #expect(try cli.run(["habit", "add", "Read", "--date", "2025-06-01"]).status == 0)
+        let file = try Self.file(
+            "partial.json",
+            #"{"format": "streakd-export", "version": 1, "habits": [{"name": "Read", "completions": ["2025-05-30", "2025-06-02"], "skips": ["2025-06-02", "2025-06-03"]}]}"#
+        )
+        let output = try cli.run(["import", file.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("1 completions, 1 skips"), "\(output.stdout)")
+        #expect(
+            output.stderr.contains("'Read' completions 2025-05-30: before the habit's first day 2025-06-01"),
+            "\(output.stderr)"
+        )
+        #expect(output.stderr.contains("'Read' skips 2025-06-02: the day is also a completion"), "\(output.stderr)")
+    }
+
+    @Test func deleteAsksOrNeedsYesAndUnarchiveBringsAHabitBack() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        #expect(try cli.run(["sample", "--seed", "3", "--habits", "2"]).status == 0)
+        let refused = try cli.run(["habit", "delete", "Read 20 pages"])
+        #expect(refused.status == 64 && refused.stderr.contains("pass --yes"), "\(refused.stderr)")
+        let deleted = try cli.run(["--json", "habit", "delete", "Read 20 pages", "--yes"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stdout.contains("\"completions\": "), "\(deleted.stdout)")
+        let list = try cli.run(["habit", "list", "--all"])
+        #expect(!list.stdout.contains("Read 20 pages"), "\(list.stdout)")
+        #expect(!(try Self.exportText(cli)).contains("Read 20 pages"))
+
+        #expect(try cli.run(["habit", "archive", "Morning run", "--date", "2025-06-01"]).status == 0)
+        let back = try cli.run(["habit", "unarchive", "Morning run"])
+        #expect(back.status == 0 && back.stdout.contains("counts again"), "\(back.stderr)")
+        let twice = try cli.run(["habit", "unarchive", "Morning run"])
+        #expect(twice.status == 65 && twice.stderr.contains("is not archived"), "\(twice.stderr)")
+    }
+}
+
+/// A deterministic ten-year history as an export file: habits with schedules that change, skips,
+/// archived habits, rest periods, about 60 % of days done.
+enum TenYearHistory {
+    static func json(habits count: Int, seed: UInt64) throws -> String {
+        var random = SplitMix64(seed: seed)
+        let start = try CivilDate(parsing: "2015-06-16")
+        let end = try CivilDate(parsing: "2025-06-15")
+        var habits: [String] = []
+        for index in 0..<count {
+            let created = try start.adding(days: Int(random.next() % 200))
+            let archived = index % 5 == 4 ? try end.adding(days: -Int(random.next() % 400)) : nil
+            var completions: [String] = []
+            var skips: [String] = []
+            var day = created
+            while day <= end && archived.map({ day < $0 }) ?? true {
+                let roll = random.next() % 100
+                if roll < 60 { completions.append("\"\(day)\"") } else if roll < 63 { skips.append("\"\(day)\"") }
+                day = try day.adding(days: 1)
+            }
+            let schedule =
+                index % 3 == 0
+                ? #"[{"effective_from": "\#(try created.adding(days: 30))", "weekdays": ["monday", "wednesday", "friday"]}]"#
+                : "[]"
+            habits.append(
+                """
+                {"name": "Habit \(index) – ü", "created_on": "\(created)", "archived_on": \(archived.map { "\"\($0)\"" } ?? "null"),
+                 "schedule": \(schedule), "completions": [\(completions.joined(separator: ","))], "skips": [\(skips.joined(separator: ","))]}
+                """
+            )
+        }
+        return """
+            {"format": "streakd-export", "version": 1, "habits": [\(habits.joined(separator: ",\n"))],
+             "rest_periods": [{"from": "2019-08-01", "to": "2019-08-14", "note": "Holiday"}]}
+            """
+    }
+}

@@ -11,7 +11,9 @@ struct SampleCommand: AsyncParsableCommand {
         commandName: "sample",
         abstract: "Fill your account with a year of sample habits and completions (seeded, reproducible).",
         discussion: """
-            Habits that already exist with a sample name are reused. Use --as-of for a fixed 'today'.
+            Habits that already exist with a sample name are reused. Use --as-of for a fixed 'today'. \
+            On an account that has habits of its own it asks first (--yes in a script): try it on a \
+            user of its own (streakd user add sample) and pass that token.
 
             Examples:
               streak sample --seed 7
@@ -21,6 +23,7 @@ struct SampleCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: "The random seed: the same seed and --as-of give the same data.") var seed: UInt64 = 1
     @Option(help: "How many sample habits, 1...5.") var habits: Int = 5
+    @Flag(help: "Add the sample to an account that has habits of its own without asking.") var yes = false
 
     func run() async throws {
         try await global.run { context in
@@ -28,6 +31,16 @@ struct SampleCommand: AsyncParsableCommand {
             let today = try await resolveToday(context)
             let sample = SampleData(seed: seed, today: today, habitCount: habits)
             let existing = try await context.client.listHabits(includeArchived: true)
+            let sampleNames = Set(sample.habits.map(\.name))
+            let own = existing.filter { !sampleNames.contains($0.name) }
+            if !own.isEmpty && !yes {
+                // Sample data mixed into real habits is hard to take out again: ask first.
+                try Confirmation.ask(
+                    "this account has \(own.count) habits of its own; add \(sample.habits.count) sample habits "
+                        + "with a year of completions to it? (streak habit delete removes them)",
+                    flag: "--yes"
+                )
+            }
             var created: [WireHabit] = []
             var completions: [WireCompletion] = []
             for plan in sample.habits {

@@ -1,0 +1,128 @@
+import Foundation
+import StreakCore
+import StreakFraming
+import StreakTestSupport
+import StreakWire
+import Testing
+
+/// ExportData, ImportData, DeleteHabit and UnarchiveHabit against the real binary.
+@Suite struct DataMethodTests {
+    @Test func exportPagesCarryEveryRecordOnceAndEndWithLast() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let first = try harness.createHabit("a", on: day("2024-01-01"))
+        let second = try harness.createHabit("b", on: day("2024-01-01"))
+        for offset in 0..<5 {
+            try harness.record(first.id, try day("2024-01-01").adding(days: offset))
+            try harness.record(second.id, try day("2024-01-01").adding(days: offset * 2))
+        }
+        let connection = try harness.server.connect()
+        let id = try connection.sendRequest(
+            WireMethod.exportData.rawValue,
+            message: WireExportDataRequest(pageSize: 3).serializedBytes(),
+            token: harness.token
+        )
+        var pages: [WireExportDataPage] = []
+        while let frame = try connection.readFrame() {
+            if case .streamMessage(let streamID, let bytes) = frame {
+                #expect(streamID == id)
+                pages.append(try WireExportDataPage(serializedBytes: bytes))
+            } else if case .endStream(let streamID, let status) = frame {
+                #expect(streamID == id && status.code == .ok)
+                break
+            }
+        }
+        #expect(pages.count == 4)  // 10 records, 3 a page
+        #expect(pages.first?.habits.map(\.name) == ["a", "b"] && pages.first?.totalRecords == 10)
+        #expect(pages.dropFirst().allSatisfy { $0.habits.isEmpty && $0.settings == nil })
+        #expect(pages.map(\.last) == [false, false, false, true])
+        let all = pages.flatMap(\.completions)
+        #expect(all.count == 10 && Set(all.map { "\($0.habitId)@\($0.date!)" }).count == 10)
+        #expect(all.map(\.habitId) == all.map(\.habitId).sorted())
+
+        // A page size out of range ends the stream at once.
+        let refusedID = try connection.sendRequest(
+            WireMethod.exportData.rawValue,
+            message: WireExportDataRequest(pageSize: 70_000).serializedBytes(),
+            token: harness.token
+        )
+        guard case .endStream(let endID, let status) = try #require(try connection.readFrame()) else {
+            Issue.record("expected END_STREAM")
+            return
+        }
+        #expect(endID == refusedID && status.code == .invalidArgument)
+    }
+
+    @Test func deleteRemovesTheHistoryDurablyAndTellsWatchers() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let habit = try harness.createHabit("gone", on: day("2024-01-01"))
+        try harness.record(habit.id, day("2024-01-02"))
+        try harness.record(habit.id, day("2024-01-03"))
+        let watch = try harness.server.connect()
+        _ = try watch.status(of: .getSettings, WireGetSettingsRequest(), token: harness.token)
+        _ = try watch.sendRequest(
+            WireMethod.watch.rawValue,
+            message: WireWatchRequest().serializedBytes(),
+            token: harness.token
+        )
+        _ = try watch.status(of: .ping, WirePingRequest(), token: nil)
+
+        let deleted: WireDeleteHabitResponse = try harness.call(.deleteHabit, WireDeleteHabitRequest(habitId: habit.id))
+        #expect(deleted.habit?.name == "gone" && deleted.completions == 2)
+        var days: [CivilDate] = []
+        for _ in 0..<2 {
+            guard case .streamMessage(_, let bytes) = try #require(try watch.readFrame()) else { break }
+            let event = try WireWatchEvent(serializedBytes: bytes)
+            #expect(event.day?.completed == 0)
+            days.append(try #require(event.day?.date))
+        }
+        #expect(days == [day("2024-01-02"), day("2024-01-03")])
+        let list: WireListHabitsResponse = try harness.call(.listHabits, WireListHabitsRequest(includeArchived: true))
+        #expect(list.habits.isEmpty)
+        let again = try harness.connection.status(
+            of: .deleteHabit,
+            WireDeleteHabitRequest(habitId: habit.id),
+            token: harness.token
+        )
+        #expect(again.code == .notFound)
+    }
+
+    @Test func unarchiveAndImportTwiceChangesNothing() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let habit = try harness.createHabit("kept", on: day("2024-01-01"))
+        let live = try harness.connection.status(
+            of: .unarchiveHabit,
+            WireUnarchiveHabitRequest(habitId: habit.id),
+            token: harness.token
+        )
+        #expect(live.code == .failedPrecondition && live.message.contains("not archived"))
+        let _: WireArchiveHabitResponse = try harness.call(
+            .archiveHabit,
+            WireArchiveHabitRequest(habitId: habit.id, archivedOn: day("2024-02-01"))
+        )
+        let back: WireUnarchiveHabitResponse = try harness.call(
+            .unarchiveHabit,
+            WireUnarchiveHabitRequest(habitId: habit.id)
+        )
+        #expect(back.habit?.archivedOn == nil)
+
+        let request = WireImportDataRequest(
+            habits: [
+                WireImportHabit(name: "kept", completions: [day("2023-12-31"), day("2024-01-05")]),
+                WireImportHabit(name: "new", createdOn: day("2024-01-01"), completions: [day("2024-01-02")]),
+                WireImportHabit(name: "   "),
+            ],
+            restPeriods: [WireRestPeriod(from: day("2024-03-01"), to: day("2024-03-02"), note: "x")]
+        )
+        let first: WireImportDataResponse = try harness.call(.importData, request)
+        #expect(first.habitsCreated == 1 && first.habitsMatched == 1 && first.completionsAdded == 2)
+        #expect(first.restPeriodsAdded == 1)
+        #expect(first.errors.map(\.field).sorted() == ["completions", "name"])
+        #expect(first.habits.map(\.name) == ["kept", "new", ""])
+        let second: WireImportDataResponse = try harness.call(.importData, request)
+        #expect(second.habitsCreated == 0 && second.habitsMatched == 2 && second.completionsAdded == 0)
+        #expect(second.restPeriodsAdded == 0)
+    }
+}

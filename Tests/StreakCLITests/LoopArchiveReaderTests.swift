@@ -71,9 +71,9 @@ struct LoopArchiveReaderTests {
 
     // MARK: - Older versions
 
-    /// Loop 1.x (Java): Habits.csv without Question or Type; Checkmarks.csv without a header, one
+    /// The Java versions (Loop 1.x): Habits.csv without Question or Type; Checkmarks.csv without a header, one
     /// row a day from the first check to the export day, 2 checked, 1 implicitly, 0 unchecked.
-    @Test func readsALoop1Export() throws {
+    @Test func readsAJavaEraExport() throws {
         var export = LoopExportFixture()
         export.set(
             "Habits.csv",
@@ -113,9 +113,9 @@ struct LoopArchiveReaderTests {
         )
     }
 
-    /// Loop 2.0: a Question column, Checkmarks.csv still without a header, -1 for an unknown day
-    /// and 3 for a skip.
-    @Test func readsALoop20Export() throws {
+    /// The first Kotlin versions: a Question column, Checkmarks.csv still without a header, -1 for
+    /// an unknown day, 3 (or -3 in one revision) for a skip.
+    @Test func readsAnEarlyKotlinExport() throws {
         var export = LoopExportFixture()
         export.set(
             "Habits.csv",
@@ -213,8 +213,8 @@ struct LoopArchiveReaderTests {
         + "NumRepetitions and Interval (or FrequencyNumerator and FrequencyDenominator), Color, Unit, "
         + "Target Type, Target Value and Archived?"
     static let expectedCheckmarksColumns =
-        "expected the header Date,Value,Notes (Loop 2.1 and later) or, without a header, rows of "
-        + "date,value (earlier versions)"
+        "expected the header Date,Value,Notes (recent Loop versions) or, without a header, rows of "
+        + "date,value (older ones)"
 
     static let bad: [Bad] = [
         Bad(

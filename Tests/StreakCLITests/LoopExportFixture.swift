@@ -28,12 +28,14 @@ struct LoopExportFixture {
         files[path] = Array(text.utf8)
     }
 
-    /// The export as a ZIP archive: Habits.csv stored, the rest deflated (Loop deflates everything;
-    /// mixing both methods tests both).
+    /// The export as a ZIP archive: Habits.csv stored, the rest deflated with their sizes in data
+    /// descriptors, as Java's ZipOutputStream writes them (Loop deflates everything; mixing both
+    /// methods tests both).
     func zip() -> [UInt8] {
         var zip = TestZip()
         for path in files.keys.sorted() {
-            zip.add(path, files[path]!, method: path.hasSuffix("Habits.csv") ? .stored : .deflated)
+            let stored = path.hasSuffix("Habits.csv")
+            zip.add(path, files[path]!, method: stored ? .stored : .deflated, dataDescriptor: !stored)
         }
         return zip.bytes
     }
@@ -52,7 +54,7 @@ struct LoopExportFixture {
         return root.path
     }
 
-    // MARK: - Loop 2.1 and later
+    // MARK: - Recent versions (Type, Target and Archived? columns; Date,Value,Notes)
 
     static let habitsHeader = [
         "Position", "Name", "Type", "Question", "Description", "FrequencyNumerator", "FrequencyDenominator", "Color",

@@ -1,20 +1,20 @@
 import StreakCore
 
-/// The values of Loop's entries (Entry.kt; Checkmark.java before 2.0).
+/// The values of Loop's entries (Entry.kt; Checkmark.java in the Java versions).
 enum LoopValue {
-    /// The user checked the day (Checkmark.CHECKED_EXPLICITLY before 2.0).
+    /// The user checked the day (Checkmark.CHECKED_EXPLICITLY in Java).
     static let yesManual = 2
-    /// Loop filled the day in from the habit's frequency (CHECKED_IMPLICITLY before 2.0).
+    /// Loop filled the day in from the habit's frequency (CHECKED_IMPLICITLY in Java).
     static let yesAuto = 1
-    /// Not done (UNCHECKED before 2.0).
+    /// Not done (UNCHECKED in Java).
     static let no = 0
     /// No answer (written only when the day has a note).
     static let unknown = -1
-    /// Skipped: 3 in Loop 2's releases; -3 in one earlier revision of Entry.kt, also read as a skip.
+    /// Skipped: 3 in Entry.kt, -3 in one of its revisions (also read as a skip); the Java versions have none.
     static let skip = 3
     static let earlySkip = -3
 
-    /// The names Loop 2 writes for them in Checkmarks.csv.
+    /// The names recent versions write for them in Checkmarks.csv.
     static let names: [String: Int] = [
         "YES_MANUAL": yesManual, "YES_AUTO": yesAuto, "NO": no, "UNKNOWN": unknown, "SKIP": skip,
     ]
@@ -26,16 +26,16 @@ struct LoopEntryRow: Hashable, Sendable {
     var date: CivilDate
     /// The value as Loop stores it (a name read back to its number; thousandths for a measurable habit).
     var value: Int
-    /// Whether the row has a note (Loop 2's Notes column).
+    /// Whether the row has a note (the Notes column of recent versions).
     var hasNote: Bool
 }
 
-/// A habit's Checkmarks.csv (in its "001 Name" folder): with the header Date,Value,Notes (Loop 2.1
-/// on) or without a header, rows of date,value (Loop 1 and 2.0).
+/// A habit's Checkmarks.csv (in its "001 Name" folder): with the header Date,Value,Notes (recent
+/// versions) or without a header, rows of date,value (older ones).
 enum LoopCheckmarksFile {
     static let expectedColumnsText =
-        "expected the header Date,Value,Notes (Loop 2.1 and later) or, without a header, rows of "
-        + "date,value (earlier versions)"
+        "expected the header Date,Value,Notes (recent Loop versions) or, without a header, rows of "
+        + "date,value (older ones)"
 
     /// Reads one Checkmarks.csv; `file` names it in errors.
     static func parse(_ bytes: [UInt8], file: String) throws(ImportError) -> [LoopEntryRow] {

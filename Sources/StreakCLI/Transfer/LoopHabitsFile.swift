@@ -8,7 +8,8 @@ struct LoopHabitRow: Hashable, Sendable {
         case yesNo
         /// A measurable habit (Loop's NUMERICAL) with its target.
         case measurable(atMost: Bool, target: Double, unit: String)
-        /// An export without a Type column (Loop before 2.0): yes-or-no unless its values say otherwise.
+        /// An export without a Type column (the Java versions, early Kotlin ones): yes-or-no unless its
+        /// values say otherwise.
         case unknown
     }
 

@@ -155,17 +155,25 @@ let targets: [Target] = [
         swiftSettings: swiftSettings
     ),
 
-    // The CLI's presentation: terminal renderers, the --json shapes and the seeded sample data.
+    // The system's zlib (Debian's zlib1g-dev), for the deflated entries of a ZIP archive.
+    .systemLibrary(
+        name: "CZlib",
+        pkgConfig: "zlib",
+        providers: [.apt(["zlib1g-dev"])]
+    ),
+
+    // The CLI's presentation: terminal renderers, the --json shapes and the seeded sample data;
+    // the import readers (Loop Habit Tracker's CSV export, with a small ZIP reader over zlib).
     .target(
         name: "StreakCLI",
-        dependencies: ["StreakCore", "StreakWire"],
+        dependencies: ["StreakCore", "StreakWire", "CZlib"],
         swiftSettings: swiftSettings
     ),
     // Renderers, JSON shapes, input parsing and sample data on hand-built values (no server), and
-    // the machine's time zone lookup.
+    // the machine's time zone lookup; the import readers on archives the tests build (zlib deflates).
     .testTarget(
         name: "StreakCLITests",
-        dependencies: ["StreakCLI", "StreakCore", "StreakWire", "StreakPOSIX"],
+        dependencies: ["StreakCLI", "StreakCore", "StreakWire", "StreakPOSIX", "CZlib"],
         swiftSettings: swiftSettings
     ),
     // The built `streak` binary against a real streakd, with golden files.

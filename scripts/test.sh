@@ -11,7 +11,8 @@ step() { printf '\n==> %s\n' "$*"; }
 
 step "system packages"
 # The PostgreSQL server only for the tests: the run command needs its client library alone.
-scripts/ensure-deps.sh postgresql man-db
+# zip: a ZIP reader test also reads an archive Info-ZIP wrote, not only ones the tests build.
+scripts/ensure-deps.sh postgresql man-db zip
 
 step "generated code is fresh"
 scripts/check-generated.sh

@@ -1,0 +1,12 @@
+#pragma once
+#include <zlib.h>
+
+/// inflateInit2 and deflateInit2 are macros; Swift cannot call them. Raw deflate (no zlib or gzip
+/// header), as ZIP archives store it.
+static inline int czlib_inflate_init_raw(z_stream *stream) {
+    return inflateInit2(stream, -MAX_WBITS);
+}
+
+static inline int czlib_deflate_init_raw(z_stream *stream, int level) {
+    return deflateInit2(stream, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+}

@@ -1,0 +1,141 @@
+import StreakCore
+
+/// The values of Loop's entries (Entry.kt; Checkmark.java in the Java versions).
+enum LoopValue {
+    /// The user checked the day (Checkmark.CHECKED_EXPLICITLY in Java).
+    static let yesManual = 2
+    /// Loop filled the day in from the habit's frequency (CHECKED_IMPLICITLY in Java).
+    static let yesAuto = 1
+    /// Not done (UNCHECKED in Java).
+    static let no = 0
+    /// No answer (written only when the day has a note).
+    static let unknown = -1
+    /// Skipped: 3 in Entry.kt, -3 in one of its revisions (also read as a skip); the Java versions have none.
+    static let skip = 3
+    static let earlySkip = -3
+
+    /// The names recent versions write for them in Checkmarks.csv.
+    static let names: [String: Int] = [
+        "YES_MANUAL": yesManual, "YES_AUTO": yesAuto, "NO": no, "UNKNOWN": unknown, "SKIP": skip,
+    ]
+}
+
+/// One row of a habit's Checkmarks.csv, checked.
+struct LoopEntryRow: Hashable, Sendable {
+    var line: Int
+    var date: CivilDate
+    /// The value as Loop stores it (a name read back to its number; thousandths for a measurable habit).
+    var value: Int
+    /// Whether the row has a note (the Notes column of recent versions).
+    var hasNote: Bool
+}
+
+/// A habit's Checkmarks.csv (in its "001 Name" folder): with the header Date,Value,Notes (recent
+/// versions) or without a header, rows of date,value (older ones).
+enum LoopCheckmarksFile {
+    static let expectedColumnsText =
+        "expected the header Date,Value,Notes (recent Loop versions) or, without a header, rows of "
+        + "date,value (older ones)"
+
+    /// Reads one Checkmarks.csv; `file` names it in errors.
+    static func parse(_ bytes: [UInt8], file: String) throws(ImportError) -> [LoopEntryRow] {
+        let records = try CSVReader.records(bytes, file: file)
+        guard let first = records.first else { return [] }
+        var dateColumn = 0
+        var valueColumn = 1
+        var notesColumn: Int?
+        var width = 2
+        var body = records[...]
+        if !looksLikeDate(first.fields[0]) {
+            // A header: Date and Value, perhaps Notes, in any order.
+            var columns: [String: Int] = [:]
+            for (index, name) in first.fields.enumerated() {
+                guard ["Date", "Value", "Notes"].contains(name) else {
+                    throw ImportError(
+                        file: file,
+                        line: first.line,
+                        field: name,
+                        message: "unknown column (column \(index + 1)); " + expectedColumnsText
+                    )
+                }
+                guard columns[name] == nil else {
+                    throw ImportError(file: file, line: first.line, field: name, message: "the column appears twice")
+                }
+                columns[name] = index
+            }
+            for name in ["Date", "Value"] where columns[name] == nil {
+                throw ImportError(
+                    file: file,
+                    line: first.line,
+                    field: name,
+                    message: "missing column; " + expectedColumnsText
+                )
+            }
+            dateColumn = columns["Date"]!
+            valueColumn = columns["Value"]!
+            notesColumn = columns["Notes"]
+            width = first.fields.count
+            body = records.dropFirst()
+        }
+
+        var rows: [LoopEntryRow] = []
+        var lineOfDate: [CivilDate: Int] = [:]
+        for record in body {
+            guard record.fields.count == width else {
+                throw ImportError(
+                    file: file,
+                    line: record.line,
+                    message: "has \(record.fields.count) fields where \(width) are expected; " + expectedColumnsText
+                )
+            }
+            let dateText = record.fields[dateColumn]
+            let date: CivilDate
+            do {
+                date = try CivilDate(parsing: dateText)
+            } catch {
+                throw ImportError(file: file, line: record.line, field: "Date", message: error.message)
+            }
+            if let earlier = lineOfDate[date] {
+                throw ImportError(
+                    file: file,
+                    line: record.line,
+                    field: "Date",
+                    message: "\(date) is also on line \(earlier)"
+                )
+            }
+            lineOfDate[date] = record.line
+            let valueText = record.fields[valueColumn]
+            guard let value = parseValue(valueText) else {
+                throw ImportError(
+                    file: file,
+                    line: record.line,
+                    field: "Value",
+                    message: "'\(valueText)' is not a Loop entry value: YES_MANUAL, YES_AUTO, NO, SKIP, UNKNOWN "
+                        + "or a whole number"
+                )
+            }
+            let hasNote = notesColumn.map { !record.fields[$0].isEmpty } ?? false
+            rows.append(LoopEntryRow(line: record.line, date: date, value: value, hasNote: hasNote))
+        }
+        return rows
+    }
+
+    /// `NNNN-NN-NN`: a row (whose date may still not exist), not a header.
+    static func looksLikeDate(_ text: String) -> Bool {
+        let characters = Array(text)
+        guard characters.count == 10 else { return false }
+        return characters.enumerated().allSatisfy { index, character in
+            index == 4 || index == 7 ? character == "-" : character.isPlainDigit
+        }
+    }
+
+    /// A name, or a whole number in 32 bits (Loop's values are Java ints).
+    static func parseValue(_ text: String) -> Int? {
+        if let named = LoopValue.names[text] { return named }
+        let digits = text.hasPrefix("-") ? text.dropFirst() : text[...]
+        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy(\.isPlainDigit), let value = Int(text),
+            Int(Int32.min)...Int(Int32.max) ~= value
+        else { return nil }
+        return value
+    }
+}

@@ -86,7 +86,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await global.run(usesToday: false) { context in
-            let archive = try ImportSource.read(file)
+            let archive = try ImportSource.read(file, today: try await context.today())
             for note in archive.notes where !context.quiet {
                 FileHandle.standardError.write(Data("streak: note: \(note)\n".utf8))
             }
@@ -110,14 +110,14 @@ struct ImportCommand: AsyncParsableCommand {
 
 /// What an import file is, by its name and contents.
 enum ImportSource {
-    static func read(_ path: String) throws(CLIFailure) -> ImportArchive {
+    static func read(_ path: String, today: CivilDate) throws(CLIFailure) -> ImportArchive {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIFailure(.badInput, "\(path): no such file or folder")
         }
         do {
             if isDirectory.boolValue || path.lowercased().hasSuffix(".zip") {
-                return try LoopArchiveImport.read(path)
+                return try LoopArchiveReader.read(contentsOf: path, today: today)
             }
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ImportError(file: path, message: "cannot be read")
@@ -204,12 +204,5 @@ struct ImportReport {
             ("skips_to_add", .int(Int64(plan.skips))), ("rest_periods_to_add", .int(Int64(plan.restPeriods))),
             ("settings_change", .bool(plan.settingsChange)), ("refused", .int(Int64(plan.refused))),
         ])
-    }
-}
-
-/// Loop Habit Tracker's CSV export, read by `LoopArchiveReader` (StreakCLI).
-enum LoopArchiveImport {
-    static func read(_ path: String) throws -> ImportArchive {
-        throw ImportError(file: path, message: "reading Loop Habit Tracker archives is not available in this build")
     }
 }

@@ -190,3 +190,112 @@ enum TenYearHistory {
             """
     }
 }
+
+/// `streak import` of Loop Habit Tracker's CSV export, built from the documented columns.
+@Suite("streak import of a Loop Habit Tracker archive", .serialized)
+struct CLILoopImportTests {
+    static let habits = """
+        Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
+        001,Meditate,YES_NO,Did you meditate?,,1,1,#FF8F00,,,,false
+        002,"Lire, «vite» ""ok"" – Ünïcode",YES_NO,,,3,7,#3949AB,,,,false
+
+        """
+    static let meditate = """
+        Date,Value,Notes
+        2025-06-14,YES_MANUAL,
+        2025-06-13,YES_AUTO,
+        2025-06-12,SKIP,Sick
+        2025-06-11,YES_MANUAL,"Calm, finally"
+        2025-06-10,NO,
+
+        """
+    static let read = """
+        Date,Value,Notes
+        2025-06-15,YES_MANUAL,
+        2025-06-14,UNKNOWN,
+
+        """
+
+    static func folder() throws -> URL {
+        let root = ServerProcess.temporaryDirectory(prefix: "loop-export")
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(
+            at: root.appendingPathComponent("001 Meditate"),
+            withIntermediateDirectories: true
+        )
+        try fileManager.createDirectory(
+            at: root.appendingPathComponent("002 Lire, «vite» \"ok\" – Ünïcode"),
+            withIntermediateDirectories: true
+        )
+        try habits.write(to: root.appendingPathComponent("Habits.csv"), atomically: true, encoding: .utf8)
+        try meditate.write(
+            to: root.appendingPathComponent("001 Meditate/Checkmarks.csv"),
+            atomically: true,
+            encoding: .utf8
+        )
+        try read.write(
+            to: root.appendingPathComponent("002 Lire, «vite» \"ok\" – Ünïcode/Checkmarks.csv"),
+            atomically: true,
+            encoding: .utf8
+        )
+        return root
+    }
+
+    @Test func aLoopFolderAndItsZipImportManualChecksAndSkipsOnly() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        let folder = try Self.folder()
+        let dryRun = try cli.run(["import", folder.path, "--dry-run"])
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        #expect(dryRun.stdout.contains("habits: 2 to create"), "\(dryRun.stdout)")
+        let imported = try cli.run(["import", folder.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("2 habits created") && imported.stdout.contains("3 completions, 1 skips"))
+        #expect(imported.stderr.contains("automatic check"), "\(imported.stderr)")
+
+        let export = try cli.run(["export"]).stdout
+        #expect(export.contains("\"name\": \"Lire, «vite» \\\"ok\\\" – Ünïcode\""), "\(export)")
+        for day in ["2025-06-14", "2025-06-11", "2025-06-15", "2025-06-12"] {
+            #expect(export.contains("\"\(day)\""), "\(day) is missing")
+        }
+        // An automatic check and a NO bring nothing (2025-06-10, the first entry, is Meditate's first day).
+        #expect(!export.contains("\"2025-06-13\""), "an automatic check came in")
+        #expect(export.components(separatedBy: "\"2025-06-10\"").count == 2, "a NO came in: \(export)")
+        #expect(export.contains("\"created_on\": \"2025-06-10\""))
+
+        // The same export zipped (as Loop shares it): nothing new.
+        let zip = folder.deletingLastPathComponent().appendingPathComponent("Loop Habits CSV 2025-06-15.zip")
+        let zipper = Process()
+        zipper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        zipper.arguments = ["zip", "-qr", zip.path, "."]
+        zipper.currentDirectoryURL = folder
+        try zipper.run()
+        zipper.waitUntilExit()
+        #expect(zipper.terminationStatus == 0, "zip is needed (scripts/test.sh installs it)")
+        let again = try cli.run(["import", zip.path])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("0 habits created, 2 matched; 0 completions, 0 skips"), "\(again.stdout)")
+    }
+
+    @Test func aBadLoopArchiveStopsWithFileLineAndField() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        let folder = try Self.folder()
+        try Self.meditate.replacingOccurrences(of: "2025-06-11", with: "2023-02-29")
+            .write(to: folder.appendingPathComponent("001 Meditate/Checkmarks.csv"), atomically: true, encoding: .utf8)
+        let output = try cli.run(["import", folder.path])
+        #expect(output.status == 65, "\(output.stderr)")
+        #expect(output.stderr.contains("001 Meditate/Checkmarks.csv:5"), "\(output.stderr)")
+        #expect(
+            output.stderr.contains("2023-02-29") && output.stderr.contains("nothing was imported"),
+            "\(output.stderr)"
+        )
+        let zip = folder.appendingPathComponent("broken.zip")
+        try Data("PK\u{03}\u{04}truncated".utf8).write(to: zip)
+        let broken = try cli.run(["import", zip.path])
+        #expect(broken.status == 65 && broken.stderr.contains("broken.zip"), "\(broken.stderr)")
+        #expect(try cli.run(["habit", "list"]).stdout.contains("no habits yet"))
+    }
+}

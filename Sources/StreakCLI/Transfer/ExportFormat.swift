@@ -1,4 +1,4 @@
-public import StreakCore
+import StreakCore
 
 /// Streakd's export file: versioned JSON, documented in docs/EXPORT.md. The same data always gives
 /// the same bytes (apart from `exported_at`): habits in the order they were created, days ascending.

@@ -1,4 +1,4 @@
-public import StreakCore
+import StreakCore
 public import StreakWire
 
 extension ImportArchive {

@@ -55,7 +55,7 @@ struct CLIDailyUseTests {
         let cases: [([String], Int32, String)] = [
             (["habit", "add", "   "], 65, "not white space"),
             (["settings", "--min-percent", "50", "--clear-min-percent"], 64, "contradict"),
-            (["habit", "delete", "Read"], 64, "'delete' is not a streak habit command"),
+            (["habit", "remove", "Read"], 64, "'remove' is not a streak habit command"),
             (["heatmp"], 64, "did you mean 'heatmap'?"),
             (["watch", "--count", "0"], 64, "--count must be 1 or more"),
             (["--token", "", "streak"], 64, "--token is empty"),

@@ -20,7 +20,7 @@ import Testing
     @Test func pathsAndFlags() {
         #expect(WireMethod(rawValue: "/streak.v1.Streaks/GetHeatmap") == .getHeatmap)
         #expect(WireMethod.createHabit.rawValue == "/streak.v1.Streaks/CreateHabit")
-        #expect(WireMethod.allCases.filter(\.isServerStreaming) == [.watch])
+        #expect(WireMethod.allCases.filter(\.isServerStreaming) == [.watch, .exportData])
         #expect(WireMethod.allCases.filter { !$0.requiresAuthentication } == [.ping])
         #expect(WireMethod.getHeatmap.requestType is WireGetHeatmapRequest.Type)
         #expect(WireMethod.watch.responseType is WireWatchEvent.Type)

@@ -185,6 +185,60 @@ enum WireSamples {
             )
         ),
         WireSample("SetHabitScheduleResponse", WireSetHabitScheduleResponse(habit: habit)),
+        WireSample("DeleteHabitRequest", WireDeleteHabitRequest(habitId: .max)),
+        WireSample("DeleteHabitResponse", WireDeleteHabitResponse(habit: habit, completions: 3_650, skips: .max)),
+        WireSample("UnarchiveHabitRequest", WireUnarchiveHabitRequest(habitId: 1)),
+        WireSample("UnarchiveHabitResponse", WireUnarchiveHabitResponse(habit: liveHabit)),
+        WireSample("ExportDataRequest", WireExportDataRequest(pageSize: 65_536)),
+        WireSample(
+            "ExportDataPage",
+            WireExportDataPage(
+                settings: settings,
+                habits: [habit, liveHabit],
+                restPeriods: [restPeriod],
+                completions: [completion, WireCompletion(habitId: 2, date: .min)],
+                skips: [WireSkip(habitId: 8, date: date(2024, 2, 29))],
+                last: true,
+                totalRecords: 3
+            )
+        ),
+        WireSample(
+            "ImportHabit",
+            WireImportHabit(
+                name: "Lire, «vite» \"ok\"",
+                createdOn: .min,
+                archivedOn: .max,
+                schedule: [WireScheduleEntry(effectiveFrom: date(2024, 3, 4), weekdays: [.monday, .friday])],
+                completions: [date(2024, 2, 29), .max],
+                skips: [.min]
+            )
+        ),
+        WireSample(
+            "ImportDataRequest",
+            WireImportDataRequest(
+                habits: [WireImportHabit(name: "x", completions: [date(2024, 1, 1)])],
+                restPeriods: [restPeriod],
+                settings: settings
+            )
+        ),
+        WireSample(
+            "ImportRecordError",
+            WireImportRecordError(habitIndex: -1, field: "rest_periods", date: date(2024, 7, 1), message: "ends before")
+        ),
+        WireSample(
+            "ImportDataResponse",
+            WireImportDataResponse(
+                habitsCreated: 1,
+                habitsMatched: 2,
+                completionsAdded: 100_000,
+                skipsAdded: 3,
+                restPeriodsAdded: 1,
+                schedulesSet: 2,
+                settingsChanged: true,
+                errors: [WireImportRecordError(habitIndex: 0, field: "completions", date: .min, message: "before")],
+                habits: [habit, WireHabit()]
+            )
+        ),
         WireSample("SkipHabitRequest", WireSkipHabitRequest(habitId: 2, date: date(2024, 3, 3), asOf: .max)),
         WireSample("UnskipHabitRequest", WireUnskipHabitRequest(habitId: 2, date: .min, asOf: date(2024, 3, 5))),
         WireSample(

@@ -92,7 +92,9 @@ typedef int (*streak_message_fn)(const ProtobufCMessage *message, void *context)
  * each STREAM_MESSAGE until the server's END_STREAM, whose status it returns (STREAK_OK when the
  * stream ended with OK). `deadline_ms` > 0 bounds the whole stream: sent as "deadline-ms" and
  * enforced locally (then CANCEL is sent and DEADLINE_EXCEEDED returned); 0 means none. A message
- * that does not parse as `message_type` cancels the stream and returns INTERNAL. */
+ * that does not parse as `message_type` cancels the stream and returns INTERNAL. After a CANCEL
+ * (a stop, a deadline) what is left of the stream is read and dropped for up to two seconds, so
+ * that the next call starts clean. */
 streak_code streak_stream(streak_client *client, const char *method, const char *token, int deadline_ms,
                           const ProtobufCMessage *request, const ProtobufCMessageDescriptor *message_type,
                           streak_message_fn on_message, void *context, streak_status *status);

@@ -266,7 +266,10 @@ class ExportStream(ServerStream[ExportPage]):
             message.ParseFromString(body)
         except DecodeError as exc:
             raise self._fail(f"bad ExportDataPage: {exc}") from exc
-        page = _convert("ExportData", ExportPage.from_pb, message)
+        try:
+            page = ExportPage.from_pb(message)
+        except ValueError as exc:  # a required date absent or impossible
+            raise self._fail(f"bad response: {exc}") from exc
         if self.pages == 0:
             self.total_records = page.total_records
         self.pages += 1

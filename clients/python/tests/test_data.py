@@ -36,7 +36,7 @@ COMPLETIONS = [(3, day(2024, 1, 1)), (3, day(2024, 1, 3)), (3, day(2024, 1, 5)),
 SKIPS = [(3, day(2024, 1, 8)), (5, day(2024, 1, 9))]
 
 # Page sizes that script a broken stream.
-ENDS_EARLY, STRAY_HABIT, NEVER_ENDS, PAGE_AFTER_LAST = 7, 8, 9, 10
+ENDS_EARLY, STRAY_HABIT, NEVER_ENDS, PAGE_AFTER_LAST, NO_CREATED_ON = 7, 8, 9, 10, 12
 
 
 def pages(page_size: int) -> list[S.ExportDataPage]:
@@ -75,13 +75,15 @@ def handler(conn, frame, server):
         if size > 65536:
             end_stream(conn, rid, StatusCode.INVALID_ARGUMENT, f"page_size {size} is outside 1...65536")
             return
-        stream = pages(1 if size in (ENDS_EARLY, STRAY_HABIT, NEVER_ENDS, PAGE_AFTER_LAST) else size)
+        stream = pages(1 if size in (ENDS_EARLY, STRAY_HABIT, NEVER_ENDS, PAGE_AFTER_LAST, NO_CREATED_ON) else size)
         if size == ENDS_EARLY:
             stream = stream[:2]
         elif size == NEVER_ENDS:
             stream = stream[:1]
         elif size == STRAY_HABIT:
             stream[1].completions[0].habit_id = 99
+        elif size == NO_CREATED_ON:
+            stream[0].habits[1].ClearField("created_on")
         for page in stream:
             conn.send_frame(FrameKind.STREAM_MESSAGE, rid, page.SerializeToString())
         if size == NEVER_ENDS:  # (in a thread: this one must go on reading, for the CANCEL)
@@ -278,12 +280,22 @@ def test_export_all_assembles_each_habit_with_its_history(client):
     (ENDS_EARLY, "ExportData: the stream ended before its last page"),
     (STRAY_HABIT, "ExportData: bad response: a completion of habit 99, which the export does not have"),
     (PAGE_AFTER_LAST, "ExportData: a page after the last one"),
+    (NO_CREATED_ON, "ExportData: bad response: Habit.created_on is absent"),
 ])
 def test_export_all_refuses_a_broken_stream(client, page_size, message):
     with pytest.raises(StreakError) as info:
         client.export_all(page_size=page_size)
     assert info.value.code == StatusCode.INTERNAL and info.value.message == message
     assert client.unarchive_habit(5).id == 5  # the connection stays usable
+
+
+def test_a_bad_page_ends_the_stream(client, server):
+    stream = client.export_data(page_size=NO_CREATED_ON)
+    with pytest.raises(StreakError) as info:
+        next(stream)
+    assert info.value.code == StatusCode.INTERNAL and stream.done
+    assert server.cancel_seen.wait(5) and server.cancels == [sent_id(server, "ExportData")]
+    assert client.unarchive_habit(5).id == 5
 
 
 def test_export_error_status_raises_on_first_read(client):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests the Python and C clients: generated code is fresh, a venv with the pinned protobuf,
 # pytest (offline tests and integration tests against a real streakd), then the C library and
-# example built and run against a real streakd with their output checked line by line.
+# examples built and run against a real streakd with their output checked line by line.
 # Usage: STREAKD_BIN=/path/to/streakd scripts/test-clients.sh [--offline]
 #   --offline: skip everything that needs streakd (STREAKD_BIN is then optional).
 # The Python interpreter: $STREAKD_PYTHON, else the first of python3, python3.13 ... python3.9,
@@ -133,7 +133,7 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 
-step "C client: libstreakclient.a, streak-example and streak-schedule-example"
+step "C client: libstreakclient.a, streak-example, streak-schedule-example and streak-data-example"
 make -s -C clients/c
 
 step "pytest (offline$([ "$offline" -eq 0 ] && echo ' and integration against streakd'))"
@@ -233,5 +233,60 @@ skipped: day 2024-01-03 due 0, done 0, rest yes; streak 0
 rest periods: 1, the first "travel"
 removed rest period 1
 removing it again: NOT_FOUND' "$sched_out"
+
+# Your data from C. The account now has Read and Walk (ids 1 and 2, from 2024-03-01; Read done on the
+# 1st and 2nd, Walk on the 1st) and Gym (id 3, Monday/Wednesday/Friday, done 2024-01-01, skipped the
+# 3rd): 4 completions and 1 skip, in pages of 2 (completions first, by habit id and date).
+data_example=clients/c/build/streak-data-example
+run_data() {
+  "$data_example" --server "127.0.0.1:$port" "$@"
+}
+export_out="$(run_data --token-file "$data/data/token" export --page-size 2)"
+expect_output "streak-data-example export" 'page 1: settings, habits 3, rest periods 0, completions 2, skips 0, of 5 records
+page 2: completions 2, skips 0
+page 3: completions 0, skips 1, last
+habit "Read": completions 2, skips 0, created 2024-03-01
+habit "Walk": completions 1, skips 0, created 2024-03-01
+habit "Gym": completions 1, skips 1, created 2024-01-01, schedule entries 1
+total: pages 3, habits 3 (archived 0), rest periods 0, completions 4, skips 1' "$export_out"
+expect_output "streak-data-example archive" 'archived habit 2 "Walk" from 2024-03-05' \
+  "$(run_data --token-file "$data/data/token" archive 2 2024-03-05)"
+# Copied into a second user's account (export, then one ImportData), which then exports the same.
+"$STREAKD_BIN" user add bob --data-dir "$data/data" >"$data/bob-token"
+copy_out="$(run_data --token-file "$data/data/token" copy --to-token-file "$data/bob-token" --page-size 2)"
+# Both users start with the server's default settings, unless the machine's time zone differs.
+grep -Eq '^settings: (changed|unchanged)$' <<<"$copy_out" || { echo "test-clients: no settings line: $copy_out" >&2; exit 1; }
+expect_output "streak-data-example copy" 'exported: pages 3, habits 3, rest periods 0, completions 4, skips 1
+imported: habits created 3, matched 0, completions 4, skips 1, rest periods 0, schedules 1, errors 0' \
+  "$(grep -v '^settings: ' <<<"$copy_out")"
+expect_output "streak-data-example export of the copy" \
+  "$(run_data --token-file "$data/data/token" export --page-size 2)" \
+  "$(run_data --token-file "$data/bob-token" export --page-size 2)"
+grep -q '^total: pages 3, habits 3 (archived 1), rest periods 0, completions 4, skips 1$' \
+  <<<"$(run_data --token-file "$data/bob-token" export --page-size 2)" \
+  || { echo "test-clients: the copy lost Walk's archive day" >&2; exit 1; }
+# The same import again changes nothing.
+expect_output "streak-data-example copy (again)" 'exported: pages 1, habits 3, rest periods 0, completions 4, skips 1
+imported: habits created 0, matched 3, completions 0, skips 0, rest periods 0, schedules 0, errors 0
+settings: unchanged' "$(run_data --token-file "$data/data/token" copy --to-token-file "$data/bob-token")"
+expect_output "streak-data-example unarchive" 'unarchived habit 2 "Walk", live' \
+  "$(run_data --token-file "$data/data/token" unarchive 2)"
+if run_data --token-file "$data/data/token" unarchive 2 >/dev/null 2>"$data/err.txt"; then
+  echo "test-clients: unarchiving a live habit succeeded" >&2; exit 1
+fi
+grep -q 'FAILED_PRECONDITION (9): habit 2 is not archived' "$data/err.txt" \
+  || { echo "test-clients: no FAILED_PRECONDITION: $(cat "$data/err.txt")" >&2; exit 1; }
+expect_output "streak-data-example delete" 'deleted habit 1 "Read" with completions 2, skips 0' \
+  "$(run_data --token-file "$data/data/token" delete 1)"
+expect_output "streak-data-example export after the delete" 'page 1: settings, habits 2, rest periods 0, completions 2, skips 0, of 3 records
+page 2: completions 0, skips 1, last
+habit "Walk": completions 1, skips 0, created 2024-03-01
+habit "Gym": completions 1, skips 1, created 2024-01-01, schedule entries 1
+total: pages 2, habits 2 (archived 0), rest periods 0, completions 2, skips 1' \
+  "$(run_data --token-file "$data/data/token" export --page-size 2)"
+if run_data --token-file "$data/data/token" delete 1 >/dev/null 2>"$data/err.txt"; then
+  echo "test-clients: deleting a deleted habit succeeded" >&2; exit 1
+fi
+grep -q 'NOT_FOUND (5)' "$data/err.txt" || { echo "test-clients: no NOT_FOUND: $(cat "$data/err.txt")" >&2; exit 1; }
 
 echo "client tests passed"

@@ -82,6 +82,23 @@ streak_code streak_call(streak_client *client, const char *method, const char *t
                         const ProtobufCMessage *request, const ProtobufCMessageDescriptor *response_type,
                         ProtobufCMessage **response, streak_status *status);
 
+/* Called by streak_stream for each message of a server stream, parsed as the stream's message
+ * type; the message is freed when the function returns. Return 0 to go on, anything else to
+ * stop: the stream is then cancelled and streak_stream returns STREAK_CANCELLED. The client is
+ * busy with the stream meanwhile: make no other call on it from inside. */
+typedef int (*streak_message_fn)(const ProtobufCMessage *message, void *context);
+
+/* Calls a server-streaming method ("Watch", "ExportData"; a name or a full path): on_message for
+ * each STREAM_MESSAGE until the server's END_STREAM, whose status it returns (STREAK_OK when the
+ * stream ended with OK). `deadline_ms` > 0 bounds the whole stream: sent as "deadline-ms" and
+ * enforced locally (then CANCEL is sent and DEADLINE_EXCEEDED returned); 0 means none. A message
+ * that does not parse as `message_type` cancels the stream and returns INTERNAL. After a CANCEL
+ * (a stop, a deadline) what is left of the stream is read and dropped for up to two seconds, so
+ * that the next call starts clean. */
+streak_code streak_stream(streak_client *client, const char *method, const char *token, int deadline_ms,
+                          const ProtobufCMessage *request, const ProtobufCMessageDescriptor *message_type,
+                          streak_message_fn on_message, void *context, streak_status *status);
+
 /* Typed calls for schedules, skips and rest periods (docs/PROTOCOL.md section 6). Each fills
  * *response (free it with streak_free_message) on STREAK_OK and returns status->code. A NULL
  * date means "today in the user's time zone"; a NULL as_of means today for the streak.
@@ -99,6 +116,42 @@ streak_code streak_list_rest_periods(streak_client *client, const char *token,
                                      Streak__V1__ListRestPeriodsResponse **response, streak_status *status);
 streak_code streak_remove_rest_period(streak_client *client, const char *token, int64_t id,
                                       Streak__V1__RemoveRestPeriodResponse **response, streak_status *status);
+
+/* Your data (docs/PROTOCOL.md section 7).
+ *
+ * streak_delete_habit: the habit goes away with its schedule, completions and skips, durably;
+ * the response has the habit as it was and how many completions and skips went with it. An
+ * unknown id is NOT_FOUND.
+ * streak_unarchive_habit: an archived habit counts again from its archive day on; the response
+ * has the habit. A live habit is FAILED_PRECONDITION, an unknown id NOT_FOUND.
+ * streak_import_data: habits (matched by exact name or created) with their schedules,
+ * completions and skips, rest periods and settings, applied in one transaction and
+ * idempotently; records that cannot be applied are listed in response->errors. The request must
+ * fit in one frame (4 MiB, about 400,000 dates; larger: RESOURCE_EXHAUSTED before anything is
+ * sent): send a long history in several calls. `deadline_ms` as for streak_call (0: none).
+ * Each fills *response (free it with streak_free_message) on STREAK_OK and returns status->code. */
+streak_code streak_delete_habit(streak_client *client, const char *token, int64_t habit_id,
+                                Streak__V1__DeleteHabitResponse **response, streak_status *status);
+streak_code streak_unarchive_habit(streak_client *client, const char *token, int64_t habit_id,
+                                   Streak__V1__UnarchiveHabitResponse **response, streak_status *status);
+streak_code streak_import_data(streak_client *client, const char *token, int deadline_ms,
+                               const Streak__V1__ImportDataRequest *request,
+                               Streak__V1__ImportDataResponse **response, streak_status *status);
+
+/* Called by streak_export_data for each page; the page is freed when the function returns (copy
+ * what you keep). Return 0 to go on, anything else to stop (the export is cancelled and
+ * streak_export_data returns STREAK_CANCELLED). Make no other call on the client from inside. */
+typedef int (*streak_export_page_fn)(const Streak__V1__ExportDataPage *page, void *context);
+
+/* ExportData: everything of the user, one consistent snapshot, in pages of up to `page_size`
+ * completions and skips (1...65536; 0: the server's 4096). The first page carries the settings,
+ * every habit (archived ones included, ascending by id), every rest period and total_records;
+ * every page carries completions, then skips, by habit id and date; the last has last = 1.
+ * Returns STREAK_OK once the last page was handed over and the server ended the stream with OK;
+ * a stream that ends OK before its last page, or sends a page after it, is INTERNAL. An invalid
+ * page_size is INVALID_ARGUMENT. `deadline_ms` > 0 bounds the whole export; 0 means none. */
+streak_code streak_export_data(streak_client *client, const char *token, int32_t page_size, int deadline_ms,
+                               streak_export_page_fn on_page, void *context, streak_status *status);
 
 /* Frees a response from streak_call (NULL is fine). */
 void streak_free_message(ProtobufCMessage *message);

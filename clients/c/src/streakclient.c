@@ -319,19 +319,15 @@ void streak_free_message(ProtobufCMessage *message) {
     if (message != NULL) protobuf_c_message_free_unpacked(message, NULL);
 }
 
-streak_code streak_call(streak_client *c, const char *method, const char *token, int deadline_ms,
-                        const ProtobufCMessage *request, const ProtobufCMessageDescriptor *response_type,
-                        ProtobufCMessage **response, streak_status *status) {
-    if (response != NULL) *response = NULL;
-    if (c == NULL || method == NULL || request == NULL || response_type == NULL || response == NULL) {
-        return set_status(status, STREAK_INVALID_ARGUMENT, "streak_call: missing argument");
-    }
+/* Sends a REQUEST frame for `method` with a new request id (*id) and fills `path` with the method's path. */
+static streak_code send_request(streak_client *c, const char *method, const char *token, int deadline_ms,
+                                const ProtobufCMessage *request, uint32_t *id, char *path, size_t path_size,
+                                streak_status *status) {
     if (c->closed) return set_status(status, c->close_status.code, "%s", c->close_status.message);
 
     /* Request body: method, metadata count, entries, message. */
-    char path[256];
-    if (method[0] == '/') snprintf(path, sizeof path, "%s", method);
-    else snprintf(path, sizeof path, SERVICE_PREFIX "%s", method);
+    if (method[0] == '/') snprintf(path, path_size, "%s", method);
+    else snprintf(path, path_size, SERVICE_PREFIX "%s", method);
     char authorization[600] = "";
     if (token != NULL) snprintf(authorization, sizeof authorization, "Bearer %s", token);
     char deadline_text[16] = "";
@@ -342,7 +338,10 @@ streak_code streak_call(streak_client *c, const char *method, const char *token,
     size_t body_length = 2 + path_length + 1 + message_length;
     if (token != NULL) body_length += 1 + 13 + 2 + auth_length;
     if (deadline_ms > 0) body_length += 1 + 11 + 2 + dl_length;
-    if (body_length + 5 > MAX_FRAME_SIZE) return set_status(status, STREAK_RESOURCE_EXHAUSTED, "request too large");
+    if (body_length + 5 > MAX_FRAME_SIZE) {
+        return set_status(status, STREAK_RESOURCE_EXHAUSTED, "%s: request too large (%zu bytes; the limit is %u)", path,
+                          body_length + 5, MAX_FRAME_SIZE);
+    }
     uint8_t *body = malloc(body_length);
     if (body == NULL) return set_status(status, STREAK_INTERNAL, "out of memory");
     uint8_t *p = body;
@@ -358,20 +357,21 @@ streak_code streak_call(streak_client *c, const char *method, const char *token,
     }
     protobuf_c_message_pack(request, p);
 
-    uint32_t id = c->next_id;
+    *id = c->next_id;
     c->next_id = c->next_id == UINT32_MAX ? 1 : c->next_id + 1;
-    int64_t deadline = deadline_ms > 0 ? now_ms() + deadline_ms : -1;
-    streak_code code = send_frame(c, KIND_REQUEST, id, body, body_length, status);
+    streak_code code = send_frame(c, KIND_REQUEST, *id, body, body_length, status);
     free(body);
-    if (code != STREAK_OK) return code;
+    return code;
+}
 
+/* The next RESPONSE, STREAM_MESSAGE or END_STREAM for request `id` (free out->body). A server
+ * PING is answered, frames for other ids (late answers to cancelled calls) are dropped, and a
+ * GOAWAY that excludes `id` ends the call with UNAVAILABLE. Returns DEADLINE_EXCEEDED (nothing
+ * sent) when `deadline` passes first. */
+static streak_code await_frame(streak_client *c, uint32_t id, int64_t deadline, frame *out, streak_status *status) {
     for (;;) {
         frame f = {0};
-        code = read_frame(c, &f, deadline, status);
-        if (code == STREAK_DEADLINE_EXCEEDED && !c->closed) {
-            send_frame(c, KIND_CANCEL, id, NULL, 0, NULL);
-            return set_status(status, STREAK_DEADLINE_EXCEEDED, "%s: deadline exceeded (client)", path);
-        }
+        streak_code code = read_frame(c, &f, deadline, status);
         if (code != STREAK_OK) return code;
         if (f.kind == KIND_PING) {
             code = send_frame(c, KIND_PONG, 0, f.body, f.body_length, status);
@@ -385,24 +385,120 @@ streak_code streak_call(streak_client *c, const char *method, const char *token,
             if (id > last) return fail(c, status, STREAK_UNAVAILABLE, "server going away; request not processed");
             continue; /* it will still answer ours */
         }
-        if (f.kind != KIND_RESPONSE || f.request_id != id) {
+        if (f.request_id != id ||
+            (f.kind != KIND_RESPONSE && f.kind != KIND_STREAM_MESSAGE && f.kind != KIND_END_STREAM)) {
             free(f.body); /* a late answer to a cancelled call, or a stray frame */
             continue;
         }
-        size_t offset = 0;
-        streak_status answer = {0};
-        if (parse_status(f.body, f.body_length, &answer, &offset) != 0) {
-            free(f.body);
-            return fail(c, status, STREAK_INTERNAL, "malformed RESPONSE status header");
+        *out = f;
+        return STREAK_OK;
+    }
+}
+
+/* The status of a RESPONSE or END_STREAM frame, into *status; *payload_offset (when wanted) gets
+ * where a RESPONSE's message starts. A malformed header closes the connection (INTERNAL). */
+static streak_code final_status(streak_client *c, const frame *f, size_t *payload_offset, streak_status *status) {
+    size_t offset = 0;
+    streak_status answer = {0};
+    if (parse_status(f->body, f->body_length, &answer, &offset) != 0) {
+        return fail(c, status, STREAK_INTERNAL, "malformed status header from the server");
+    }
+    if (payload_offset != NULL) *payload_offset = offset;
+    if (status != NULL) *status = answer;
+    return answer.code;
+}
+
+streak_code streak_call(streak_client *c, const char *method, const char *token, int deadline_ms,
+                        const ProtobufCMessage *request, const ProtobufCMessageDescriptor *response_type,
+                        ProtobufCMessage **response, streak_status *status) {
+    if (response != NULL) *response = NULL;
+    if (c == NULL || method == NULL || request == NULL || response_type == NULL || response == NULL) {
+        return set_status(status, STREAK_INVALID_ARGUMENT, "streak_call: missing argument");
+    }
+    char path[256];
+    uint32_t id = 0;
+    int64_t deadline = deadline_ms > 0 ? now_ms() + deadline_ms : -1;
+    streak_code code = send_request(c, method, token, deadline_ms, request, &id, path, sizeof path, status);
+    if (code != STREAK_OK) return code;
+
+    for (;;) {
+        frame f = {0};
+        code = await_frame(c, id, deadline, &f, status);
+        if (code == STREAK_DEADLINE_EXCEEDED && !c->closed) {
+            send_frame(c, KIND_CANCEL, id, NULL, 0, NULL);
+            return set_status(status, STREAK_DEADLINE_EXCEEDED, "%s: deadline exceeded (client)", path);
         }
-        if (answer.code != STREAK_OK) {
+        if (code != STREAK_OK) return code;
+        if (f.kind != KIND_RESPONSE) {
+            free(f.body); /* not ours to read: a unary method has no stream */
+            continue;
+        }
+        size_t offset = 0;
+        code = final_status(c, &f, &offset, status);
+        if (code != STREAK_OK) {
             free(f.body);
-            if (status != NULL) *status = answer;
-            return answer.code;
+            return code;
         }
         *response = protobuf_c_message_unpack(response_type, NULL, f.body_length - offset, f.body + offset);
         free(f.body);
         if (*response == NULL) return set_status(status, STREAK_INTERNAL, "%s: response does not parse", path);
         return set_status(status, STREAK_OK, "");
+    }
+}
+
+/* After CANCEL: reads (and drops) what is left of stream `id` until its final frame, for at most
+ * two seconds, so that the connection is clean for the next call. */
+static void drain_stream(streak_client *c, uint32_t id) {
+    int64_t deadline = now_ms() + 2000;
+    for (;;) {
+        frame f = {0};
+        streak_status ignored;
+        if (await_frame(c, id, deadline, &f, &ignored) != STREAK_OK) return;
+        int final = f.kind != KIND_STREAM_MESSAGE;
+        free(f.body);
+        if (final) return;
+    }
+}
+
+streak_code streak_stream(streak_client *c, const char *method, const char *token, int deadline_ms,
+                          const ProtobufCMessage *request, const ProtobufCMessageDescriptor *message_type,
+                          streak_message_fn on_message, void *context, streak_status *status) {
+    if (c == NULL || method == NULL || request == NULL || message_type == NULL || on_message == NULL) {
+        return set_status(status, STREAK_INVALID_ARGUMENT, "streak_stream: missing argument");
+    }
+    char path[256];
+    uint32_t id = 0;
+    int64_t deadline = deadline_ms > 0 ? now_ms() + deadline_ms : -1;
+    streak_code code = send_request(c, method, token, deadline_ms, request, &id, path, sizeof path, status);
+    if (code != STREAK_OK) return code;
+
+    for (;;) {
+        frame f = {0};
+        code = await_frame(c, id, deadline, &f, status);
+        if (code == STREAK_DEADLINE_EXCEEDED && !c->closed) {
+            send_frame(c, KIND_CANCEL, id, NULL, 0, NULL);
+            drain_stream(c, id);
+            return set_status(status, STREAK_DEADLINE_EXCEEDED, "%s: deadline exceeded (client)", path);
+        }
+        if (code != STREAK_OK) return code;
+        if (f.kind == KIND_STREAM_MESSAGE) {
+            ProtobufCMessage *message = protobuf_c_message_unpack(message_type, NULL, f.body_length, f.body);
+            free(f.body);
+            int stop = 1;
+            if (message != NULL) {
+                stop = on_message(message, context);
+                protobuf_c_message_free_unpacked(message, NULL);
+            }
+            if (stop) {
+                if (!c->closed && send_frame(c, KIND_CANCEL, id, NULL, 0, NULL) == STREAK_OK) drain_stream(c, id);
+                if (message == NULL) return set_status(status, STREAK_INTERNAL, "%s: stream message does not parse", path);
+                return set_status(status, STREAK_CANCELLED, "%s: stopped by the caller", path);
+            }
+            continue;
+        }
+        /* END_STREAM, or a RESPONSE (a request refused before its stream began, e.g. UNIMPLEMENTED). */
+        code = final_status(c, &f, NULL, status);
+        free(f.body);
+        return code;
     }
 }

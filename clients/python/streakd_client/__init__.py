@@ -5,29 +5,35 @@
 that cannot be read).
 """
 
-from .client import DEFAULT_TIMEOUT, Client, Timeout, WatchStream, method_path, parse_address
+from .client import (DEFAULT_TIMEOUT, Client, ExportStream, ImportHabitLike, ServerStream, SettingsLike, Timeout,
+                     WatchStream, method_path, parse_address)
 from .config import default_data_dir, default_token_file, read_token, resolve_token
 from .connection import Connection
 from .dates import DateLike, WeekStartLike, format_date, from_pb_date, to_date, to_pb_date, to_week_start
 from .errors import StatusCode, StreakError, TokenFileError, code_name
-from .models import (BatchResult, Completion, CompletionResult, DayDetail, DayRecord, Habit, Heatmap, HeatmapCell,
-                     HeatmapResult, HeatmapWeek, LegendEntry, MonthDay, MonthLabel, MonthPage, Pong, RestPeriod,
+from .models import (BatchResult, Completion, CompletionResult, DayDetail, DayRecord, DeletedHabit, Export,
+                     ExportedHabit, ExportPage, Habit, Heatmap, HeatmapCell, HeatmapResult, HeatmapWeek, ImportHabit,
+                     ImportRecordError, ImportResult, LegendEntry, MonthDay, MonthLabel, MonthPage, Pong, RestPeriod,
                      RestPeriodResult, ScheduleEntry, ServerInfo, Settings, Skip, Streak, WatchEvent, Weekday,
                      WeekdayChart, WeekdayCount, WeekdaySeries)
 from .pb import service_pb2, types_pb2
 
 __all__ = [
     # the client
-    "Client", "Connection", "DEFAULT_TIMEOUT", "Timeout", "WatchStream", "method_path", "parse_address",
+    "Client", "Connection", "DEFAULT_TIMEOUT", "ExportStream", "ServerStream", "Timeout", "WatchStream", "method_path",
+    "parse_address",
     # errors
     "StatusCode", "StreakError", "TokenFileError", "code_name",
     # the token and the data directory
     "default_data_dir", "default_token_file", "read_token", "resolve_token",
     # dates
     "DateLike", "WeekStartLike", "format_date", "from_pb_date", "to_date", "to_pb_date", "to_week_start",
+    # what import_data takes
+    "ImportHabitLike", "SettingsLike",
     # results
-    "BatchResult", "Completion", "CompletionResult", "DayDetail", "DayRecord", "Habit", "Heatmap", "HeatmapCell",
-    "HeatmapResult", "HeatmapWeek", "LegendEntry", "MonthDay", "MonthLabel", "MonthPage", "Pong", "RestPeriod",
+    "BatchResult", "Completion", "CompletionResult", "DayDetail", "DayRecord", "DeletedHabit", "Export",
+    "ExportedHabit", "ExportPage", "Habit", "Heatmap", "HeatmapCell", "HeatmapResult", "HeatmapWeek", "ImportHabit",
+    "ImportRecordError", "ImportResult", "LegendEntry", "MonthDay", "MonthLabel", "MonthPage", "Pong", "RestPeriod",
     "RestPeriodResult", "ScheduleEntry", "ServerInfo", "Settings", "Skip", "Streak", "WatchEvent", "Weekday",
     "WeekdayChart", "WeekdayCount", "WeekdaySeries",
     # the generated messages

@@ -6,7 +6,7 @@ import enum
 import os
 import time
 import warnings
-from typing import Any, Callable, Iterable, Iterator, Literal, TypeVar, Union, cast
+from typing import Any, Callable, Generic, Iterable, Iterator, Literal, TypeVar, Union, cast
 
 from google.protobuf.message import DecodeError, Message
 
@@ -16,9 +16,9 @@ from .connection import Connection
 from .dates import DateLike, WeekStartLike, to_pb_date, to_week_start
 from .errors import StatusCode, StreakError
 from .framing import FrameKind
-from .models import (BatchResult, Completion, CompletionResult, DayDetail, Habit, Heatmap, HeatmapResult,
-                     MonthLabel, MonthPage, Pong, RestPeriod, RestPeriodResult, ServerInfo, Settings, Skip, Streak,
-                     WatchEvent, WeekdayChart)
+from .models import (BatchResult, Completion, CompletionResult, DayDetail, DeletedHabit, Export, ExportedHabit,
+                     ExportPage, Habit, Heatmap, HeatmapResult, ImportHabit, ImportResult, MonthLabel, MonthPage,
+                     Pong, RestPeriod, RestPeriodResult, ServerInfo, Settings, Skip, Streak, WatchEvent, WeekdayChart)
 from .pb import service_pb2, types_pb2
 
 T = TypeVar("T")
@@ -38,10 +38,14 @@ CompletionLike = Union[Completion, types_pb2.Completion, tuple[int, DateLike]]
 SkipLike = Union[Skip, types_pb2.Skip, tuple[int, DateLike]]
 HabitLike = Union[Habit, types_pb2.Habit]
 RestPeriodLike = Union[RestPeriod, types_pb2.RestPeriod, tuple[DateLike, DateLike], tuple[DateLike, DateLike, str]]
+ImportHabitLike = Union[ImportHabit, ExportedHabit, Habit, service_pb2.ImportHabit]
+"""A habit to import: an `ImportHabit`, an `ExportedHabit` (from `export_all`), a `Habit` (no
+history) or the protocol's `ImportHabit` message (sent unchecked)."""
+SettingsLike = Union[Settings, types_pb2.Settings]
 
 SERVICE = "streak.v1.Streaks"
 _SERVICE_DESCRIPTOR = service_pb2.DESCRIPTOR.services_by_name["Streaks"]
-_STREAMING = {"Watch"}
+_STREAMING = {"Watch", "ExportData"}
 _NO_TOKEN = {"Ping"}
 
 
@@ -112,13 +116,18 @@ def parse_address(address: str) -> tuple[str, int]:
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
-class WatchStream:
-    """The server stream of `Client.watch`: iterate for `WatchEvent`s.
+_Stream = TypeVar("_Stream", bound="ServerStream[Any]")
+
+
+class ServerStream(Generic[T]):
+    """A server stream (`Client.watch`, `Client.export_data`): iterate for its messages.
 
     Iteration ends when the server ends the stream with OK and raises `StreakError` for any
     other status (CANCELLED after `cancel()` ends iteration quietly). `read(timeout)` waits
     at most `timeout` seconds and returns None when nothing came.
     """
+
+    _METHOD = ""
 
     def __init__(self, connection: Connection, request_id: int, deadline: float | None) -> None:
         self._connection = connection
@@ -132,17 +141,17 @@ class WatchStream:
     def done(self) -> bool:
         return self.status is not None
 
-    def __iter__(self) -> Iterator[WatchEvent]:
+    def __iter__(self) -> Iterator[T]:
         return self
 
-    def __next__(self) -> WatchEvent:
-        event = self._read(self._deadline)
-        if event is None:
+    def __next__(self) -> T:
+        item = self._read(self._deadline)
+        if item is None:
             raise StopIteration
-        return event
+        return item
 
-    def read(self, timeout: float | None = None) -> WatchEvent | None:
-        """The next event; None when `timeout` passed first or the stream ended (see `done`).
+    def read(self, timeout: float | None = None) -> T | None:
+        """The next message; None when `timeout` passed first or the stream ended (see `done`).
 
         Raises StreakError when the stream ends with an error or its own deadline passes.
         """
@@ -151,7 +160,13 @@ class WatchStream:
             deadline = self._deadline if deadline is None else min(deadline, self._deadline)
         return self._read(deadline)
 
-    def _read(self, deadline: float | None) -> WatchEvent | None:
+    def _message(self, body: bytes) -> T:
+        raise NotImplementedError
+
+    def _ended(self) -> None:
+        """Called when the stream ends with OK; a subclass raises StreakError if that is too early."""
+
+    def _read(self, deadline: float | None) -> T | None:
         if self.status is not None:
             return None
         frame = self._connection.wait(self._request_id, deadline)
@@ -159,24 +174,31 @@ class WatchStream:
             if self._deadline is not None and time.monotonic() >= self._deadline:
                 self._connection.cancel(self._request_id)
                 self._finish(framing.StatusHeader(StatusCode.DEADLINE_EXCEEDED, "deadline exceeded (client)"))
-                raise StreakError(StatusCode.DEADLINE_EXCEEDED, "deadline exceeded (client)")
+                raise StreakError(StatusCode.DEADLINE_EXCEEDED, f"{self._METHOD}: deadline exceeded (client)")
             return None
         if frame.kind == FrameKind.STREAM_MESSAGE:
-            event = service_pb2.WatchEvent()
-            try:
-                event.ParseFromString(frame.body)
-            except DecodeError as exc:
-                raise StreakError(StatusCode.INTERNAL, f"bad WatchEvent: {exc}") from exc
-            return _convert("Watch", WatchEvent.from_pb, event)
-        status, _ = framing.decode_status(frame.body)
+            return self._message(frame.body)
+        try:
+            status, _ = framing.decode_status(frame.body)
+        except framing.FramingError as exc:
+            status = framing.StatusHeader(StatusCode.INTERNAL, f"{self._METHOD}: bad status header: {exc}")
         self._finish(status)
-        if status.code == StatusCode.OK or (status.code == StatusCode.CANCELLED and self._cancelled):
+        if status.code == StatusCode.OK:
+            self._ended()
+            return None
+        if status.code == StatusCode.CANCELLED and self._cancelled:
             return None
         raise StreakError(status.code, status.message)
 
     def _finish(self, status: framing.StatusHeader) -> None:
         self.status = status
         self._connection.forget(self._request_id)
+
+    def _fail(self, message: str) -> StreakError:
+        """Ends the stream over a bad message from the server (INTERNAL) and sends CANCEL."""
+        self._connection.cancel(self._request_id)
+        self._finish(framing.StatusHeader(StatusCode.INTERNAL, message))
+        return StreakError(StatusCode.INTERNAL, f"{self._METHOD}: {message}")
 
     def cancel(self, wait: float = 2.0) -> None:
         """Sends CANCEL and waits up to `wait` seconds for the END_STREAM; idempotent."""
@@ -196,11 +218,67 @@ class WatchStream:
 
     close = cancel
 
-    def __enter__(self) -> "WatchStream":
+    def __enter__(self: _Stream) -> _Stream:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.cancel()
+
+
+class WatchStream(ServerStream[WatchEvent]):
+    """The server stream of `Client.watch`: iterate for `WatchEvent`s (see `ServerStream`)."""
+
+    _METHOD = "Watch"
+
+    def _message(self, body: bytes) -> WatchEvent:
+        event = service_pb2.WatchEvent()
+        try:
+            event.ParseFromString(body)
+        except DecodeError as exc:
+            raise StreakError(StatusCode.INTERNAL, f"bad WatchEvent: {exc}") from exc
+        return _convert("Watch", WatchEvent.from_pb, event)
+
+
+class ExportStream(ServerStream[ExportPage]):
+    """The server stream of `Client.export_data`: iterate for `ExportPage`s, the last with `last`
+    True; iteration then ends with the server's END_STREAM OK (see `ServerStream`).
+
+    A stream that ends OK before its last page, or sends a page after it, raises StreakError
+    (INTERNAL): an export is whole or an error. `total_records` is the first page's count
+    (None before it came), for progress; `cancel()` stops the export.
+    """
+
+    _METHOD = "ExportData"
+
+    def __init__(self, connection: Connection, request_id: int, deadline: float | None) -> None:
+        super().__init__(connection, request_id, deadline)
+        self.pages = 0
+        """Pages read so far."""
+        self.total_records: int | None = None
+        self.last_seen = False
+        """Whether the last page came."""
+
+    def _message(self, body: bytes) -> ExportPage:
+        if self.last_seen:
+            raise self._fail("a page after the last one")
+        message = service_pb2.ExportDataPage()
+        try:
+            message.ParseFromString(body)
+        except DecodeError as exc:
+            raise self._fail(f"bad ExportDataPage: {exc}") from exc
+        try:
+            page = ExportPage.from_pb(message)
+        except ValueError as exc:  # a required date absent or impossible
+            raise self._fail(f"bad response: {exc}") from exc
+        if self.pages == 0:
+            self.total_records = page.total_records
+        self.pages += 1
+        self.last_seen = page.last
+        return page
+
+    def _ended(self) -> None:
+        if not self.last_seen:
+            raise StreakError(StatusCode.INTERNAL, "ExportData: the stream ended before its last page")
 
 
 class Client:
@@ -273,7 +351,7 @@ class Client:
         """Calls a unary method by name (e.g. `"GetStreak"`) with a request message or its fields
         (the protocol's names: `**{"from": ...}`), and returns the response message (protobuf)."""
         if method in _STREAMING:
-            raise ValueError(f"{method} is server-streaming: use watch()")
+            raise ValueError(f"{method} is server-streaming: use watch() or export_data()")
         message = _build(method, request, fields)
         seconds = self.timeout if timeout is DEFAULT_TIMEOUT else timeout
         deadline = None if seconds is None else time.monotonic() + seconds
@@ -324,6 +402,50 @@ class Client:
                                                     token=self.token, timeout=timeout)
         return WatchStream(self._connection, request_id, deadline)
 
+    # -- your data ---------------------------------------------------------------------------
+
+    def export_data(self, page_size: int = 0, *, request: service_pb2.ExportDataRequest | None = None,
+                    timeout: float | None = None) -> ExportStream:
+        """Opens the ExportData stream: everything of the user, one consistent snapshot, as
+        `ExportPage`s of up to `page_size` completions and skips (1...65536; 0: the server's
+        4096). The first page has the settings, every habit and every rest period; the last has
+        `last` True. `Client.export_all()` assembles them.
+
+        No deadline by default (the server sends pages as fast as they are read); `timeout`
+        sets one for the whole stream. `cancel()` (or leaving a `with` block) stops it.
+        """
+        message = _build("ExportData", request, {"page_size": page_size or None})
+        deadline = None if timeout is None else time.monotonic() + timeout
+        request_id = self._connection.start_request(method_path("ExportData"), message.SerializeToString(),
+                                                    token=self.token, timeout=timeout)
+        return ExportStream(self._connection, request_id, deadline)
+
+    def export_all(self, page_size: int = 0, *, timeout: float | None = None) -> Export:
+        """ExportData read to its end: the settings, every habit with its completions and skips
+        (`ExportedHabit`s, ascending by id) and every rest period. Raises StreakError when the
+        stream fails or ends before its last page."""
+        with self.export_data(page_size, timeout=timeout) as stream:
+            return _convert("ExportData", Export.from_pages, stream)
+
+    def import_data(self, habits: Iterable[ImportHabitLike] | None = None,
+                    rest_periods: Iterable[RestPeriodLike] | None = None,
+                    settings: SettingsLike | None = None, *,
+                    request: service_pb2.ImportDataRequest | None = None,
+                    timeout: Timeout = DEFAULT_TIMEOUT) -> ImportResult:
+        """ImportData: brings `habits` (each matched by exact name or created; its schedule,
+        completions and skips added where missing; `archived_on` archives a live habit),
+        `rest_periods` (`RestPeriod`s or `(start, end[, note])`; added unless an equal one exists)
+        and `settings` (replaces every field) in, in one transaction and idempotently: the same
+        import again changes nothing. Records the server cannot apply are listed in the result's
+        `errors`; the rest is applied.
+
+        A request must fit in one frame (4 MiB, about 400,000 dates): send a large history in
+        several calls (a habit split over calls is matched by name in the later ones).
+        """
+        response = self.call("ImportData", request, timeout=timeout, habits=_import_habits(habits),
+                             rest_periods=_rest_periods(rest_periods), settings=_settings(settings))
+        return _convert("ImportData", ImportResult.from_pb, response)
+
     def ping_frame(self, payload: bytes | None = None, timeout: float = 5.0) -> float:
         """A PING frame (no rpc, no token): returns the round trip to the PONG in seconds."""
         return self._connection.ping(payload, timeout)
@@ -369,6 +491,21 @@ class Client:
         """ArchiveHabit: inactive from `archived_on` (default today)."""
         response = self.call("ArchiveHabit", request, timeout=timeout, habit_id=habit_id, archived_on=archived_on)
         return _convert("ArchiveHabit", Habit.from_pb, response.habit)
+
+    def unarchive_habit(self, habit_id: int | None = None, *,
+                        request: service_pb2.UnarchiveHabitRequest | None = None,
+                        timeout: Timeout = DEFAULT_TIMEOUT) -> Habit:
+        """UnarchiveHabit: an archived habit counts again from its archive day on. A live habit is
+        FAILED_PRECONDITION, an unknown one NOT_FOUND."""
+        response = self.call("UnarchiveHabit", request, timeout=timeout, habit_id=habit_id)
+        return _convert("UnarchiveHabit", Habit.from_pb, response.habit)
+
+    def delete_habit(self, habit_id: int | None = None, *, request: service_pb2.DeleteHabitRequest | None = None,
+                     timeout: Timeout = DEFAULT_TIMEOUT) -> DeletedHabit:
+        """DeleteHabit: the habit goes away with its schedule, completions and skips, durably. The
+        result has the habit as it was and how many completions and skips went with it."""
+        response = self.call("DeleteHabit", request, timeout=timeout, habit_id=habit_id)
+        return _convert("DeleteHabit", DeletedHabit.from_pb, response)
 
     # -- completions -----------------------------------------------------------------------
 
@@ -677,3 +814,27 @@ def _rest_periods(items: Iterable[RestPeriodLike] | None) -> list[types_pb2.Rest
             out.append(types_pb2.RestPeriod(id=index + 1, note=str(rest[0]) if rest else "",
                                             **{"from": to_pb_date(first), "to": to_pb_date(last)}))
     return out
+
+
+def _import_habits(items: Iterable[ImportHabitLike] | None) -> list[service_pb2.ImportHabit] | None:
+    if items is None:
+        return None
+    out = []
+    for item in items:
+        if isinstance(item, service_pb2.ImportHabit):
+            out.append(item)
+        elif isinstance(item, ImportHabit):
+            out.append(item.to_pb())
+        elif isinstance(item, ExportedHabit):
+            out.append(item.to_import().to_pb())
+        elif isinstance(item, Habit):
+            out.append(ImportHabit(item.name, item.created_on, item.archived_on, item.schedule).to_pb())
+        else:
+            raise TypeError(f"cannot import a habit from {type(item).__name__}")
+    return out
+
+
+def _settings(value: SettingsLike | None) -> types_pb2.Settings | None:
+    if value is None or isinstance(value, types_pb2.Settings):
+        return value
+    return value.to_pb()

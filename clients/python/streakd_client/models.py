@@ -4,7 +4,8 @@ Each mirrors one protocol message (proto/streak/v1/types.proto) with Python type
 is a `datetime.date` (None where the protocol leaves it absent), weekdays are `Weekday`s,
 repeated fields are tuples, and the protocol's `from`/`to` (Python keyword and its partner)
 are `start`/`end`. `X.from_pb(message)` makes one from its message; the types a request can
-carry (`Habit`, `ScheduleEntry`, `Completion`, `Skip`, `RestPeriod`) also have `to_pb()`.
+carry (`Habit`, `ScheduleEntry`, `Completion`, `Skip`, `RestPeriod`, `Settings`, `ImportHabit`)
+also have `to_pb()`.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 from dataclasses import dataclass
-from typing import Any, Iterator, cast
+from typing import Any, Iterable, Iterator, Sequence, cast
 
-from .dates import from_pb_date, optional_date, to_pb_date
+from .dates import DateLike, from_pb_date, optional_date, to_date, to_pb_date
 from .pb import service_pb2, types_pb2
 
 __all__ = [
-    "BatchResult", "Completion", "CompletionResult", "DayDetail", "DayRecord", "Habit", "Heatmap", "HeatmapCell",
-    "HeatmapResult", "HeatmapWeek", "LegendEntry", "MonthDay", "MonthLabel", "MonthPage", "Pong", "RestPeriod",
+    "BatchResult", "Completion", "CompletionResult", "DayDetail", "DayRecord", "DeletedHabit", "Export",
+    "ExportPage", "ExportedHabit", "Habit", "Heatmap", "HeatmapCell", "HeatmapResult", "HeatmapWeek", "ImportHabit",
+    "ImportRecordError", "ImportResult", "LegendEntry", "MonthDay", "MonthLabel", "MonthPage", "Pong", "RestPeriod",
     "RestPeriodResult", "ScheduleEntry", "ServerInfo", "Settings", "Skip", "Streak", "WatchEvent", "Weekday",
     "WeekdayChart", "WeekdayCount", "WeekdaySeries",
 ]
@@ -416,6 +418,11 @@ class Settings:
         return cls(message.time_zone, message.locale, _weekday(message.week_start), message.min_percent or None,
                    message.day_start_minutes)
 
+    def to_pb(self) -> types_pb2.Settings:
+        return types_pb2.Settings(time_zone=self.time_zone, locale=self.locale,
+                                  week_start=cast(Any, int(self.week_start)), min_percent=self.min_percent or 0,
+                                  day_start_minutes=self.day_start_minutes)
+
 
 @dataclass(frozen=True)
 class Pong:
@@ -510,3 +517,211 @@ class WatchEvent:
     @classmethod
     def from_pb(cls, message: service_pb2.WatchEvent) -> "WatchEvent":
         return cls(DayRecord.from_pb(message.day), Streak.from_pb(message.streak))
+
+
+# -- your data: delete, export, import ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class DeletedHabit:
+    """DeleteHabit: the habit as it was, and how many completions and skips went with it."""
+
+    habit: Habit
+    completions: int
+    skips: int
+
+    @classmethod
+    def from_pb(cls, message: service_pb2.DeleteHabitResponse) -> "DeletedHabit":
+        return cls(Habit.from_pb(message.habit), message.completions, message.skips)
+
+
+@dataclass(frozen=True)
+class ExportPage:
+    """One page of ExportData. The first carries `settings`, every habit (archived ones included,
+    ascending by id), every rest period and `total_records`; every page carries up to the page size
+    of completions and skips (by habit id, then date; `habit_id` refers to the first page's habits);
+    the last has `last` True."""
+
+    settings: Settings | None
+    habits: tuple[Habit, ...]
+    rest_periods: tuple[RestPeriod, ...]
+    completions: tuple[Completion, ...]
+    skips: tuple[Skip, ...]
+    last: bool
+    total_records: int
+    """First page: completions plus skips in the whole export (0 on the other pages)."""
+
+    @classmethod
+    def from_pb(cls, message: service_pb2.ExportDataPage) -> "ExportPage":
+        settings = Settings.from_pb(message.settings) if message.HasField("settings") else None
+        return cls(settings, tuple(Habit.from_pb(h) for h in message.habits),
+                   tuple(RestPeriod.from_pb(p) for p in message.rest_periods),
+                   tuple(Completion.from_pb(c) for c in message.completions),
+                   tuple(Skip.from_pb(s) for s in message.skips), message.last, message.total_records)
+
+
+def _dates(values: Iterable[DateLike]) -> tuple[_dt.date, ...]:
+    return tuple(to_date(value) for value in values)
+
+
+@dataclass(frozen=True)
+class ImportHabit:
+    """One habit of an import: matched by exact name with the account's habits (archived ones
+    included) or created, from `created_on` (None: its earliest record, else today).
+
+    `archived_on` archives a live habit from that day (None: left as it is); `schedule` entries
+    are set from their `effective_from`; `completions` and `skips` are added where missing. Lists
+    are accepted and kept as tuples; dates may be anything `to_date` takes (an impossible day
+    raises ValueError here).
+    """
+
+    name: str
+    created_on: _dt.date | None = None
+    archived_on: _dt.date | None = None
+    schedule: Sequence[ScheduleEntry] = ()
+    completions: Sequence[_dt.date] = ()
+    skips: Sequence[_dt.date] = ()
+
+    def __post_init__(self) -> None:
+        if self.created_on is not None:
+            object.__setattr__(self, "created_on", to_date(self.created_on))
+        if self.archived_on is not None:
+            object.__setattr__(self, "archived_on", to_date(self.archived_on))
+        object.__setattr__(self, "schedule", tuple(self.schedule))
+        object.__setattr__(self, "completions", _dates(self.completions))
+        object.__setattr__(self, "skips", _dates(self.skips))
+
+    @classmethod
+    def from_pb(cls, message: service_pb2.ImportHabit) -> "ImportHabit":
+        return cls(message.name, optional_date(message, "created_on"), optional_date(message, "archived_on"),
+                   tuple(ScheduleEntry.from_pb(entry) for entry in message.schedule),
+                   tuple(from_pb_date(d) for d in message.completions), tuple(from_pb_date(d) for d in message.skips))
+
+    def to_pb(self) -> service_pb2.ImportHabit:
+        message = service_pb2.ImportHabit(name=self.name, schedule=[entry.to_pb() for entry in self.schedule],
+                                          completions=[to_pb_date(d) for d in self.completions],
+                                          skips=[to_pb_date(d) for d in self.skips])
+        if self.created_on is not None:
+            message.created_on.CopyFrom(to_pb_date(self.created_on))
+        if self.archived_on is not None:
+            message.archived_on.CopyFrom(to_pb_date(self.archived_on))
+        return message
+
+    @property
+    def records(self) -> int:
+        """Completions plus skips."""
+        return len(self.completions) + len(self.skips)
+
+
+@dataclass(frozen=True)
+class ExportedHabit:
+    """A habit of an export with its history: the days done and the days skipped, ascending."""
+
+    habit: Habit
+    completions: tuple[_dt.date, ...] = ()
+    skips: tuple[_dt.date, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.habit.name
+
+    def to_import(self) -> ImportHabit:
+        """The same habit as an import brings it in (the id stays behind: ids belong to an account)."""
+        return ImportHabit(self.habit.name, self.habit.created_on, self.habit.archived_on, self.habit.schedule,
+                           self.completions, self.skips)
+
+
+@dataclass(frozen=True)
+class Export:
+    """Everything of an account (`Client.export_all`): the settings, every habit with its history
+    (ascending by id: the order they were created in) and every rest period. `import_data` takes
+    the three back: `import_data(export.habits, export.rest_periods, export.settings)`."""
+
+    settings: Settings | None
+    habits: tuple[ExportedHabit, ...]
+    rest_periods: tuple[RestPeriod, ...]
+    total_records: int
+    """Completions plus skips, as the server counted them for the export."""
+
+    def habit(self, name: str) -> ExportedHabit | None:
+        """The first habit of that exact name, or None."""
+        return next((h for h in self.habits if h.habit.name == name), None)
+
+    @classmethod
+    def from_pages(cls, pages: Iterable[ExportPage]) -> "Export":
+        """Assembles the pages of one ExportData stream (which must end with its last page).
+
+        Raises ValueError when the pages are not one whole export: no first page, a record of a
+        habit the first page does not have, or no last page.
+        """
+        settings: Settings | None = None
+        habits: list[Habit] = []
+        rest_periods: tuple[RestPeriod, ...] = ()
+        total = 0
+        completions: dict[int, list[_dt.date]] = {}
+        skips: dict[int, list[_dt.date]] = {}
+        first = True
+        last = False
+        for page in pages:
+            if last:
+                raise ValueError("a page after the last one")
+            if first:
+                first = False
+                settings, habits, rest_periods, total = page.settings, list(page.habits), page.rest_periods, \
+                    page.total_records
+                completions = {h.id: [] for h in habits}
+                skips = {h.id: [] for h in habits}
+            for completion in page.completions:
+                if completion.habit_id not in completions:
+                    raise ValueError(f"a completion of habit {completion.habit_id}, which the export does not have")
+                completions[completion.habit_id].append(completion.date)
+            for skip in page.skips:
+                if skip.habit_id not in skips:
+                    raise ValueError(f"a skip of habit {skip.habit_id}, which the export does not have")
+                skips[skip.habit_id].append(skip.date)
+            last = page.last
+        if first:
+            raise ValueError("no page")
+        if not last:
+            raise ValueError("the export ended before its last page")
+        return cls(settings, tuple(ExportedHabit(h, tuple(completions[h.id]), tuple(skips[h.id])) for h in habits),
+                   rest_periods, total)
+
+
+@dataclass(frozen=True)
+class ImportRecordError:
+    """A record an import did not apply (the rest of the request was): `habit_index` into the
+    request's habits (-1 for a rest period or the settings), the `field` ("name", "completions",
+    "skips", "schedule", "archived_on", "rest_periods", "settings"), the record's `date` when it
+    has one, and the server's `message`."""
+
+    habit_index: int
+    field: str
+    date: _dt.date | None
+    message: str
+
+    @classmethod
+    def from_pb(cls, message: service_pb2.ImportRecordError) -> "ImportRecordError":
+        return cls(message.habit_index, message.field, optional_date(message, "date"), message.message)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """ImportData: what was added, every record that was not applied, and the habit each
+    `ImportHabit` landed in (request order; None where its name was refused)."""
+
+    habits_created: int
+    habits_matched: int
+    completions_added: int
+    skips_added: int
+    rest_periods_added: int
+    schedules_set: int
+    settings_changed: bool
+    errors: tuple[ImportRecordError, ...]
+    habits: tuple[Habit | None, ...]
+
+    @classmethod
+    def from_pb(cls, message: service_pb2.ImportDataResponse) -> "ImportResult":
+        return cls(message.habits_created, message.habits_matched, message.completions_added, message.skips_added,
+                   message.rest_periods_added, message.schedules_set, message.settings_changed,
+                   tuple(ImportRecordError.from_pb(e) for e in message.errors),
+                   tuple(Habit.from_pb(h) if h.id != 0 else None for h in message.habits))

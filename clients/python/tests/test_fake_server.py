@@ -140,6 +140,10 @@ REQUEST_CASES = [
     ("build_heatmap", "BuildHeatmap", service_pb2.BuildHeatmapRequest(as_of=types_pb2.Date(year=2024, month=3, day=5))),
     ("build_month_page", "BuildMonthPage", service_pb2.BuildMonthPageRequest(
         year=2024, month=2, as_of=types_pb2.Date(year=2024, month=3, day=5))),
+    ("delete_habit", "DeleteHabit", service_pb2.DeleteHabitRequest(habit_id=3)),
+    ("unarchive_habit", "UnarchiveHabit", service_pb2.UnarchiveHabitRequest(habit_id=3)),
+    ("import_data", "ImportData", service_pb2.ImportDataRequest(habits=[service_pb2.ImportHabit(
+        name="Read", completions=[types_pb2.Date(year=2024, month=3, day=1)])], settings=types_pb2.Settings())),
 ]
 
 
@@ -178,6 +182,21 @@ def test_request_message_with_the_typed_method(client, server):
     request = service_pb2.GetStreakRequest(as_of=types_pb2.Date(year=2024, month=3, day=5))
     assert client.get_streak(request=request).current == 3
     assert service_pb2.GetStreakRequest.FromString(server.requests[-1][1].message) == request
+
+
+def test_export_data_takes_a_request_message():
+    server = FakeServer(_request_script)
+    try:
+        with Client("127.0.0.1", server.port, token="good", timeout=5) as client:
+            stream = client.export_data(request=service_pb2.ExportDataRequest(page_size=5))
+            with pytest.raises(StreakError) as info:
+                next(stream)
+        assert info.value.code == StatusCode.UNIMPLEMENTED
+        (_, body), = server.requests
+        assert body.method == "/streak.v1.Streaks/ExportData"
+        assert service_pb2.ExportDataRequest.FromString(body.message).page_size == 5
+    finally:
+        server.close()
 
 
 def test_watch_takes_a_request_message(client, server):

@@ -22,9 +22,9 @@ from google.protobuf.message import Message
 
 import streakd_client
 from fakeserver import FakeServer
-from streakd_client import (Client, Completion, Habit, RestPeriod, ScheduleEntry, StatusCode, StreakError,
-                            TokenFileError, Weekday, WatchStream, framing, models, read_token, service_pb2,
-                            to_date, types_pb2)
+from streakd_client import (Client, Completion, ExportStream, Habit, ImportHabit, RestPeriod, ScheduleEntry,
+                            StatusCode, StreakError, TokenFileError, Weekday, WatchStream, framing, models, read_token,
+                            service_pb2, to_date, types_pb2)
 from streakd_client.framing import FrameKind, RequestBody
 
 DAY = datetime.date(2024, 3, 5)
@@ -87,7 +87,19 @@ CANNED: dict[str, Message] = {
     "BuildMonthPage": S.BuildMonthPageResponse(page=PAGE),
     "Ping": S.PingResponse(payload=b"hi", serving=True),
     "GetServerInfo": S.GetServerInfoResponse(version="1.0", protocol_version=1),
+    "DeleteHabit": S.DeleteHabitResponse(habit=HABIT, completions=2, skips=1),
+    "UnarchiveHabit": S.UnarchiveHabitResponse(habit=HABIT),
+    "ImportData": S.ImportDataResponse(
+        habits_created=1, completions_added=1, habits=[HABIT, types_pb2.Habit()],
+        errors=[S.ImportRecordError(habit_index=0, field="skips", date=pbd(2024, 3, 5),
+                                    message="the day is also a completion"),
+                S.ImportRecordError(habit_index=1, field="name", message="blank")]),
 }
+EXPORT_PAGES = [
+    S.ExportDataPage(settings=SETTINGS, habits=[HABIT, ARCHIVED], rest_periods=[REST], total_records=2,
+                     completions=[types_pb2.Completion(habit_id=7, date=pbd(2024, 3, 5))]),
+    S.ExportDataPage(skips=[types_pb2.Skip(habit_id=8, date=pbd(2024, 1, 9))], last=True),
+]
 
 
 def canned(conn, frame, server):
@@ -98,6 +110,10 @@ def canned(conn, frame, server):
     if name == "Watch":
         event = S.WatchEvent(day=DAY_RECORD, streak=STREAK)
         conn.send_frame(FrameKind.STREAM_MESSAGE, frame.request_id, event.SerializeToString())
+        conn.send_frame(FrameKind.END_STREAM, frame.request_id, framing.StatusHeader(0, "").encode())
+    elif name == "ExportData":
+        for page in EXPORT_PAGES:
+            conn.send_frame(FrameKind.STREAM_MESSAGE, frame.request_id, page.SerializeToString())
         conn.send_frame(FrameKind.END_STREAM, frame.request_id, framing.StatusHeader(0, "").encode())
     elif name == "GetStreak" and server.broken.is_set():
         conn.respond(frame.request_id, payload=S.GetStreakResponse(
@@ -135,9 +151,10 @@ def public_callables():
         if not name.startswith("_") and callable(member):
             yield f"Client.{name}", member
     yield "Client.__init__", Client.__init__
-    for name, member in inspect.getmembers(WatchStream):
-        if not name.startswith("_") and callable(member):
-            yield f"WatchStream.{name}", member
+    for stream in (WatchStream, ExportStream):
+        for name, member in inspect.getmembers(stream):
+            if not name.startswith("_") and callable(member):
+                yield f"{stream.__name__}.{name}", member
 
 
 def test_no_parameter_is_a_keyword_or_a_builtin():
@@ -284,6 +301,18 @@ DATE_ARGUMENTS = [
     ("build_month_page.highlighted", lambda c, d: c.build_month_page(2024, 3, highlighted=[d]), "BuildMonthPage",
      lambda r: r.highlighted[0]),
     ("watch", lambda c, d: list(c.watch(d)), "Watch", lambda r: r.as_of),
+    ("import_data.habits.created_on", lambda c, d: c.import_data([ImportHabit("A", created_on=d)]), "ImportData",
+     lambda r: r.habits[0].created_on),
+    ("import_data.habits.archived_on", lambda c, d: c.import_data([ImportHabit("A", archived_on=d)]), "ImportData",
+     lambda r: r.habits[0].archived_on),
+    ("import_data.habits.completions", lambda c, d: c.import_data([ImportHabit("A", completions=[d])]), "ImportData",
+     lambda r: r.habits[0].completions[0]),
+    ("import_data.habits.skips", lambda c, d: c.import_data([ImportHabit("A", skips=[d])]), "ImportData",
+     lambda r: r.habits[0].skips[0]),
+    ("import_data.habits.habit", lambda c, d: c.import_data([Habit(1, "A", to_date(d))]), "ImportData",
+     lambda r: r.habits[0].created_on),
+    ("import_data.rest_periods", lambda c, d: c.import_data(rest_periods=[(d, d)]), "ImportData",
+     lambda r: getattr(r.rest_periods[0], "from")),
 ]
 
 DATE_FORMS = [DAY, datetime.datetime(2024, 3, 5, 23, 59), "2024-03-05", (2024, 3, 5), pbd(2024, 3, 5)]
@@ -358,6 +387,11 @@ RESULTS = [
     ("ping", lambda c: c.ping(b"hi"), models.Pong),
     ("get_server_info", lambda c: c.get_server_info(), models.ServerInfo),
     ("watch", lambda c: list(c.watch()), list),
+    ("delete_habit", lambda c: c.delete_habit(7), models.DeletedHabit),
+    ("unarchive_habit", lambda c: c.unarchive_habit(8), models.Habit),
+    ("import_data", lambda c: c.import_data([ImportHabit("Read", completions=[DAY])]), models.ImportResult),
+    ("export_data", lambda c: list(c.export_data()), list),
+    ("export_all", lambda c: c.export_all(), models.Export),
 ]
 
 

@@ -43,4 +43,7 @@ def test_mypy_strict_passes_and_infers_dates():
         "list[streakd_client.models.Habit]",
         "datetime.date | None",
         "streakd_client.models.WatchEvent | None",
+        "datetime.date",
+        "streakd_client.models.Settings | None",
+        "streakd_client.models.Habit | None",
     ]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import datetime
 
-from streakd_client import (Client, CompletionResult, DayDetail, Habit, Heatmap, HeatmapCell, RestPeriod, Streak,
-                            StreakError, TokenFileError, Weekday, read_token, to_date, types_pb2)
+from streakd_client import (Client, CompletionResult, DayDetail, DeletedHabit, Export, ExportPage, Habit, Heatmap,
+                            HeatmapCell, ImportHabit, ImportResult, RestPeriod, ScheduleEntry, Streak, StreakError,
+                            TokenFileError, Weekday, read_token, to_date, types_pb2)
 
 
 def daily_loop(client: Client, today: datetime.date) -> int:
@@ -30,6 +31,21 @@ def ranges(client: Client) -> list[datetime.date]:
     return [cell.date for cell in cells if cell.date is not None]
 
 
+def your_data(client: Client, other: Client) -> int:
+    export: Export = client.export_all(page_size=1000)
+    result: ImportResult = other.import_data(export.habits, export.rest_periods, export.settings)
+    other.import_data([ImportHabit("Gym", datetime.date(2024, 5, 11),
+                                   schedule=[ScheduleEntry(datetime.date(2024, 5, 11), (Weekday.MONDAY,))],
+                                   completions=[datetime.date(2024, 5, 13)])],
+                      rest_periods=[("2024-08-01", "2024-08-14", "Holiday")])
+    with client.export_data(page_size=2, timeout=60) as stream:
+        pages: list[ExportPage] = list(stream)
+    deleted: DeletedHabit = client.delete_habit(export.habits[0].habit.id)
+    live: Habit = client.unarchive_habit(2)
+    days = [error.date for error in result.errors if error.date is not None]
+    return len(pages) + deleted.completions + live.id + len(days)
+
+
 def tokens() -> str:
     try:
         with Client.from_env(timeout=5) as client:
@@ -47,3 +63,6 @@ reveal_type(Client.get_streak(Client(), None).as_of)  # noqa: F821
 reveal_type(Client().list_habits())  # noqa: F821
 reveal_type(Client().get_heatmap().weeks[0].cells[0].date)  # noqa: F821
 reveal_type(Client().watch().read(1.0))  # noqa: F821
+reveal_type(Client().export_all().habits[0].completions[0])  # noqa: F821
+reveal_type(next(Client().export_data()).settings)  # noqa: F821
+reveal_type(Client().import_data().habits[0])  # noqa: F821

@@ -1,0 +1,503 @@
+/* streak-data-example: your data from C. Exports everything (ExportData, page by page) and prints
+ * the counts; copies an account into another one (export, then ImportData); archives, unarchives
+ * and deletes habits. Exits 1 on any error, with `CODE_NAME (n): message` on stderr.
+ *
+ * usage: streak-data-example [--server HOST:PORT] [--token TOKEN | --token-file FILE] COMMAND
+ *   export [--page-size N]                      every page, every habit and the totals
+ *   copy --to-token-file FILE [--page-size N]   export, then import it all into FILE's account
+ *   archive ID DATE | unarchive ID | delete ID
+ * Defaults: $STREAK_SERVER or 127.0.0.1:7411, $STREAK_TOKEN.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "streakclient.h"
+
+#define DEADLINE_MS 10000
+/* An import can take a while: a minute per request. */
+#define IMPORT_DEADLINE_MS 60000
+
+static const char *date_text(const Streak__V1__Date *d, char buffer[16]) {
+    if (d == NULL) return "-";
+    snprintf(buffer, 16, "%04d-%02d-%02d", (int)d->year % 100000, (int)d->month % 100, (int)d->day % 100);
+    return buffer;
+}
+
+static int parse_date(const char *text, Streak__V1__Date *out) {
+    int y, m, d;
+    char extra;
+    if (text == NULL || sscanf(text, "%d-%d-%d%c", &y, &m, &d, &extra) != 3) return -1;
+    streak__v1__date__init(out);
+    out->year = y;
+    out->month = m;
+    out->day = d;
+    return 0;
+}
+
+static int read_token_file(const char *path, char *token, size_t size) {
+    FILE *file = fopen(path, "r");
+    if (file == NULL) return -1;
+    size_t n = fread(token, 1, size - 1, file);
+    fclose(file);
+    token[n] = '\0';
+    while (n > 0 && (token[n - 1] == '\n' || token[n - 1] == '\r' || token[n - 1] == ' ')) token[--n] = '\0';
+    return n > 0 ? 0 : -1;
+}
+
+static int failed(const char *what, const streak_status *st) {
+    fprintf(stderr, "streak-data-example: %s failed: %s (%d): %s\n", what, streak_code_name(st->code), st->code,
+            st->message);
+    return 1;
+}
+
+/* ---- an export, collected --------------------------------------------------------------- */
+
+/* Dates in a growing array. */
+typedef struct {
+    Streak__V1__Date *items;
+    size_t count, capacity;
+} date_list;
+
+static int add_date(date_list *list, const Streak__V1__Date *date) {
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 16;
+        Streak__V1__Date *items = realloc(list->items, capacity * sizeof *items);
+        if (items == NULL) return -1;
+        list->items = items;
+        list->capacity = capacity;
+    }
+    streak__v1__date__init(&list->items[list->count]);
+    list->items[list->count].year = date->year;
+    list->items[list->count].month = date->month;
+    list->items[list->count].day = date->day;
+    list->count++;
+    return 0;
+}
+
+/* A habit of the export with its history (pages are freed after the page function: copied). */
+typedef struct {
+    int64_t id;
+    char *name;
+    Streak__V1__Date created_on, archived_on;
+    int archived;
+    size_t n_schedule;
+    Streak__V1__Date *schedule_from;   /* n_schedule effective_from dates */
+    Streak__V1__Weekday (*schedule_days)[7];
+    size_t *schedule_n_days;
+    date_list completions, skips;
+} habit_copy;
+
+typedef struct {
+    char *note;
+    Streak__V1__Date from, to;
+} rest_copy;
+
+typedef struct {
+    int print_pages;
+    int pages;
+    int64_t total_records;
+    int has_settings;
+    Streak__V1__Settings settings;
+    char *time_zone, *locale;
+    size_t n_habits;
+    habit_copy *habits;
+    size_t n_rest;
+    rest_copy *rest;
+    size_t completions, skips;
+    const char *error; /* set when the pages do not add up */
+} export_copy;
+
+static habit_copy *find_habit(export_copy *copy, int64_t id) {
+    /* The first page lists the habits ascending by id. */
+    size_t low = 0, high = copy->n_habits;
+    while (low < high) {
+        size_t mid = (low + high) / 2;
+        if (copy->habits[mid].id < id) low = mid + 1;
+        else high = mid;
+    }
+    return low < copy->n_habits && copy->habits[low].id == id ? &copy->habits[low] : NULL;
+}
+
+static void copy_date(Streak__V1__Date *to, const Streak__V1__Date *from) {
+    streak__v1__date__init(to);
+    if (from != NULL) {
+        to->year = from->year;
+        to->month = from->month;
+        to->day = from->day;
+    }
+}
+
+static int first_page(export_copy *copy, const Streak__V1__ExportDataPage *page) {
+    copy->total_records = page->total_records;
+    if (page->settings != NULL) {
+        copy->has_settings = 1;
+        streak__v1__settings__init(&copy->settings);
+        copy->time_zone = strdup(page->settings->time_zone);
+        copy->locale = strdup(page->settings->locale);
+        if (copy->time_zone == NULL || copy->locale == NULL) return -1;
+        copy->settings.time_zone = copy->time_zone;
+        copy->settings.locale = copy->locale;
+        copy->settings.week_start = page->settings->week_start;
+        copy->settings.min_percent = page->settings->min_percent;
+        copy->settings.day_start_minutes = page->settings->day_start_minutes;
+    }
+    copy->habits = calloc(page->n_habits ? page->n_habits : 1, sizeof *copy->habits);
+    copy->rest = calloc(page->n_rest_periods ? page->n_rest_periods : 1, sizeof *copy->rest);
+    if (copy->habits == NULL || copy->rest == NULL) return -1;
+    for (size_t i = 0; i < page->n_habits; i++) {
+        const Streak__V1__Habit *from = page->habits[i];
+        habit_copy *h = &copy->habits[copy->n_habits++];
+        h->id = from->id;
+        h->name = strdup(from->name);
+        if (h->name == NULL) return -1;
+        copy_date(&h->created_on, from->created_on);
+        h->archived = from->archived_on != NULL;
+        copy_date(&h->archived_on, from->archived_on);
+        h->n_schedule = from->n_schedule;
+        size_t n = from->n_schedule ? from->n_schedule : 1;
+        h->schedule_from = calloc(n, sizeof *h->schedule_from);
+        h->schedule_days = calloc(n, sizeof *h->schedule_days);
+        h->schedule_n_days = calloc(n, sizeof *h->schedule_n_days);
+        if (h->schedule_from == NULL || h->schedule_days == NULL || h->schedule_n_days == NULL) return -1;
+        for (size_t e = 0; e < from->n_schedule; e++) {
+            copy_date(&h->schedule_from[e], from->schedule[e]->effective_from);
+            size_t days = from->schedule[e]->n_weekdays < 7 ? from->schedule[e]->n_weekdays : 7;
+            for (size_t d = 0; d < days; d++) h->schedule_days[e][d] = from->schedule[e]->weekdays[d];
+            h->schedule_n_days[e] = days;
+        }
+    }
+    for (size_t i = 0; i < page->n_rest_periods; i++) {
+        rest_copy *r = &copy->rest[copy->n_rest++];
+        r->note = strdup(page->rest_periods[i]->note);
+        if (r->note == NULL) return -1;
+        copy_date(&r->from, page->rest_periods[i]->from);
+        copy_date(&r->to, page->rest_periods[i]->to);
+    }
+    return 0;
+}
+
+static int on_page(const Streak__V1__ExportDataPage *page, void *context) {
+    export_copy *copy = context;
+    if (++copy->pages == 1 && first_page(copy, page) != 0) {
+        copy->error = "out of memory";
+        return 1;
+    }
+    for (size_t i = 0; i < page->n_completions; i++) {
+        habit_copy *h = find_habit(copy, page->completions[i]->habit_id);
+        if (h == NULL || page->completions[i]->date == NULL) {
+            copy->error = "a completion of a habit the export does not have";
+            return 1;
+        }
+        if (add_date(&h->completions, page->completions[i]->date) != 0) {
+            copy->error = "out of memory";
+            return 1;
+        }
+    }
+    for (size_t i = 0; i < page->n_skips; i++) {
+        habit_copy *h = find_habit(copy, page->skips[i]->habit_id);
+        if (h == NULL || page->skips[i]->date == NULL) {
+            copy->error = "a skip of a habit the export does not have";
+            return 1;
+        }
+        if (add_date(&h->skips, page->skips[i]->date) != 0) {
+            copy->error = "out of memory";
+            return 1;
+        }
+    }
+    copy->completions += page->n_completions;
+    copy->skips += page->n_skips;
+    if (copy->print_pages) {
+        if (copy->pages == 1) {
+            printf("page 1: %s, habits %zu, rest periods %zu, completions %zu, skips %zu, of %lld records%s\n",
+                   page->settings != NULL ? "settings" : "no settings", page->n_habits, page->n_rest_periods,
+                   page->n_completions, page->n_skips, (long long)page->total_records, page->last ? ", last" : "");
+        } else {
+            printf("page %d: completions %zu, skips %zu%s\n", copy->pages, page->n_completions, page->n_skips,
+                   page->last ? ", last" : "");
+        }
+    }
+    return 0;
+}
+
+static void free_copy(export_copy *copy) {
+    for (size_t i = 0; i < copy->n_habits; i++) {
+        habit_copy *h = &copy->habits[i];
+        free(h->name);
+        free(h->schedule_from);
+        free(h->schedule_days);
+        free(h->schedule_n_days);
+        free(h->completions.items);
+        free(h->skips.items);
+    }
+    for (size_t i = 0; i < copy->n_rest; i++) free(copy->rest[i].note);
+    free(copy->habits);
+    free(copy->rest);
+    free(copy->time_zone);
+    free(copy->locale);
+}
+
+/* Exports the account into *copy; prints every page when print_pages. Returns 0 or 1 (printed). */
+static int export_all(streak_client *client, const char *token, int page_size, export_copy *copy) {
+    streak_status st;
+    if (streak_export_data(client, token, page_size, 0, on_page, copy, &st) != STREAK_OK) {
+        if (copy->error != NULL) {
+            fprintf(stderr, "streak-data-example: ExportData: %s\n", copy->error);
+            return 1;
+        }
+        return failed("ExportData", &st);
+    }
+    return 0;
+}
+
+static void print_totals(const export_copy *copy) {
+    size_t archived = 0;
+    char created[16], until[16];
+    for (size_t i = 0; i < copy->n_habits; i++) {
+        const habit_copy *h = &copy->habits[i];
+        archived += h->archived != 0;
+        printf("habit \"%s\": completions %zu, skips %zu, created %s", h->name, h->completions.count, h->skips.count,
+               date_text(&h->created_on, created));
+        if (h->archived) printf(", archived %s", date_text(&h->archived_on, until));
+        if (h->n_schedule > 0) printf(", schedule entries %zu", h->n_schedule);
+        printf("\n");
+    }
+    printf("total: pages %d, habits %zu (archived %zu), rest periods %zu, completions %zu, skips %zu\n", copy->pages,
+           copy->n_habits, archived, copy->n_rest, copy->completions, copy->skips);
+}
+
+/* ---- the import of an export ------------------------------------------------------------ */
+
+/* What one ImportHabit points at: protobuf-c's repeated message fields are arrays of pointers. */
+typedef struct {
+    Streak__V1__ScheduleEntry *entries;
+    Streak__V1__ScheduleEntry **entry_list;
+    Streak__V1__Date **completions, **skips;
+} import_arrays;
+
+/* Imports `copy` into the account of `token` (one request: an example's account fits in a frame;
+ * a long history would be sent in several, a habit split over them matched by name). */
+static int import_copy(streak_client *client, const char *token, const export_copy *copy) {
+    int rc = 1;
+    size_t n = copy->n_habits + 1, m = copy->n_rest + 1;
+    Streak__V1__ImportHabit *habits = calloc(n, sizeof *habits);
+    Streak__V1__ImportHabit **habit_list = calloc(n, sizeof *habit_list);
+    import_arrays *arrays = calloc(n, sizeof *arrays);
+    Streak__V1__RestPeriod *rest = calloc(m, sizeof *rest);
+    Streak__V1__RestPeriod **rest_list = calloc(m, sizeof *rest_list);
+    Streak__V1__ImportDataResponse *response = NULL;
+    if (habits == NULL || habit_list == NULL || arrays == NULL || rest == NULL || rest_list == NULL) goto oom;
+
+    for (size_t i = 0; i < copy->n_habits; i++) {
+        const habit_copy *h = &copy->habits[i];
+        import_arrays *a = &arrays[i];
+        a->entries = calloc(h->n_schedule + 1, sizeof *a->entries);
+        a->entry_list = calloc(h->n_schedule + 1, sizeof *a->entry_list);
+        a->completions = calloc(h->completions.count + 1, sizeof *a->completions);
+        a->skips = calloc(h->skips.count + 1, sizeof *a->skips);
+        if (a->entries == NULL || a->entry_list == NULL || a->completions == NULL || a->skips == NULL) goto oom;
+        for (size_t e = 0; e < h->n_schedule; e++) {
+            streak__v1__schedule_entry__init(&a->entries[e]);
+            a->entries[e].effective_from = &h->schedule_from[e];
+            a->entries[e].n_weekdays = h->schedule_n_days[e];
+            a->entries[e].weekdays = h->schedule_days[e];
+            a->entry_list[e] = &a->entries[e];
+        }
+        for (size_t d = 0; d < h->completions.count; d++) a->completions[d] = &h->completions.items[d];
+        for (size_t d = 0; d < h->skips.count; d++) a->skips[d] = &h->skips.items[d];
+        Streak__V1__ImportHabit *ih = &habits[i];
+        streak__v1__import_habit__init(ih);
+        ih->name = h->name;
+        ih->created_on = (Streak__V1__Date *)&h->created_on;
+        if (h->archived) ih->archived_on = (Streak__V1__Date *)&h->archived_on;
+        ih->n_schedule = h->n_schedule;
+        ih->schedule = a->entry_list;
+        ih->n_completions = h->completions.count;
+        ih->completions = a->completions;
+        ih->n_skips = h->skips.count;
+        ih->skips = a->skips;
+        habit_list[i] = ih;
+    }
+    for (size_t i = 0; i < copy->n_rest; i++) {
+        streak__v1__rest_period__init(&rest[i]);
+        rest[i].from = (Streak__V1__Date *)&copy->rest[i].from;
+        rest[i].to = (Streak__V1__Date *)&copy->rest[i].to;
+        rest[i].note = copy->rest[i].note;
+        rest_list[i] = &rest[i];
+    }
+    Streak__V1__ImportDataRequest request = STREAK__V1__IMPORT_DATA_REQUEST__INIT;
+    request.n_habits = copy->n_habits;
+    request.habits = habit_list;
+    request.n_rest_periods = copy->n_rest;
+    request.rest_periods = rest_list;
+    if (copy->has_settings) request.settings = (Streak__V1__Settings *)&copy->settings;
+
+    streak_status st;
+    if (streak_import_data(client, token, IMPORT_DEADLINE_MS, &request, &response, &st) != STREAK_OK) {
+        failed("ImportData", &st);
+        goto out;
+    }
+    printf("imported: habits created %d, matched %d, completions %d, skips %d, rest periods %d, schedules %d, "
+           "errors %zu\n", (int)response->habits_created, (int)response->habits_matched,
+           (int)response->completions_added, (int)response->skips_added, (int)response->rest_periods_added,
+           (int)response->schedules_set, response->n_errors);
+    printf("settings: %s\n", response->settings_changed ? "changed" : "unchanged");
+    for (size_t i = 0; i < response->n_errors; i++) {
+        const Streak__V1__ImportRecordError *e = response->errors[i];
+        char day[16];
+        const char *name = e->habit_index >= 0 && (size_t)e->habit_index < copy->n_habits
+                               ? copy->habits[e->habit_index].name : "";
+        printf("not imported: \"%s\" %s %s: %s\n", name, e->field, date_text(e->date, day), e->message);
+    }
+    rc = 0;
+    goto out;
+oom:
+    fprintf(stderr, "streak-data-example: out of memory\n");
+out:
+    for (size_t i = 0; arrays != NULL && i < copy->n_habits; i++) {
+        free(arrays[i].entries);
+        free(arrays[i].entry_list);
+        free(arrays[i].completions);
+        free(arrays[i].skips);
+    }
+    free(arrays);
+    free(habits);
+    free(habit_list);
+    free(rest);
+    free(rest_list);
+    streak_free_message((ProtobufCMessage *)response);
+    return rc;
+}
+
+/* ---- main --------------------------------------------------------------------------------- */
+
+static int usage(const char *program) {
+    fprintf(stderr,
+            "usage: %s [--server HOST:PORT] [--token TOKEN | --token-file FILE] COMMAND\n"
+            "  export [--page-size N]\n"
+            "  copy --to-token-file FILE [--page-size N]\n"
+            "  archive ID DATE | unarchive ID | delete ID\n",
+            program);
+    return 2;
+}
+
+static int parse_id(const char *text, int64_t *id) {
+    char *end = NULL;
+    long long value = text != NULL ? strtoll(text, &end, 10) : 0;
+    if (text == NULL || *end != '\0' || value <= 0) return -1;
+    *id = value;
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *server = getenv("STREAK_SERVER");
+    const char *token = getenv("STREAK_TOKEN");
+    const char *token_file = NULL;
+    int i = 1;
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (next == NULL) return usage(argv[0]);
+        if (strcmp(argv[i], "--server") == 0) server = next;
+        else if (strcmp(argv[i], "--token") == 0) token = next;
+        else if (strcmp(argv[i], "--token-file") == 0) token_file = next;
+        else return usage(argv[0]);
+    }
+    if (i >= argc) return usage(argv[0]);
+    const char *command = argv[i++];
+    const char *to_token_file = NULL;
+    const char *args[2] = {NULL, NULL};
+    int n_args = 0, page_size = 0;
+    for (; i < argc; i++) {
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--page-size") == 0 && next) page_size = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--to-token-file") == 0 && next) to_token_file = argv[++i];
+        else if (n_args < 2) args[n_args++] = argv[i];
+        else return usage(argv[0]);
+    }
+
+    char token_buffer[512], other_token[512];
+    if (token_file != NULL) {
+        if (read_token_file(token_file, token_buffer, sizeof token_buffer) != 0) {
+            fprintf(stderr, "streak-data-example: cannot read a token from %s\n", token_file);
+            return 1;
+        }
+        token = token_buffer;
+    }
+    char host[256];
+    uint16_t port = 7411;
+    if (server == NULL || server[0] == '\0') server = "127.0.0.1:7411";
+    if (streak_parse_address(server, host, sizeof host, &port) != 0) {
+        fprintf(stderr, "streak-data-example: not HOST:PORT: %s\n", server);
+        return 2;
+    }
+    streak_status st;
+    streak_client *client = streak_connect(host, port, 5000, &st);
+    if (client == NULL) return failed("connect", &st);
+
+    int rc = 1;
+    int64_t id = 0;
+    if (strcmp(command, "export") == 0 && n_args == 0) {
+        export_copy copy = {.print_pages = 1};
+        rc = export_all(client, token, page_size, &copy);
+        if (rc == 0) print_totals(&copy);
+        free_copy(&copy);
+    } else if (strcmp(command, "copy") == 0 && n_args == 0 && to_token_file != NULL) {
+        if (read_token_file(to_token_file, other_token, sizeof other_token) != 0) {
+            fprintf(stderr, "streak-data-example: cannot read a token from %s\n", to_token_file);
+        } else {
+            export_copy copy = {0};
+            rc = export_all(client, token, page_size, &copy);
+            if (rc == 0) {
+                printf("exported: pages %d, habits %zu, rest periods %zu, completions %zu, skips %zu\n", copy.pages,
+                       copy.n_habits, copy.n_rest, copy.completions, copy.skips);
+                rc = import_copy(client, other_token, &copy);
+            }
+            free_copy(&copy);
+        }
+    } else if (strcmp(command, "archive") == 0 && n_args == 2 && parse_id(args[0], &id) == 0) {
+        Streak__V1__Date day;
+        if (parse_date(args[1], &day) != 0) {
+            streak_close(client);
+            return usage(argv[0]);
+        }
+        Streak__V1__ArchiveHabitRequest request = STREAK__V1__ARCHIVE_HABIT_REQUEST__INIT;
+        request.habit_id = id;
+        request.archived_on = &day;
+        Streak__V1__ArchiveHabitResponse *response = NULL;
+        char text[16];
+        if (streak_call(client, "ArchiveHabit", token, DEADLINE_MS, &request.base,
+                        &streak__v1__archive_habit_response__descriptor, (ProtobufCMessage **)&response,
+                        &st) != STREAK_OK) {
+            failed("ArchiveHabit", &st);
+        } else {
+            printf("archived habit %lld \"%s\" from %s\n", (long long)id, response->habit->name,
+                   date_text(response->habit->archived_on, text));
+            rc = 0;
+        }
+        streak_free_message((ProtobufCMessage *)response);
+    } else if (strcmp(command, "unarchive") == 0 && n_args == 1 && parse_id(args[0], &id) == 0) {
+        Streak__V1__UnarchiveHabitResponse *response = NULL;
+        if (streak_unarchive_habit(client, token, id, &response, &st) != STREAK_OK) {
+            failed("UnarchiveHabit", &st);
+        } else {
+            printf("unarchived habit %lld \"%s\"%s\n", (long long)id, response->habit->name,
+                   response->habit->archived_on == NULL ? ", live" : ", still archived");
+            rc = 0;
+        }
+        streak_free_message((ProtobufCMessage *)response);
+    } else if (strcmp(command, "delete") == 0 && n_args == 1 && parse_id(args[0], &id) == 0) {
+        Streak__V1__DeleteHabitResponse *response = NULL;
+        if (streak_delete_habit(client, token, id, &response, &st) != STREAK_OK) {
+            failed("DeleteHabit", &st);
+        } else {
+            printf("deleted habit %lld \"%s\" with completions %d, skips %d\n", (long long)id, response->habit->name,
+                   (int)response->completions, (int)response->skips);
+            rc = 0;
+        }
+        streak_free_message((ProtobufCMessage *)response);
+    } else {
+        rc = usage(argv[0]);
+    }
+    streak_close(client);
+    return rc;
+}

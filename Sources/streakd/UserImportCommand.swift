@@ -121,13 +121,25 @@ enum UserNameList {
 
     /// Reads and checks the names of `path` ('-': standard input).
     static func read(_ path: String) throws(Failure) -> [Entry] {
+        let handle: FileHandle
+        if path == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        }
         let data: Data
         do {
-            data =
-                path == "-"
-                ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try handle.readToEnd() ?? Data()
         } catch {
-            throw Failure(description: "cannot read \(path): \(error.localizedDescription)")
+            // Foundation wraps the system's error (EISDIR, EIO): say the system's words.
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let reason =
+                underlying.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : "\($0)" }
+            throw Failure(description: "cannot read \(displayName(path)): \(reason ?? "\(error)")")
         }
         return try parse(data, file: displayName(path))
     }

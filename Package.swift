@@ -128,10 +128,13 @@ let targets: [Target] = [
         ],
         swiftSettings: swiftSettings
     ),
-    // The streakd binary on loopback: every method, its errors, watches, shutdown, durability.
+    // The streakd binary on loopback: every method, its errors, watches, shutdown, durability; the
+    // store opened directly to look inside a restored backup.
     .testTarget(
         name: "StreakdTests",
-        dependencies: ["StreakClient", "StreakWire", "StreakFraming", "StreakCore", "StreakTestSupport"],
+        dependencies: [
+            "StreakClient", "StreakWire", "StreakFraming", "StreakCore", "StreakStorage", "StreakTestSupport",
+        ],
         swiftSettings: swiftSettings
     ),
     // Test support: starts the built streakd, a small synchronous raw connection, a scripted stand-in.

@@ -26,13 +26,7 @@ public class SQLStore: StreakStore, @unchecked Sendable {
     public var committedTransactions: Int { writer.committedTransactions }
 
     public func createUser(name: String) throws(StorageError) -> (user: UserRecord, token: String) {
-        let printable = name.unicodeScalars.allSatisfy { !$0.properties.isWhitespace && $0.value >= 0x21 }
-        guard !name.isEmpty, name.count <= 64, printable else {
-            throw StorageError(
-                .invalidArgument,
-                "a user name is 1 to 64 characters without spaces or control characters"
-            )
-        }
+        guard UserName.isValid(name) else { throw StorageError(.invalidArgument, UserName.rule) }
         let token = TokenHasher.generate()
         let created = Date()
         let result: Result<UserID, StorageError> = withReader { connection throws(StorageError) in
@@ -51,6 +45,25 @@ public class SQLStore: StreakStore, @unchecked Sendable {
         let id = try result.get()
         let createdAt = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down))
         return (UserRecord(id: id, name: name, createdAt: createdAt, revoked: false), token)
+    }
+
+    public func createUsers(names: [String]) throws(StorageError) -> [(user: UserRecord, token: String)] {
+        var seen = Set<String>()
+        seen.reserveCapacity(names.count)
+        for (index, name) in names.enumerated() {
+            guard UserName.isValid(name) else { throw StorageError(.invalidArgument, UserName.rule, item: index) }
+            guard seen.insert(name).inserted else {
+                throw StorageError(.alreadyExists, "the same user name is given twice", item: index)
+            }
+        }
+        guard !names.isEmpty else { return [] }
+        // Tokens and their hashes before the transaction, which holds the write lock.
+        let tokens = names.map { _ in TokenHasher.generate() }
+        let batch = UserBatch(names: names, hashes: tokens.map(TokenHasher.hash), createdAt: Date())
+        let ids = try withReader { connection throws(StorageError) in try batch.insert(into: connection) }.get()
+        return names.indices.map { index in
+            (UserRecord(id: ids[index], name: names[index], createdAt: batch.createdAt, revoked: false), tokens[index])
+        }
     }
 
     public func users() throws(StorageError) -> [UserRecord] {

@@ -33,17 +33,22 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The error this one was made from (a migration's failed statement, a core validation, a
     /// file system call), kept for logs and debugging; not part of equality.
     public var cause: (any Error & Sendable)?
+    /// In a call on many items at once (`StreakStore.createUsers`), the index of the item the
+    /// error is about, so that the caller can name it (a file's line); nil otherwise. Not part
+    /// of equality.
+    public var item: Int?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil, item: Int? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
+        self.item = item
     }
 
     public var description: String { message }
 
-    /// Equal when code and message are (the cause aside).
+    /// Equal when code and message are (the cause and the item aside).
     public static func == (lhs: StorageError, rhs: StorageError) -> Bool {
         lhs.code == rhs.code && lhs.message == rhs.message
     }

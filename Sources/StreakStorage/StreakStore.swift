@@ -135,6 +135,12 @@ public enum ExternalChange: Sendable, Hashable {
 public protocol StreakStore: AnyObject, Sendable {
     /// Creates a user and its token. - Throws: `.alreadyExists`, `.invalidArgument`.
     func createUser(name: String) throws(StorageError) -> (user: UserRecord, token: String)
+    /// Creates users and their tokens in one transaction: all of them, or none when one fails.
+    /// - Returns: each new user with its token, in the order of `names`.
+    /// - Throws: `.invalidArgument` for a name that `createUser` would refuse, `.alreadyExists`
+    ///   for a name that exists or that `names` holds twice; `item` is the index in `names` of
+    ///   the first such name (nil when a concurrent writer took a name during the transaction).
+    func createUsers(names: [String]) throws(StorageError) -> [(user: UserRecord, token: String)]
     /// Every user, by id.
     func users() throws(StorageError) -> [UserRecord]
     /// Revokes the user's token: it no longer authenticates. - Throws: `.notFound`.

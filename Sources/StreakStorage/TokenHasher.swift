@@ -7,8 +7,22 @@ public enum TokenHasher {
     static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
         for _ in 0..<4 { withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) } }
-        return prefix + bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        return prefix + hex(bytes)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// `bytes` as lowercase hex digits, two per byte.
+    static func hex(_ bytes: [UInt8]) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Whether `token` has the shape of a token: "stk_" and 64 lowercase hex digits. Anything
@@ -40,11 +54,5 @@ public enum TokenHasher {
         var difference: UInt8 = 0
         for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
         return difference == 0
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

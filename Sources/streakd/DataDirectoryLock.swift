@@ -7,8 +7,9 @@ import Glibc
 /// The exclusive lock that keeps a second `streakd` off a data directory it already serves.
 ///
 /// Two servers on one directory would each keep their own in-memory copy of every user and
-/// answer from stale data. `streakd user ...` does not take the lock: it only adds, lists and
-/// revokes users through SQLite, which the running server reads on a token-cache miss.
+/// answer from stale data. `streakd user ...` does not take the lock: it only adds, imports, lists
+/// and revokes users through SQLite, which the running server reads on a token-cache miss; nor
+/// does `streakd backup`, which only reads, through a read transaction that never blocks the server.
 enum DataDirectoryLock {
     /// The lock file's name inside the data directory.
     static let fileName = "streakd.lock"

@@ -22,19 +22,18 @@ struct DataDirectoryOptions: ParsableArguments {
     )
     var dataDir: String?
 
+    /// The chosen directory's path (nothing is created).
+    func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let dataDir, !dataDir.isEmpty { return dataDir }
+        if let value = environment["STREAKD_DATA_DIR"], !value.isEmpty { return value }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/streakd" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/streakd"
+    }
+
     /// The chosen directory, created when missing.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
-        let path: String
-        if let dataDir, !dataDir.isEmpty {
-            path = dataDir
-        } else if let value = environment["STREAKD_DATA_DIR"], !value.isEmpty {
-            path = value
-        } else if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
-            path = xdg + "/streakd"
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            path = home + "/.local/share/streakd"
-        }
+        let path = path(environment: environment)
         do {
             try DataDirectory.create(path)
         } catch {

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// `streakd`: the Streakd server. Without a subcommand it serves; `streakd user ...` administers users.
+/// `streakd`: the Streakd server. Without a subcommand it serves; `streakd user ...` administers
+/// users, `streakd backup` copies the SQLite store.
 @main
 struct Streakd: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +22,7 @@ struct Streakd: ParsableCommand {
             token to <data dir>/token (mode 0600).
             """,
         version: StreakdVersion.current,
-        subcommands: [UserCommand.self]
+        subcommands: [UserCommand.self, BackupCommand.self]
     )
 
     @OptionGroup var server: ServerOptions

@@ -3,12 +3,12 @@ import Foundation
 import Logging
 import StreakStorage
 
-/// `streakd user add|list|revoke`: administers the users of a data directory.
+/// `streakd user add|import|list|revoke`: administers the users of a data directory.
 struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Add, list and revoke users.",
-        subcommands: [Add.self, List.self, Revoke.self]
+        abstract: "Add, import, list and revoke users.",
+        subcommands: [Add.self, Import.self, List.self, Revoke.self]
     )
 
     /// `streakd user add NAME`: prints only the new user's token.
@@ -66,9 +66,11 @@ struct UserCommand: ParsableCommand {
     }
 
     /// Opens the store (the data directory's, or the PostgreSQL database given), runs `body`, closes
-    /// it; storage errors exit with status 1.
+    /// it; storage errors exit with status 1, after `reporting` says what went wrong (by default
+    /// the error's message).
     static func withStore<T>(
         _ options: DataDirectoryOptions,
+        reporting: (StorageError) -> String = { $0.message },
         _ body: (SQLStore) throws(StorageError) -> T
     ) throws -> T {
         let directory = try options.resolve()
@@ -77,7 +79,7 @@ struct UserCommand: ParsableCommand {
             defer { store.close() }
             return try body(store)
         } catch {
-            FileHandle.standardError.write(Data("streakd: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("streakd: \(reporting(error))\n".utf8))
             throw ExitCode.failure
         }
     }

@@ -7,8 +7,8 @@ public struct RestPeriodRecord: Hashable, Sendable, Identifiable {
     /// Why (a vacation, an illness); may be empty.
     public var note: String
 
-    /// The longest note, in characters (grapheme clusters).
-    public static let maximumNoteLength = 200
+    /// The longest note, in Unicode scalars (`TextLength`).
+    public static let maximumNoteLength = TextLength.maximum
 
     /// Creates a record.
     public init(id: Int64, period: RestPeriod, note: String) {

@@ -137,7 +137,7 @@ enum ImportRequest {
         for wire in message.restPeriods {
             do {
                 let period = try RestPeriod(wire: wire, field: "rest_periods")
-                guard wire.note.count <= RestPeriodRecord.maximumNoteLength else {
+                guard TextLength.of(wire.note) <= RestPeriodRecord.maximumNoteLength else {
                     throw ServiceError.invalidArgument("rest_periods: a note is at most 200 characters")
                 }
                 batch.restPeriods.append(RestPeriodRecord(id: 0, period: period, note: wire.note))

@@ -39,7 +39,7 @@ extension StreakService {
         case .addRestPeriod:
             let message = try WireAddRestPeriodRequest(serializedBytes: request.message)
             let period = try RestPeriod(from: message.from, to: message.to, field: "rest period")
-            guard message.note.count <= RestPeriodRecord.maximumNoteLength else {
+            guard TextLength.of(message.note) <= RestPeriodRecord.maximumNoteLength else {
                 throw ServiceError.invalidArgument("note: at most 200 characters")
             }
             submitRestPeriod(

@@ -227,9 +227,18 @@ public final class StreakService: RequestHandler, Sendable {
     /// generic status.
     func fail(_ request: IncomingRequest, _ error: any Error, _ responder: Responder, streaming: Bool = false) {
         counters.countError()
-        let status = ServiceError.status(for: error)
-        if let storage = error as? StorageError, storage.code == .io || storage.code == .corrupt {
-            logger.error("storage error", metadata: ["code": "\(storage.code)", "detail": "\(storage.message)"])
+        var status = ServiceError.status(for: error)
+        if let storage = error as? StorageError, [.io, .corrupt, .diskFull].contains(storage.code) {
+            // The engine's words (file names, SQL, PostgreSQL's DETAIL lines) go to the log only;
+            // the client gets a reference that finds this line.
+            let reference = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            logger.error(
+                "storage error",
+                metadata: ["code": "\(storage.code)", "detail": "\(storage.message)", "ref": "\(reference)"]
+            )
+            status = Status(status.code, "\(status.message) (ref \(reference))")
+        } else if let storage = error as? StorageError, let cause = storage.cause as? EngineMessage {
+            logger.notice("storage refused a change", metadata: ["detail": "\(cause)"])
         } else if status.code == .internal {
             logger.error("internal error", metadata: ["error": "\(type(of: error))"])
         }

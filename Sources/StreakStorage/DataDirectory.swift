@@ -20,3 +20,23 @@ public enum DataDirectory {
         }
     }
 }
+
+extension DataDirectory {
+    /// Makes the data directory 0700 and every file directly in it 0600 (the database, its WAL and
+    /// shared-memory files, the token, the lock): habit data and token hashes are nobody else's.
+    /// - Returns: the paths whose mode was changed, for a log line (empty when all were right).
+    public static func secure(_ path: String) -> [String] {
+        var fixed: [String] = []
+        func restrict(_ file: String, to mode: mode_t) {
+            var info = stat()
+            guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == (file == path ? S_IFDIR : S_IFREG) else { return }
+            guard info.st_mode & 0o777 != mode else { return }
+            if chmod(file, mode) == 0 { fixed.append(file) }
+        }
+        restrict(path, to: 0o700)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+            restrict((path as NSString).appendingPathComponent(name), to: 0o600)
+        }
+        return fixed
+    }
+}

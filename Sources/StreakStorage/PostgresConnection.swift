@@ -270,8 +270,15 @@ final class PostgresConnection: SQLSession {
             switch state {
             case "23505": .alreadyExists
             case "XX001", "XX002": .corrupt
+            case "53100": .diskFull
             default: .io
             }
-        return StorageError(code, "PostgreSQL \(operation) failed (\(state.isEmpty ? "no state" : state)): \(message)")
+        let text = "PostgreSQL \(operation) failed (\(state.isEmpty ? "no state" : state)): \(message)"
+        // A client may see an ALREADY_EXISTS message: PostgreSQL's own words (with their DETAIL
+        // lines, which quote the row) stay in the log.
+        if code == .alreadyExists {
+            return StorageError(code, "already exists", cause: EngineMessage(text))
+        }
+        return StorageError(code, text)
     }
 }

@@ -4,8 +4,11 @@ import StreakCore
 enum RestPeriodNote {
     /// - Throws: `.invalidArgument` for a note that is too long or holds control characters.
     static func validate(_ note: String) throws(StorageError) {
-        guard note.count <= RestPeriodRecord.maximumNoteLength else {
-            throw StorageError(.invalidArgument, "a rest period's note is at most 200 characters (got \(note.count))")
+        guard TextLength.of(note) <= RestPeriodRecord.maximumNoteLength else {
+            throw StorageError(
+                .invalidArgument,
+                "a rest period's note is at most 200 characters (Unicode scalars; got \(TextLength.of(note)))"
+            )
         }
         guard !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw StorageError(.invalidArgument, "a rest period's note may not contain control characters")

@@ -131,7 +131,12 @@ final class SQLiteConnection: SQLSession {
     private func error(_ operation: String) -> StorageError {
         let code = sqlite3_extended_errcode(handle)
         let message = String(cString: sqlite3_errmsg(handle))
-        let kind: StorageError.Code = (code & 0xFF) == SQLITE_CORRUPT || (code & 0xFF) == SQLITE_NOTADB ? .corrupt : .io
+        let kind: StorageError.Code =
+            switch code & 0xFF {
+            case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt
+            case SQLITE_FULL: .diskFull
+            default: .io
+            }
         return StorageError(kind, "SQLite \(operation) failed (\(code)): \(message)")
     }
 }

@@ -21,6 +21,8 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let io = Code(name: "io", status: .unavailable)
         /// The database holds something it should not (INTERNAL).
         public static let corrupt = Code(name: "corrupt", status: .internal)
+        /// The disk is full (RESOURCE_EXHAUSTED): writes fail until there is room again.
+        public static let diskFull = Code(name: "diskFull", status: .resourceExhausted)
         /// The store was closed (UNAVAILABLE).
         public static let closed = Code(name: "closed", status: .unavailable)
         public var description: String { name }
@@ -69,9 +71,20 @@ extension StorageError: RPCStatusConvertible {
     public var rpcStatusMessage: String {
         switch code {
         case .io: "storage is unavailable, try again later"
+        case .diskFull: "disk full: the server cannot store more until there is room"
         case .closed: "the server is shutting down"
         case .corrupt: "internal storage error"
         default: code.status == .internal ? "internal storage error" : message
         }
+    }
+}
+
+/// The database engine's own words about a failure, kept for the log and never sent to clients.
+public struct EngineMessage: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The engine's text.
+    public let description: String
+
+    init(_ text: String) {
+        description = text
     }
 }

@@ -127,6 +127,7 @@ extension Connection {
     }
 
     func accept(id: UInt32, method: String, metadata: [MetadataEntry], message: [UInt8]) {
+        lastRequest.store(configuration.clock.nanoseconds, ordering: .relaxed)
         switch machine.requestReceived(id: id) {
         case .accept: break
         case .refuseDraining:
@@ -149,13 +150,9 @@ extension Connection {
         let generation: UInt64
         switch responder.register(id, limit: configuration.maxInFlightPerConnection) {
         case .duplicate:
-            responder.send(
-                .response(
-                    id: id,
-                    status: Status(.invalidArgument, "request id \(id) is already in flight"),
-                    message: []
-                )
-            )
+            // Like HTTP/2's reused stream id, a connection error: the request in flight keeps its
+            // one answer, and nothing after this frame is read.
+            fail(Status(.invalidArgument, "request id \(id) is already in flight: a reused id ends the connection"))
             return
         case .overLimit:
             let status = Status(

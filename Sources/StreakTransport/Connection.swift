@@ -21,6 +21,10 @@ final class Connection: @unchecked Sendable {
     private(set) var responder: Responder!
     /// Monotonic nanoseconds of the last bytes read or written, read by the transport's sweeper.
     let lastActivity = Atomic<UInt64>(0)
+    /// Set once the transport asked this connection to close to make room (not asked twice).
+    let isClosingToMakeRoom = Atomic<Bool>(false)
+    /// When the last REQUEST frame arrived (the accept time before the first): what "idle" means.
+    let lastRequest = Atomic<UInt64>(0)
     /// When the connection was accepted, monotonic nanoseconds.
     let acceptedAt: UInt64
     /// Whether the client's preface arrived (read by the sweeper without hopping).
@@ -59,6 +63,7 @@ final class Connection: @unchecked Sendable {
         self.decoder = FrameDecoder(maxFrameSize: configuration.maxFrameSize, expectsPreface: true)
         self.acceptedAt = configuration.clock.nanoseconds
         lastActivity.store(acceptedAt, ordering: .relaxed)
+        lastRequest.store(acceptedAt, ordering: .relaxed)
         responder = Responder(queue: loop.queue, streamOutputLimit: configuration.maxPendingOutputBytes) {
             [weak self] in self?.flush()
         }
@@ -133,7 +138,7 @@ final class Connection: @unchecked Sendable {
                 }
                 return
             }
-            let idle = elapsedNanoseconds(from: lastActivity.load(ordering: .relaxed), to: now)
+            let idle = elapsedNanoseconds(from: lastRequest.load(ordering: .relaxed), to: now)
             guard idle > configuration.idleTimeout.nanoseconds else { return }
             switch machine.idleTimeoutPassed(inFlight: responder.inFlightCount) {
             case .none: break
@@ -142,6 +147,21 @@ final class Connection: @unchecked Sendable {
                 responder.send(.goAway(lastRequestID: last, status: Status(.unavailable, "idle timeout")))
                 flush()
             }
+        }
+    }
+
+    /// Whether nothing is in flight (no request waits for its answer, no stream is open).
+    var isIdle: Bool { responder.inFlightCount == 0 }
+
+    /// At the connection limit, to make room for a new one: GOAWAY UNAVAILABLE (requests that
+    /// arrive meanwhile are answered), then close.
+    func closeToMakeRoom() {
+        queue.async { [self] in
+            guard !machine.isClosed else { return }
+            fail(
+                Status(.unavailable, "closed to make room for a new connection: the server is at its connection limit")
+            )
+            flush()
         }
     }
 

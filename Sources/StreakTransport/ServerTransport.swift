@@ -27,6 +27,9 @@ public final class ServerTransport: @unchecked Sendable {
     /// other state is confined to `acceptQueue`.
     private struct Registry {
         var connections: [ObjectIdentifier: Connection] = [:]
+        /// Each connection's client address, and how many connections each address has.
+        var addresses: [ObjectIdentifier: String] = [:]
+        var perAddress: [String: Int] = [:]
         var drained: [@Sendable () -> Void] = []
         var shuttingDown = false
     }
@@ -125,7 +128,13 @@ public final class ServerTransport: @unchecked Sendable {
 
     private func acceptAll() {
         while true {
-            let descriptor = retryingOnInterrupt { accept(listener, nil, nil) }
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let descriptor = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socket in
+                    retryingOnInterrupt { accept(listener, socket, &length) }
+                }
+            }
             if descriptor < 0 {
                 switch errno {
                 case ECONNABORTED: continue
@@ -137,14 +146,9 @@ public final class ServerTransport: @unchecked Sendable {
                 return
             }
             Socket.configureAccepted(descriptor)
-            let overLimit = registry.withLock {
-                $0.connections.count >= configuration.maxConnections || $0.shuttingDown
-            }
-            if overLimit {
-                Socket.refuse(
-                    descriptor,
-                    status: Status(.resourceExhausted, "too many connections (limit \(configuration.maxConnections))")
-                )
+            let peer = Socket.numericHost(address)
+            if let refusal = admissionRefusal(peer: peer) {
+                Socket.refuse(descriptor, status: refusal)
                 continue
             }
             // Round robin: each loop serves its share of connections on one thread at a time.
@@ -157,9 +161,46 @@ public final class ServerTransport: @unchecked Sendable {
                 handler: handler,
                 logger: logger
             ) { [weak self] closed in self?.connectionClosed(closed) }
-            registry.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
+            registry.withLock {
+                $0.connections[ObjectIdentifier(connection)] = connection
+                $0.addresses[ObjectIdentifier(connection)] = peer
+                $0.perAddress[peer, default: 0] += 1
+            }
             connection.start()
         }
+    }
+
+    /// Why a new connection from `peer` cannot be served, or nil when it can. At the connection
+    /// limit the idle connection (nothing in flight) whose last request is oldest is asked to close
+    /// to make room; only when every connection is busy is the new one refused.
+    private func admissionRefusal(peer: String) -> Status? {
+        let (shuttingDown, count, fromPeer, open) = registry.withLock {
+            (
+                $0.shuttingDown, $0.connections.count, $0.perAddress[peer] ?? 0,
+                $0.connections.count >= configuration.maxConnections ? Array($0.connections.values) : []
+            )
+        }
+        if shuttingDown { return Status(.unavailable, "the server is shutting down") }
+        let perAddress = configuration.maxConnectionsPerAddress
+        if perAddress > 0 && fromPeer >= perAddress {
+            return Status(.resourceExhausted, "too many connections from \(peer) (limit \(perAddress) per address)")
+        }
+        guard count >= configuration.maxConnections else { return nil }
+        let idle = open.filter { $0.isIdle && !$0.isClosingToMakeRoom.load(ordering: .relaxed) }
+        guard
+            let oldest = idle.min(by: {
+                $0.lastRequest.load(ordering: .relaxed) < $1.lastRequest.load(ordering: .relaxed)
+            })
+        else {
+            return Status(.resourceExhausted, "too many connections (limit \(configuration.maxConnections))")
+        }
+        oldest.isClosingToMakeRoom.store(true, ordering: .relaxed)
+        logger.info(
+            "closing the oldest idle connection to make room",
+            metadata: ["limit": "\(configuration.maxConnections)"]
+        )
+        oldest.closeToMakeRoom()
+        return nil
     }
 
     private func pauseAccepting() {
@@ -176,6 +217,10 @@ public final class ServerTransport: @unchecked Sendable {
     private func connectionClosed(_ connection: Connection) {
         let finished = registry.withLock { registry -> Bool in
             registry.connections[ObjectIdentifier(connection)] = nil
+            if let peer = registry.addresses.removeValue(forKey: ObjectIdentifier(connection)) {
+                registry.perAddress[peer, default: 1] -= 1
+                if registry.perAddress[peer] == 0 { registry.perAddress[peer] = nil }
+            }
             return registry.shuttingDown && registry.connections.isEmpty
         }
         if finished { acceptQueue.async { [self] in finishShutdown() } }
@@ -189,7 +234,7 @@ public final class ServerTransport: @unchecked Sendable {
         let idle = configuration.idleTimeout.nanoseconds
         let open = registry.withLock { Array($0.connections.values) }
         for connection in open {
-            let quiet = elapsedNanoseconds(from: connection.lastActivity.load(ordering: .relaxed), to: now)
+            let quiet = elapsedNanoseconds(from: connection.lastRequest.load(ordering: .relaxed), to: now)
             let handshakeExpired =
                 !connection.handshakeDone.load(ordering: .relaxed)
                 && elapsedNanoseconds(from: connection.acceptedAt, to: now) > handshake

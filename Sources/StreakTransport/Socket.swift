@@ -58,6 +58,22 @@ enum Socket {
         Glibc.close(descriptor)
     }
 
+    /// The numeric host of an accepted peer (`127.0.0.1`, `::1`), the key of the per-address limit.
+    static func numericHost(_ address: sockaddr_storage) -> String {
+        var address = address
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let length = socklen_t(
+            Int32(address.ss_family) == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
+        )
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST)
+            }
+        }
+        guard result == 0 else { return "unknown" }
+        return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     private static func setNonBlocking(_ descriptor: Int32) {
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)

@@ -12,11 +12,17 @@ public struct TransportConfiguration: Sendable {
     public var maxFrameSize = FrameDecoder.defaultMaxFrameSize
     /// Requests in flight (streams included) per connection; more get RESOURCE_EXHAUSTED.
     public var maxInFlightPerConnection = 128
-    /// Open connections; more get GOAWAY RESOURCE_EXHAUSTED and are closed.
+    /// Open connections. At the limit the connection whose last request is oldest among those with
+    /// nothing in flight is closed (GOAWAY UNAVAILABLE) to make room; when every connection is busy,
+    /// a new one gets GOAWAY RESOURCE_EXHAUSTED and is closed.
     public var maxConnections = 4096
+    /// Open connections from one client address; more get GOAWAY RESOURCE_EXHAUSTED (0: no limit
+    /// beyond `maxConnections`).
+    public var maxConnectionsPerAddress = 0
     /// Time allowed for the client's preface.
     public var handshakeTimeout: Duration = .seconds(10)
-    /// A connection with nothing in flight and no traffic for this long is closed.
+    /// A connection with nothing in flight and no request for this long is closed (PINGs do not
+    /// count: a connection that only pings does not keep its slot).
     public var idleTimeout: Duration = .seconds(300)
     /// Unsent output above which a connection's reads stop until it drains to half.
     public var maxPendingOutputBytes = 4 * 1024 * 1024

@@ -51,6 +51,8 @@ struct DataDirectoryOptions: ParsableArguments {
     /// Opens the chosen store: PostgreSQL when a database URL is given, else SQLite in `directory`.
     func openStore(directory: URL) throws(StorageError) -> SQLStore {
         if let url = postgresURL() { return try PostgresStore(url: url) }
+        // The database and its WAL and shared-memory files are created 0600, by every command.
+        umask(0o077)
         return try SQLiteStore(directory: directory.path)
     }
 }

@@ -17,8 +17,11 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "The most requests in flight on one connection.")
     var maxInFlight: Int = TransportConfiguration().maxInFlightPerConnection
 
-    @Option(help: "The most open connections.")
+    @Option(help: "The most open connections (at the limit the oldest idle one makes room).")
     var maxConnections: Int = TransportConfiguration().maxConnections
+
+    @Option(help: "The most open connections from one client address (0: no limit of its own).")
+    var maxConnectionsPerAddress: Int = TransportConfiguration().maxConnectionsPerAddress
 
     @Option(help: "Seconds a new connection has to send its preface.")
     var handshakeTimeout: Double = 10
@@ -52,6 +55,9 @@ struct ServerOptions: ParsableArguments {
         }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be at least 1") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+        guard maxConnectionsPerAddress >= 0 else {
+            throw ValidationError("--max-connections-per-address must be 0 (no limit) or more")
+        }
         guard (1...256).contains(eventLoops) else { throw ValidationError("--event-loops must be in 1...256") }
         guard maxPendingOutputBytes >= 4096 else {
             throw ValidationError("--max-pending-output-bytes must be at least 4096")
@@ -88,6 +94,7 @@ struct ServerOptions: ParsableArguments {
         configuration.maxFrameSize = maxFrameBytes
         configuration.maxInFlightPerConnection = maxInFlight
         configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.eventLoops = eventLoops
         configuration.maxPendingOutputBytes = maxPendingOutputBytes
         configuration.handshakeTimeout = .milliseconds(Int(handshakeTimeout * 1000))

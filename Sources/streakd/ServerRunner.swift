@@ -34,7 +34,16 @@ final class ServerRunner: Sendable {
         let limit = ResourceLimits.raiseOpenFileLimit()
         logger.debug("open file limit", metadata: ["limit": "\(limit)"])
 
+        // Files the server creates (the database, its WAL and shared memory) are the owner's alone.
+        umask(0o077)
         try DataDirectoryLock.acquire(directory: dataDirectory)
+        let fixed = DataDirectory.secure(dataDirectory.path)
+        if !fixed.isEmpty {
+            logger.notice(
+                "made the data directory private: 0700 for the directory, 0600 for its files",
+                metadata: ["changed": "\(fixed.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))"]
+            )
+        }
         let store = try storage.openStore(directory: dataDirectory)
         let shared = store is PostgresStore
         // A shared database keeps its local user's token: another server's data directory may hold it.

@@ -99,3 +99,7 @@ static inline size_t streak_strlen(const char *string) {
     return strlen(string);
 }
 
+/// The name of the first string field (in `data`, a valid encoding of a message of `descriptor`,
+/// nested messages included) whose bytes hold a U+0000, or NULL when there is none.
+const char *streak_find_nul_string(const ProtobufCMessageDescriptor *descriptor, const uint8_t *data,
+                                   size_t length, unsigned depth);

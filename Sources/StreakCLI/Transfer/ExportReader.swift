@@ -48,7 +48,9 @@ struct ExportReader {
                 let to = try date(element["to"], field: field + ".to")
                 guard from <= to else { throw fail(element, field, "ends (\(to)) before it starts (\(from))") }
                 let note = try optionalString(element["note"], field: field + ".note") ?? ""
-                guard note.count <= 200 else { throw fail(element["note"], field + ".note", "at most 200 characters") }
+                guard TextLength.of(note) <= TextLength.maximum else {
+                    throw fail(element["note"], field + ".note", "at most 200 characters")
+                }
                 archive.restPeriods.append(.init(from: from, to: to, note: note))
             }
         }
@@ -60,7 +62,8 @@ struct ExportReader {
         guard let name = try optionalString(value["name"], field: field + ".name") else {
             throw fail(value, field + ".name", "a habit needs a name")
         }
-        guard !name.isEmpty, name.count <= 200, name.contains(where: { !$0.isWhitespace }) else {
+        guard !name.isEmpty, TextLength.of(name) <= TextLength.maximum, name.contains(where: { !$0.isWhitespace })
+        else {
             throw fail(value["name"], field + ".name", "a habit name is 1 to 200 characters, not all blank")
         }
         var habit = ImportArchive.Habit(name: name)

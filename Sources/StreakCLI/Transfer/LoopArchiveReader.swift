@@ -152,7 +152,8 @@ public enum LoopArchiveReader {
         var number = 2
         while true {
             let suffix = " (\(number))"
-            let candidate = String(name.prefix(LoopHabitsFile.maximumNameLength - suffix.count)) + suffix
+            let room = LoopHabitsFile.maximumNameLength - TextLength.of(suffix)
+            let candidate = String(String.UnicodeScalarView(name.unicodeScalars.prefix(room))) + suffix
             if !taken.contains(candidate) { return candidate }
             number += 1
         }

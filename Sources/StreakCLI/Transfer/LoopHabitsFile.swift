@@ -1,4 +1,5 @@
 import Foundation
+import StreakCore
 
 /// One row of Loop's Habits.csv, checked.
 struct LoopHabitRow: Hashable, Sendable {
@@ -45,7 +46,7 @@ enum LoopHabitsFile {
         + "Target Type, Target Value and Archived?"
 
     /// The longest habit name Streakd takes.
-    static let maximumNameLength = 200
+    static let maximumNameLength = TextLength.maximum
 
     /// Reads Habits.csv; `file` names it in errors.
     static func parse(_ bytes: [UInt8], file: String) throws(ImportError) -> [LoopHabitRow] {
@@ -137,10 +138,10 @@ enum LoopHabitsFile {
         if name.allSatisfy({ $0.isWhitespace }) {
             throw failure("Name", "the name is blank; a habit name needs a character other than spaces")
         }
-        if name.count > maximumNameLength {
+        if TextLength.of(name) > maximumNameLength {
             throw failure(
                 "Name",
-                "the name has \(name.count) characters; Streakd takes 1 to \(maximumNameLength). "
+                "the name has \(TextLength.of(name)) characters; Streakd takes 1 to \(maximumNameLength). "
                     + "Shorten it in Loop and export again"
             )
         }

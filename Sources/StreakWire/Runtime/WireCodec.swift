@@ -58,6 +58,13 @@ enum WireCodec {
             }
             throw WireError(.malformed, "\(bytes.count) bytes are not a valid \(M.self) message")
         }
+        // protobuf-c keeps strings NUL-terminated: "a\0b" would arrive as "a". Refuse it instead.
+        let descriptor = UnsafeRawPointer(unpacked).assumingMemoryBound(to: ProtobufCMessage.self).pointee.descriptor
+        if let base = bytes.baseAddress,
+            let field = streak_find_nul_string(descriptor, base.assumingMemoryBound(to: UInt8.self), bytes.count, 0)
+        {
+            throw WireError(.invalidValue, "\(String(cString: field)): a string may not contain U+0000")
+        }
         return try M(lifting: unpacked)
     }
 

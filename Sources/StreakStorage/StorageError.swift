@@ -84,7 +84,7 @@ public struct EngineMessage: Error, Hashable, Sendable, CustomStringConvertible 
     /// The engine's text.
     public let description: String
 
-    init(_ text: String) {
+    public init(_ text: String) {
         description = text
     }
 }

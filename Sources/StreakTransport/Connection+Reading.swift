@@ -98,8 +98,33 @@ extension Connection {
     /// before a protocol error's GOAWAY, so that their inline answers come first).
     func deliverBurst() {
         guard !burst.isEmpty else { return }
-        handler.handle(burst, responder: responder)
+        held.append(contentsOf: burst)
         burst.removeAll(keepingCapacity: true)
+        dispatchHeld()
+    }
+
+    /// Hands held requests to the handler while the bytes they may answer with fit: the output
+    /// waiting for the client plus, for every request computing, the connection's answer size
+    /// estimate stay under `maxPendingOutputBytes` (one request may always compute). A client that
+    /// pipelines big requests and never reads therefore holds at most about that many bytes of
+    /// answers, not `maxInFlight` times an answer; its reads stop while requests are held.
+    func dispatchHeld() {
+        guard !held.isEmpty, !machine.isClosed else { return }
+        let (pending, unary, estimate) = responder.outputBudget
+        var computing = unary - held.count
+        var batch: [IncomingRequest] = []
+        var taken = 0
+        for request in held {
+            if computing > 0 && pending + (computing + 1) * estimate > configuration.maxPendingOutputBytes { break }
+            taken += 1
+            // Cancelled or past its deadline while held: already answered.
+            guard responder.isActive(request.id, generation: request.generation) else { continue }
+            batch.append(request)
+            computing += 1
+        }
+        held.removeFirst(taken)
+        if !held.isEmpty { pauseReads() }
+        if !batch.isEmpty { handler.handle(batch, responder: responder) }
     }
 
     func nextFrame() throws(FramingError) -> Frame? {

@@ -75,7 +75,8 @@ extension Connection {
         } else {
             setAwaitingWritable(true)
         }
-        if pending > configuration.maxPendingOutputBytes {
+        dispatchHeld()
+        if pending > configuration.maxPendingOutputBytes || !held.isEmpty {
             pauseReads()
         } else if readsPaused && machine.mayResumeReads && pending <= configuration.maxPendingOutputBytes / 2 {
             readsPaused = false

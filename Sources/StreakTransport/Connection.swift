@@ -38,6 +38,9 @@ final class Connection: @unchecked Sendable {
     var decoder: FrameDecoder
     /// The requests of the read burst in progress, handed to the handler together at its end.
     var burst: [IncomingRequest] = []
+    /// Requests accepted but not yet handed to the handler: they wait while the answers already
+    /// computing, plus the output the client has not read, would pass `maxPendingOutputBytes`.
+    var held: [IncomingRequest] = []
     var machine = ConnectionStateMachine()
     /// The registration in the loop; nil until started and after closing.
     var token: UInt64?

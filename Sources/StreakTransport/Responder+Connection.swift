@@ -4,6 +4,21 @@ import StreakFraming
 extension Responder {
     var inFlightCount: Int { state.withLock { $0.inFlight.count } }
 
+    /// Before any answer was seen, a request is taken to answer with this many bytes.
+    static let initialAnswerEstimate = 256 * 1024
+    static let smallestAnswerEstimate = 1024
+
+    /// What decides whether another request may start computing: the output waiting for the
+    /// client, the requests in flight that are not streams, and the answer size estimate.
+    var outputBudget: (pending: Int, unary: Int, answerEstimate: Int) {
+        state.withLock { state in
+            (
+                state.output.count + state.unsentBytes, state.inFlight.values.lazy.filter { !$0.isStream }.count,
+                state.answerEstimate
+            )
+        }
+    }
+
     /// Whether every request was answered and every answer taken for sending, checked together:
     /// an answer given after the last `takeOutput()` must keep the connection from closing.
     var isFinished: Bool { state.withLock { $0.inFlight.isEmpty && $0.output.isEmpty } }

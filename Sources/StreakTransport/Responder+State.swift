@@ -18,6 +18,9 @@ extension Responder {
         var closed = false
         /// Output the connection took but could not send yet.
         var unsentBytes = 0
+        /// About how large an answer on this connection is: the largest recent one, decaying by an
+        /// eighth per answer; it decides how many requests may be computing at once.
+        var answerEstimate = Responder.initialAnswerEstimate
         /// Set once every stream was ended (protocol error, shutdown): a stream opened later ends at once.
         var streamsEndedStatus: Status?
 

@@ -37,6 +37,8 @@ public final class Responder: Sendable {
         let scheduleFlush = state.withLock { state in
             guard state.isCurrent(id, generation) else { return false }
             state.inFlight[id] = nil
+            let decayed = state.answerEstimate - state.answerEstimate / 8
+            state.answerEstimate = max(message.count, decayed, Responder.smallestAnswerEstimate)
             return state.write(.response(id: id, status: status, message: message))
         }
         if scheduleFlush { self.scheduleFlush() }

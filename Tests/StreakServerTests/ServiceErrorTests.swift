@@ -17,12 +17,27 @@ struct ServiceErrorTests {
             ),
             (StorageError(.corrupt, "SQLite prepare failed (11): database disk image is malformed"), .internal),
             (StorageError(.closed, "the store is closed"), .unavailable),
+            (StorageError(.diskFull, "SQLite step failed (13): database or disk is full"), .resourceExhausted),
         ]
     )
     func storageDetailsStayInTheLog(error: StorageError, code: Status.Code) {
         let status = ServiceError.status(for: error)
         #expect(status.code == code)
         #expect(!status.message.contains("SQLite") && !status.message.contains("/") && !status.message.isEmpty)
+    }
+
+    @Test("a full disk says so")
+    func diskFullSaysSo() {
+        let status = ServiceError.status(
+            for: StorageError(.diskFull, "SQLite step failed (13): database or disk is full")
+        )
+        #expect(status.code == .resourceExhausted && status.message.hasPrefix("disk full"))
+    }
+
+    @Test("PostgreSQL's words about a duplicate stay in the log")
+    func duplicateDetailStaysInTheLog() {
+        let error = StorageError(.alreadyExists, "already exists", cause: EngineMessage("DETAIL: Key (name)=(x)"))
+        #expect(ServiceError.status(for: error) == Status(.alreadyExists, "already exists"))
     }
 
     @Test("errors about the request keep their message")

@@ -154,24 +154,37 @@ struct ServerTransportTests {
         #expect(try client.next() == .endStream(id: 5, status: .ok))
     }
 
-    @Test("requests over the in-flight limit get RESOURCE_EXHAUSTED; a duplicate id INVALID_ARGUMENT")
+    @Test("requests over the in-flight limit get RESOURCE_EXHAUSTED; the connection stays")
     func inFlightLimit() throws {
         let server = try RunningTransport { $0.maxInFlightPerConnection = 2 }
         let client = try server.client()
         try client.request(1, "/slow")
-        try client.request(1, "/slow")
         try client.request(2, "/slow")
         try client.request(3, "/slow")
-        guard case .response(1, let duplicate, _) = try client.next() else {
-            Issue.record("no answer")
-            return
-        }
-        #expect(duplicate.code == .invalidArgument)
         guard case .response(3, let limited, _) = try client.next() else {
             Issue.record("no answer")
             return
         }
         #expect(limited.code == .resourceExhausted)
+    }
+
+    @Test("a reused in-flight id is a connection error: GOAWAY, the first request's one answer, close")
+    func reusedIDEndsTheConnection() throws {
+        let server = try RunningTransport()
+        let client = try server.client()
+        try client.request(1, "/later", [200])
+        try client.request(1, "/later", [1])
+        guard case .goAway(1, let status) = try client.next() else {
+            Issue.record("no GOAWAY")
+            return
+        }
+        #expect(status.code == .invalidArgument)
+        guard case .response(1, let answer, _) = try client.next() else {
+            Issue.record("no answer to the first request")
+            return
+        }
+        #expect(answer.code == .ok)
+        #expect(try client.next() == nil, "the connection stayed open")
     }
 
     @Test("a client that does not read stops being read, and gets its answers once it does (backpressure)")
@@ -181,15 +194,26 @@ struct ServerTransportTests {
         for id in UInt32(1)...32 { try client.request(id, "/big") }
         // 32 MiB of answers wait: the server must stop reading this connection. Without that it
         // would read (and echo) everything, and these writes would never block.
-        let echo = FrameEncoder.encode(
-            .request(id: 100, method: "/echo", metadata: [], message: [UInt8](repeating: 1, count: 4096))
-        )
+        // Echoes with ids of their own (an id in flight must not be reused), all of one size.
+        func echoFrame(_ index: Int) -> [UInt8] {
+            FrameEncoder.encode(
+                .request(
+                    id: UInt32(100 + index),
+                    method: "/echo",
+                    metadata: [],
+                    message: [UInt8](repeating: 1, count: 4096)
+                )
+            )
+        }
+        let frameSize = echoFrame(0).count
+        var echo = echoFrame(0)
         // Bytes, not frames: a partial send is normal whenever the client is ahead for a moment.
         var sent = 0
         var blocked = false
         var stalled = false
         while !blocked && sent < 64 << 20 {
-            let offset = sent % echo.count
+            let offset = sent % frameSize
+            if offset == 0 { echo = echoFrame(sent / frameSize) }
             let count = echo.withUnsafeBytes {
                 send(client.descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
@@ -207,11 +231,11 @@ struct ServerTransportTests {
             }
         }
         // The rest of a frame cut in the middle goes out once the server reads again.
-        if sent % echo.count != 0 {
-            let rest = Array(echo[(sent % echo.count)...])
+        if sent % frameSize != 0 {
+            let rest = Array(echo[(sent % frameSize)...])
             Thread { try? client.write(rest) }.start()
         }
-        let echoFrames = (sent + echo.count - 1) / echo.count
+        let echoFrames = (sent + frameSize - 1) / frameSize
         #expect(blocked, "the server kept reading: \(sent) bytes accepted while 32 MiB waited")
         #expect(sent < 32 << 20)
         // Reading drains the answers; reads resume and the echoes are answered too.
@@ -219,7 +243,7 @@ struct ServerTransportTests {
         var echoes = 0
         while answered < 32 || echoes < echoFrames {
             guard case .response(let id, let status, let message) = try client.next() else { continue }
-            if id == 100 {
+            if id >= 100 {
                 echoes += 1
             } else {
                 #expect(status == .ok && message.count == 1 << 20)

@@ -86,11 +86,17 @@ import Glibc
         #expect(try harness.status(.listHabits, WireListHabitsRequest()).code == .ok)
     }
 
-    @Test func connectionsOverTheLimitAreRefusedAndTheOthersWork() throws {
+    @Test func connectionsOverTheLimitAreRefusedWhenAllAreBusyAndTheOthersWork() throws {
         let harness = try ServerHarness(extraArguments: ["--max-connections", "2"])
         defer { harness.finish() }
         let second = try harness.server.connect()
         #expect(try second.status(of: .ping, WirePingRequest(), token: nil).code == .ok)
+        // Both connections have something in flight (a Watch), so neither can make room.
+        for connection in [harness.connection, second] {
+            _ = try connection.status(of: .getSettings, WireGetSettingsRequest(), token: harness.token)
+            try connection.sendRequest(WireMethod.watch.rawValue, message: [], token: harness.token)
+            _ = try connection.status(of: .ping, WirePingRequest(), token: nil)
+        }
 
         // Refused: GOAWAY RESOURCE_EXHAUSTED (or nothing at all), then closed, not kept waiting.
         let third = try TestConnection(port: harness.server.port, timeout: .seconds(10), exchangePreface: false)

@@ -109,22 +109,26 @@ extension Connection {
     /// pipelines big requests and never reads therefore holds at most about that many bytes of
     /// answers, not `maxInFlight` times an answer; its reads stop while requests are held.
     func dispatchHeld() {
-        guard !held.isEmpty, !machine.isClosed else { return }
-        let (pending, unary, estimate) = responder.outputBudget
-        var computing = unary - held.count
-        var batch: [IncomingRequest] = []
-        var taken = 0
-        for request in held {
-            if computing > 0 && pending + (computing + 1) * estimate > configuration.maxPendingOutputBytes { break }
-            taken += 1
-            // Cancelled or past its deadline while held: already answered.
-            guard responder.isActive(request.id, generation: request.generation) else { continue }
-            batch.append(request)
-            computing += 1
+        // Rounds: a request the handler turned into a stream (a Watch) no longer counts as an
+        // answer being computed, so the next round may hand over more.
+        while !held.isEmpty, !machine.isClosed {
+            let (pending, unary, estimate) = responder.outputBudget
+            var computing = unary - held.count
+            var batch: [IncomingRequest] = []
+            var taken = 0
+            for request in held {
+                if computing > 0 && pending + (computing + 1) * estimate > configuration.maxPendingOutputBytes { break }
+                taken += 1
+                // Cancelled or past its deadline while held: already answered.
+                guard responder.isActive(request.id, generation: request.generation) else { continue }
+                batch.append(request)
+                computing += 1
+            }
+            held.removeFirst(taken)
+            if !batch.isEmpty { handler.handle(batch, responder: responder) }
+            if taken == 0 { break }
         }
-        held.removeFirst(taken)
         if !held.isEmpty { pauseReads() }
-        if !batch.isEmpty { handler.handle(batch, responder: responder) }
     }
 
     func nextFrame() throws(FramingError) -> Frame? {

@@ -102,9 +102,12 @@ public final class Responder: Sendable {
     ) {
         let (handlers, scheduleFlush) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
             guard state.isCurrent(id, generation) else { return ([handler], false) }
+            // A request that became a stream no longer counts as an answer being computed: the
+            // connection may hand over requests it held (a flush runs its dispatch).
+            let becameStream = state.inFlight[id]?.isStream == false
             state.inFlight[id]?.isStream = true
             state.inFlight[id]?.terminationHandlers.append(handler)
-            guard let status = state.streamsEndedStatus else { return ([], false) }
+            guard let status = state.streamsEndedStatus else { return ([], becameStream && !state.inBurst) }
             return state.end(id, status: status, asStream: true)
         }
         if scheduleFlush { self.scheduleFlush() }

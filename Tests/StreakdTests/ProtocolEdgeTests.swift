@@ -191,3 +191,16 @@ import Glibc
         #expect(growth < 16 << 20, "the server grew by \(growth / 1024) KiB")
     }
 }
+
+extension OutputBoundTests {
+    @Test func aWatchOpenedWithAnUncachedTokenDoesNotHoldBackTheRequestsAfterIt() throws {
+        let harness = try ServerHarness(extraArguments: ["--max-pending-output-bytes", "65536"])
+        defer { harness.finish() }
+        let carol = try ServerProcess.run(["user", "add", "carol", "--data-dir", harness.server.dataDirectory.path])
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let connection = try harness.server.connect()
+        // The Watch is registered once the token is looked up, off the connection's queue.
+        for _ in 0..<4 { try connection.sendRequest(WireMethod.watch.rawValue, message: [], token: carol) }
+        #expect(try connection.status(of: .getStreak, WireGetStreakRequest(), token: carol).code == .ok)
+    }
+}

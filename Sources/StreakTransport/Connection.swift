@@ -27,6 +27,8 @@ final class Connection: @unchecked Sendable {
     let handshakeDone = Atomic<Bool>(false)
 
     let descriptor: Int32
+    /// The TLS session when the server serves TLS (Connection+TLS.swift); nil for plaintext.
+    let tls: ConnectionTLS?
     let configuration: TransportConfiguration
     let handler: any RequestHandler
     let logger: Logger
@@ -44,6 +46,7 @@ final class Connection: @unchecked Sendable {
 
     init(
         descriptor: Int32,
+        tls: ConnectionTLS? = nil,
         loop: EventLoop,
         configuration: TransportConfiguration,
         handler: any RequestHandler,
@@ -51,6 +54,7 @@ final class Connection: @unchecked Sendable {
         onClose: @escaping @Sendable (Connection) -> Void
     ) {
         self.descriptor = descriptor
+        self.tls = tls
         self.loop = loop
         self.configuration = configuration
         self.handler = handler
@@ -128,6 +132,7 @@ final class Connection: @unchecked Sendable {
             let now = configuration.clock.nanoseconds
             if !handshakeDone.load(ordering: .relaxed) {
                 if elapsedNanoseconds(from: acceptedAt, to: now) > configuration.handshakeTimeout.nanoseconds {
+                    if closeIfTLSHandshakeUnfinished() { return }
                     fail(Status(.invalidArgument, "no preface within the handshake timeout"))
                     flush()
                 }

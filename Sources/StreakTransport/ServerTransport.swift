@@ -140,6 +140,12 @@ public final class ServerTransport: @unchecked Sendable {
             let overLimit = registry.withLock {
                 $0.connections.count >= configuration.maxConnections || $0.shuttingDown
             }
+            if overLimit && configuration.tls != nil {
+                // No GOAWAY can be said before a TLS handshake: the client sees the connection closed.
+                logger.debug("refused a TLS connection over the connection limit")
+                Glibc.close(descriptor)
+                continue
+            }
             if overLimit {
                 Socket.refuse(
                     descriptor,
@@ -150,8 +156,18 @@ public final class ServerTransport: @unchecked Sendable {
             // Round robin: each loop serves its share of connections on one thread at a time.
             let loop = loops[nextLoop % loops.count]
             nextLoop &+= 1
+            var tls: ConnectionTLS?
+            if let credentials = configuration.tls {
+                tls = ConnectionTLS(context: credentials.context)
+                if tls == nil {
+                    logger.warning("out of memory for a TLS session; closing a new connection")
+                    Glibc.close(descriptor)
+                    continue
+                }
+            }
             let connection = Connection(
                 descriptor: descriptor,
+                tls: tls,
                 loop: loop,
                 configuration: configuration,
                 handler: handler,

@@ -153,7 +153,7 @@ let targets: [Target] = [
     // Test support: starts the built streakd, a small synchronous raw connection, a scripted stand-in.
     .target(
         name: "StreakTestSupport",
-        dependencies: ["StreakFraming", "StreakWire", "StreakCore"],
+        dependencies: ["StreakFraming", "StreakWire", "StreakCore", "StreakTLS"],
         path: "Tests/StreakTestSupport",
         swiftSettings: swiftSettings
     ),

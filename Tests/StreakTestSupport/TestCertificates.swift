@@ -67,6 +67,19 @@ public final class TestCertificates: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Copies `pair` into `directory` as tls-cert.pem and tls-key.pem (the files a test may
+    /// replace before a SIGHUP). - Returns: streakd's flags for them, and the two paths.
+    public static func serverFlags(
+        _ pair: Pair,
+        in directory: URL
+    ) throws -> (arguments: [String], certificate: String, key: String) {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let certificate = directory.appendingPathComponent("tls-cert.pem").path
+        let key = directory.appendingPathComponent("tls-key.pem").path
+        try install(pair, certificate: certificate, key: key)
+        return (["--tls-cert", certificate, "--tls-key", key], certificate, key)
+    }
+
     /// Copies `pair` to `certificate` and `key` (paths a server was started with), replacing them.
     public static func install(_ pair: Pair, certificate: String, key: String) throws {
         for (source, destination) in [(pair.certificate, certificate), (pair.key, key)] {

@@ -118,10 +118,7 @@ extension WireDayDetail: CBridgedMessage {
         self.init()
         date = try WireLift.date(c.pointee.date, field: "date")
         completedHabits = try WireLift.messages(
-            c.pointee.n_completed_habits,
-            c.pointee.completed_habits,
-            as: WireHabit.self
-        )
+            c.pointee.n_completed_habits, c.pointee.completed_habits, as: WireHabit.self)
         completed = c.pointee.completed
         active = c.pointee.active
         percent = c.pointee.percent

@@ -110,10 +110,7 @@ extension WireMonthPage: CBridgedMessage {
         month = c.pointee.month
         title = try WireLift.string(c.pointee.title, field: "title")
         weekdaySymbols = try WireLift.strings(
-            c.pointee.n_weekday_symbols,
-            c.pointee.weekday_symbols,
-            field: "weekday_symbols"
-        )
+            c.pointee.n_weekday_symbols, c.pointee.weekday_symbols, field: "weekday_symbols")
         days = try WireLift.messages(c.pointee.n_days, c.pointee.days, as: WireMonthDay.self)
         previousYear = c.pointee.previous_year
         previousMonth = c.pointee.previous_month

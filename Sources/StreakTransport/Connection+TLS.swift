@@ -16,6 +16,8 @@ final class ConnectionTLS {
     var receivedAny = false
     /// Whether the handshake's completion was logged.
     var reportedHandshake = false
+    /// Whether plaintext ever came through (OpenSSL's own flag turns false again once a session fails).
+    var established = false
 
     init?(context: TLSContext) {
         guard let session = TLSSession(server: context) else { return nil }
@@ -45,6 +47,7 @@ extension Connection {
             switch tls.session.read(into: free) {
             case .bytes(let count):
                 filled += count
+                tls.established = true
                 continue
             case .closed:
                 return filled  // close_notify: the end of the stream, as a FIN would be
@@ -155,7 +158,7 @@ extension Connection {
     private func tlsFailed(_ tls: ConnectionTLS) {
         let reason = tls.session.failure.description
         _ = tls.session.sendOutput(to: descriptor)
-        if tls.session.isHandshakeComplete {
+        if tls.established {
             logger.notice(
                 "a TLS connection failed; closing it",
                 metadata: ["reason": "\(reason)", "peer": "\(peerAddress)"]

@@ -90,6 +90,12 @@ public final class TestConnection: @unchecked Sendable {
         }
     }
 
+    /// Half-closes: nothing more will be sent (with TLS, a close_notify goes first).
+    public func finishSending() throws {
+        if let tls { try tls.closeNotify() }
+        shutdown(descriptor, Int32(SHUT_WR))
+    }
+
     /// Plaintext (decrypted with TLS) into `buffer`; 0 at end of stream.
     public func receiveRaw(_ buffer: inout [UInt8]) throws -> Int {
         if let tls { return try tls.receive(&buffer) }

@@ -41,6 +41,12 @@ public final class TestTLSSocket: @unchecked Sendable {
         try TestSocket.sendAll(descriptor, session.takeOutput())
     }
 
+    /// Sends a close_notify alert.
+    public func closeNotify() throws {
+        session.closeNotify()
+        try TestSocket.sendAll(descriptor, session.takeOutput())
+    }
+
     /// Plaintext into `buffer`, blocking up to the socket's receive timeout; 0 at the end (or
     /// when the server reset the connection).
     public func receive(_ buffer: inout [UInt8]) throws -> Int {

@@ -100,11 +100,24 @@ let targets: [Target] = [
     // epoll(7) for the server's event loops, which the Glibc module does not import.
     .target(name: "CEventPoll"),
 
+    // TLS through the system's OpenSSL (Debian's libssl-dev), linked: a C shim over memory BIOs
+    // that the server's event loops, the client and the load generator drive without blocking.
+    .target(name: "CTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+    // Contexts, sessions and the server's reloadable certificate over CTLS.
+    .target(name: "StreakTLS", dependencies: ["CTLS"], swiftSettings: swiftSettings),
+    // Handshakes, reads and writes between two sessions in memory, with certificates made by the
+    // openssl command (also run under AddressSanitizer by scripts/test-asan.sh).
+    .testTarget(
+        name: "StreakTLSTests",
+        dependencies: ["StreakTLS", "StreakTestSupport"],
+        swiftSettings: swiftSettings
+    ),
+
     // The Dispatch-driven transport: event loops, connections, their state machine and the
     // responder. It knows frames and sockets, not the service (`RequestHandler` is its edge).
     .target(
         name: "StreakTransport",
-        dependencies: ["StreakFraming", "StreakPOSIX", "CEventPoll", logging],
+        dependencies: ["StreakFraming", "StreakPOSIX", "CEventPoll", "StreakTLS", logging],
         swiftSettings: swiftSettings
     ),
     // The transport in-process with an echo handler over real loopback sockets, and its parts alone.
@@ -140,7 +153,7 @@ let targets: [Target] = [
     // Test support: starts the built streakd, a small synchronous raw connection, a scripted stand-in.
     .target(
         name: "StreakTestSupport",
-        dependencies: ["StreakFraming", "StreakWire", "StreakCore"],
+        dependencies: ["StreakFraming", "StreakWire", "StreakCore", "StreakTLS"],
         path: "Tests/StreakTestSupport",
         swiftSettings: swiftSettings
     ),
@@ -148,7 +161,7 @@ let targets: [Target] = [
     // The Swift client library: the protocol over a connection, nothing presentational.
     .target(
         name: "StreakClient",
-        dependencies: ["StreakCore", "StreakFraming", "StreakWire", "StreakPOSIX"],
+        dependencies: ["StreakCore", "StreakFraming", "StreakWire", "StreakPOSIX", "StreakTLS"],
         swiftSettings: swiftSettings
     ),
     // The library against a real streakd and a scripted stand-in: calls, deadlines, watch reconnects.
@@ -191,7 +204,7 @@ let targets: [Target] = [
     .executableTarget(
         name: "streakd",
         dependencies: [
-            "StreakServer", "StreakTransport", "StreakStorage", "StreakPOSIX", argumentParser, logging,
+            "StreakServer", "StreakTransport", "StreakStorage", "StreakPOSIX", "StreakTLS", argumentParser, logging,
         ],
         swiftSettings: swiftSettings
     ),
@@ -207,7 +220,7 @@ let targets: [Target] = [
     .executableTarget(
         name: "streak-load",
         dependencies: [
-            "StreakClient", "StreakPOSIX", "StreakFraming", "StreakWire", "StreakCore", argumentParser,
+            "StreakClient", "StreakPOSIX", "StreakFraming", "StreakWire", "StreakCore", "StreakTLS", argumentParser,
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ],
         swiftSettings: swiftSettings

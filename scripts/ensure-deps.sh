@@ -2,7 +2,7 @@
 # Installs the Debian packages Streakd needs when any is missing. Safe to run repeatedly.
 # Usage: scripts/ensure-deps.sh [extra-package ...]
 set -euo pipefail
-needed=(pkg-config libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libsqlite3-dev libpq-dev zlib1g-dev "$@")
+needed=(pkg-config libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libsqlite3-dev libpq-dev zlib1g-dev libssl-dev openssl "$@")
 missing=()
 for p in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -289,4 +289,67 @@ if run_data --token-file "$data/data/token" delete 1 >/dev/null 2>"$data/err.txt
 fi
 grep -q 'NOT_FOUND (5)' "$data/err.txt" || { echo "test-clients: no NOT_FOUND: $(cat "$data/err.txt")" >&2; exit 1; }
 
+step "C examples over TLS against a streakd serving throwaway certificates (made with openssl)"
+certs="$(mktemp -d)"
+tmpdirs+=("$certs")
+printf '[req]\ndistinguished_name = dn\nprompt = no\n[dn]\nCN = unused\n[authority]\nbasicConstraints = critical,CA:TRUE\nkeyUsage = critical,keyCertSign,cRLSign\n' \
+  >"$certs/openssl.cnf"
+ossl() { OPENSSL_CONF="$certs/openssl.cnf" openssl "$@" 2>>"$certs/openssl.log"; }
+make_ca() { # NAME CN
+  ossl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$certs/$1.key"
+  ossl req -x509 -new -key "$certs/$1.key" -subj "/CN=$2" -days 30 -extensions authority -out "$certs/$1.crt"
+}
+make_cert() { # NAME CA
+  ossl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$certs/$1.key"
+  ossl req -new -key "$certs/$1.key" -subj /CN=localhost -out "$certs/$1.csr"
+  printf 'basicConstraints = CA:FALSE\nextendedKeyUsage = serverAuth\nsubjectAltName = DNS:localhost,IP:127.0.0.1\n' >"$certs/$1.ext"
+  ossl x509 -req -in "$certs/$1.csr" -CA "$certs/$2.crt" -CAkey "$certs/$2.key" -set_serial "$RANDOM$RANDOM" \
+    -days 30 -extfile "$certs/$1.ext" -out "$certs/$1.crt"
+}
+make_ca ca "Streakd Test CA" && make_ca other-ca "Streakd Other CA" && make_cert server ca \
+  || { echo "test-clients: openssl could not make the test certificates:" >&2; cat "$certs/openssl.log" >&2; exit 1; }
+mkdir "$data/tls"
+"$STREAKD_BIN" --host 127.0.0.1 --port 0 --data-dir "$data/tls" --tls-cert "$certs/server.crt" \
+  --tls-key "$certs/server.key" >"$data/tls-stdout" 2>"$data/tls-stderr" &
+pids+=($!)
+tport=""
+for _ in $(seq 1 600); do
+  tport="$(sed -n 's/^streakd listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$data/tls-stdout")"
+  [ -n "$tport" ] && [ -s "$data/tls/token" ] && break
+  kill -0 "${pids[-1]}" 2>/dev/null || break
+  sleep 0.1
+done
+[ -n "$tport" ] || { echo "test-clients: the TLS streakd did not start" >&2; cat "$data/tls-stderr" >&2; exit 1; }
+tls_example() { "$example" --server "$1:$tport" --token-file "$data/tls/token" "${@:2}"; }
+expect_output "streak-example over TLS" 'created habit "Read" (id 1)
+recorded "Read" on 2024-03-01 (new)
+day 2024-03-01: 1 of 1 habits, 100%, level 3, contributing
+streak: current 1 day (since 2024-03-01), longest 1 day (2024-03-01 to 2024-03-01), as of 2024-03-02, today pending' \
+  "$(tls_example localhost --ca-file "$certs/ca.crt" --habit Read --date 2024-03-01 --as-of 2024-03-02 | head -4)"
+expect_output "streak-example over TLS by address" 'recorded "Read" on 2024-03-02 (new)' \
+  "$(tls_example 127.0.0.1 --ca-file "$certs/ca.crt" --habit Read --date 2024-03-02 --as-of 2024-03-02 | head -1)"
+expect_output "streak-schedule-example over TLS" 'schedule: 3 weekdays from 2024-01-01
+done: day 2024-01-01 due 1, done 1, rest no; streak 1' \
+  "$(clients/c/build/streak-schedule-example --server "localhost:$tport" --token-file "$data/tls/token" \
+     --ca-file "$certs/ca.crt" | head -2)"
+grep -q '^total: pages 1, habits 2 (archived 0)' <<<"$("$data_example" --server "localhost:$tport" --tls \
+  --ca-file "$certs/ca.crt" --token-file "$data/tls/token" export)" \
+  || { echo "test-clients: streak-data-example over TLS did not export the account" >&2; exit 1; }
+# Each failure names its reason; the server logs its side.
+expect_failure() { # NAME EXPECTED-TEXT ARGS...
+  if tls_example "${@:3}" >/dev/null 2>"$data/err.txt"; then
+    echo "test-clients: $1 succeeded" >&2; exit 1
+  fi
+  grep -qF "$2" "$data/err.txt" || { echo "test-clients: $1: expected '$2', got: $(cat "$data/err.txt")" >&2; exit 1; }
+}
+expect_failure "a wrong host name" "over TLS: certificate verify failed: hostname mismatch (the server's certificate is not for 'wrong.example')" \
+  localhost --ca-file "$certs/ca.crt" --tls-server-name wrong.example
+expect_failure "an unknown CA" "over TLS: certificate verify failed: unknown CA" localhost --ca-file "$certs/other-ca.crt"
+expect_failure "plaintext against the TLS port" "this streakd port requires TLS" 127.0.0.1
+expect_failure "TLS against the plaintext port" "does not serve TLS on this port" 127.0.0.1 --ca-file "$certs/ca.crt" \
+  --server "127.0.0.1:$port"
+for line in "TLS handshake failed (the client refused the server's certificate)" "a plaintext client connected to the TLS port"; do
+  grep -qF "$line" "$data/tls-stderr" || { echo "test-clients: the server did not log '$line'" >&2; cat "$data/tls-stderr" >&2; exit 1; }
+done
+
 echo "client tests passed"

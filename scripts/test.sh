@@ -3,7 +3,7 @@
 # formatting, builds with warnings as errors, starts a throwaway PostgreSQL server, runs every
 # Swift test (unit and integration against a real streakd on loopback; the stores on SQLite and
 # on PostgreSQL), the Python and C clients against a real streakd, the HTML report in headless
-# Chromium (scripts/test-browser.sh), a short smoke run of the load generator, and the framing and wire tests again under AddressSanitizer (scripts/test-asan.sh).
+# Chromium (scripts/test-browser.sh), a short smoke run of the load generator (plaintext and TLS), and the framing, wire and TLS shim tests again under AddressSanitizer (scripts/test-asan.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,8 +55,9 @@ STREAKD_BIN="$(swift build --show-bin-path)/streakd" scripts/test-clients.sh
 step "the HTML report in a real browser (headless Chromium, axe-core, screenshots)"
 scripts/test-browser.sh
 
-step "load generator smoke run"
+step "load generator smoke run (plaintext, then TLS)"
 scripts/bench --smoke
+scripts/bench --smoke --tls
 
 step "framing and wire tests under AddressSanitizer"
 # Its own build directory (.build-asan): a cold one costs a full instrumented build (see README).

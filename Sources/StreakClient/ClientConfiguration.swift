@@ -8,34 +8,58 @@ public struct ClientConfiguration: Sendable {
     public var token: String?
     /// The deadline of calls that give none; nil means no deadline.
     public var defaultDeadline: Duration?
-    /// How long connecting may take.
+    /// How long connecting may take (the TCP connection, then as long again for the TLS handshake).
     public var connectTimeout: Duration
+    /// TLS, or nil for plaintext.
+    public var tls: ClientTLSConfiguration?
 
     /// Creates a configuration.
     public init(
         server: ServerAddress = .default,
         token: String? = nil,
         defaultDeadline: Duration? = .seconds(30),
-        connectTimeout: Duration = .seconds(10)
+        connectTimeout: Duration = .seconds(10),
+        tls: ClientTLSConfiguration? = nil
     ) {
         self.server = server
         self.token = token
         self.defaultDeadline = defaultDeadline
         self.connectTimeout = connectTimeout
+        self.tls = tls
     }
 
     /// The configuration from explicit values, then the environment, then the defaults.
     ///
     /// Server: `server`, else `STREAK_SERVER`, else 127.0.0.1:7411. Token: `token`, else
     /// `STREAK_TOKEN`, else the contents of `<default data dir>/token` (the file a local
-    /// streakd writes on its first start), else none.
-    /// - Throws: `StreakClientError` (INVALID_ARGUMENT) for a bad server address.
+    /// streakd writes on its first start), else none. TLS: on with `tls`, a `caFile` or a
+    /// `tlsServerName`, or `STREAK_TLS` set to 1 (true, yes, on); its CA file is `caFile`, else
+    /// `STREAK_CA_FILE`, else the system store.
+    /// - Throws: `StreakClientError` (INVALID_ARGUMENT) for a bad server address or `STREAK_TLS` value.
     public static func resolve(
         server: String? = nil,
         token: String? = nil,
+        tls: Bool = false,
+        caFile: String? = nil,
+        tlsServerName: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(StreakClientError) -> ClientConfiguration {
         var configuration = ClientConfiguration()
+        var useTLS = tls || caFile != nil || tlsServerName != nil
+        if let text = environment["STREAK_TLS"]?.trimmingSpaces().lowercased(), !text.isEmpty {
+            switch text {
+            case "1", "true", "yes", "on": useTLS = true
+            case "0", "false", "no", "off": break
+            default:
+                throw StreakClientError(.invalidArgument, "STREAK_TLS must be 1 or 0, not '\(text)'")
+            }
+        }
+        if useTLS {
+            configuration.tls = ClientTLSConfiguration(
+                caFile: caFile ?? environment["STREAK_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 },
+                serverName: tlsServerName
+            )
+        }
         if let text = server ?? environment["STREAK_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) {
             configuration.server = try ServerAddress(parsing: text)
         }

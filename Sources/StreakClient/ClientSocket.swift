@@ -1,27 +1,37 @@
 import Foundation
 import StreakPOSIX
+import StreakTLS
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A blocking TCP socket: connect with a timeout, write everything, read what arrives.
+/// A blocking TCP socket: connect with a timeout, write everything, read what arrives; with
+/// TLS, the session in between (ClientSocket+TLS.swift).
 final class ClientSocket: Sendable {
     let descriptor: Int32
     /// Serialises writers, so that two frames never interleave.
     private let writeLock = Mutex(())
+    /// The TLS session, when the connection uses TLS.
+    let tls: ClientTLSChannel?
 
-    private init(descriptor: Int32) {
+    private init(descriptor: Int32, tls: ClientTLSChannel? = nil) {
         self.descriptor = descriptor
+        self.tls = tls
     }
 
     deinit {
         Glibc.close(descriptor)
     }
 
-    /// Connects to `address`, trying each resolved address in turn.
-    static func connect(to address: ServerAddress, timeout: Duration) throws(StreakClientError) -> ClientSocket {
+    /// Connects to `address`, trying each resolved address in turn, then runs the TLS handshake
+    /// when `tls` is given (within `timeout` again).
+    static func connect(
+        to address: ServerAddress,
+        timeout: Duration,
+        tls: (context: TLSContext, serverName: String)? = nil
+    ) throws(StreakClientError) -> ClientSocket {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -46,7 +56,20 @@ final class ClientSocket: Sendable {
             if result == 0 {
                 var one: Int32 = 1
                 setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                return ClientSocket(descriptor: fd)
+                guard let tls else { return ClientSocket(descriptor: fd) }
+                do throws(StreakClientError) {
+                    let channel = try ClientTLSChannel.handshake(
+                        fd,
+                        context: tls.context,
+                        serverName: tls.serverName,
+                        address: address,
+                        timeout: timeout
+                    )
+                    return ClientSocket(descriptor: fd, tls: channel)
+                } catch {
+                    Glibc.close(fd)
+                    throw error
+                }
             }
             lastError = result
             Glibc.close(fd)
@@ -89,23 +112,33 @@ final class ClientSocket: Sendable {
     /// Writes all of `bytes`; false when the connection is broken or closed.
     func write(_ bytes: [UInt8]) -> Bool {
         writeLock.withLock { _ in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { buffer in
-                    retryingOnInterrupt {
-                        send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                    }
-                }
-                if written < 0 { return false }
-                offset += written
-            }
-            return true
+            guard let tls else { return Self.sendAll(descriptor, bytes) }
+            // Encrypted in the order of the writes: the lock is held until the ciphertext left.
+            guard let ciphertext = tls.encrypt(bytes) else { return false }
+            return Self.sendAll(descriptor, ciphertext)
         }
     }
 
-    /// Reads into `buffer`; the byte count, 0 at end of stream, -1 on error.
+    /// Sends every byte, blocking; false when the socket failed.
+    static func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                retryingOnInterrupt {
+                    send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                }
+            }
+            if written < 0 { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// Reads into `buffer` (plaintext, with TLS); the byte count, 0 at end of stream, -1 on
+    /// error (with TLS, `tls.failure` says why when the session failed).
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        retryingOnInterrupt { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
+        guard let tls else { return retryingOnInterrupt { recv(descriptor, buffer.baseAddress, buffer.count, 0) } }
+        return tls.read(from: descriptor, into: buffer)
     }
 
     /// Shuts the socket down so a blocked reader wakes up; the descriptor closes on deinit.

@@ -20,6 +20,8 @@ public final class StreakClient: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The TLS context of every connection, made on the first.
+    private let tlsContexts = ClientTLSContextCache()
 
     /// Creates a client; it connects on the first call.
     public init(configuration: ClientConfiguration) {
@@ -61,7 +63,7 @@ public final class StreakClient: Sendable {
             let configuration = configuration
             let task = Task { () -> Result<StreakConnection, StreakClientError> in
                 do throws(StreakClientError) {
-                    return .success(try await StreakConnection.connect(configuration))
+                    return .success(try await StreakConnection.connect(configuration, contexts: tlsContexts))
                 } catch {
                     return .failure(error)
                 }

@@ -10,6 +10,13 @@ extension StreakConnection {
         var failure: StreakClientError?
         reading: while true {
             let count = socket.read(into: buffer)
+            if count < 0, let reason = socket.tls?.failure {
+                failure = StreakClientError(
+                    .unavailable,
+                    "TLS failed on the connection to streakd at \(address): \(reason)",
+                    origin: .connection
+                )
+            }
             if count <= 0 { break }
             decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             do {

@@ -37,12 +37,27 @@ public final class StreakConnection: Sendable {
     /// - Throws: `StreakClientError` with origin `.connect` when the server cannot be reached.
     public static func connect(_ configuration: ClientConfiguration) async throws(StreakClientError) -> StreakConnection
     {
+        try await connect(configuration, contexts: ClientTLSContextCache())
+    }
+
+    /// Connects with the TLS context from `contexts` (a client keeps one for all its connections).
+    static func connect(
+        _ configuration: ClientConfiguration,
+        contexts: ClientTLSContextCache
+    ) async throws(StreakClientError) -> StreakConnection {
         let result: Result<ClientSocket, StreakClientError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 do throws(StreakClientError) {
+                    let tls = try configuration.tls.map { tls throws(StreakClientError) in
+                        (
+                            context: try contexts.context(for: tls),
+                            serverName: tls.serverName ?? configuration.server.host
+                        )
+                    }
                     let socket = try ClientSocket.connect(
                         to: configuration.server,
-                        timeout: configuration.connectTimeout
+                        timeout: configuration.connectTimeout,
+                        tls: tls
                     )
                     continuation.resume(returning: .success(socket))
                 } catch {

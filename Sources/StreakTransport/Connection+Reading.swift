@@ -26,7 +26,7 @@ extension Connection {
         var ended = false
         var broken = false
         while true {
-            let count = retryingOnInterrupt { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
+            let count = receive(into: buffer)
             if count > 0 {
                 decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 received = true
@@ -43,6 +43,7 @@ extension Connection {
             lastActivity.store(configuration.clock.nanoseconds, ordering: .relaxed)
             handleBurst()
         }
+        if pendingTLSOutput > 0 && !machine.isClosed { writeUnsent() }  // the TLS handshake's answers
         if broken {
             // Reset by the peer: nothing can be delivered any more.
             logger.debug("a connection was reset by the client")

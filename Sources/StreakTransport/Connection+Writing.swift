@@ -33,16 +33,13 @@ extension Connection {
             // recorded (an idle sweep must never see a time before an answer the client read).
             lastActivity.store(configuration.clock.nanoseconds, ordering: .relaxed)
         }
+        guard sendTLSOutput() else {
+            close()
+            return
+        }
         while unsentOffset < unsent.count {
             let written = unsent.withUnsafeBytes { bytes in
-                retryingOnInterrupt {
-                    send(
-                        descriptor,
-                        bytes.baseAddress! + unsentOffset,
-                        bytes.count - unsentOffset,
-                        Int32(MSG_NOSIGNAL | MSG_DONTWAIT)
-                    )
-                }
+                transmit(bytes.baseAddress! + unsentOffset, bytes.count - unsentOffset)
             }
             if written > 0 {
                 unsentOffset += written
@@ -53,7 +50,7 @@ extension Connection {
                 return
             }
         }
-        let pending = unsent.count - unsentOffset
+        let pending = unsent.count - unsentOffset + pendingTLSOutput
         responder.noteUnsentBytes(pending)
         if pending == 0 {
             unsent = []
@@ -86,6 +83,7 @@ extension Connection {
 
     /// Half-closes, drops further input for up to a second, then closes (the machine is lingering).
     func startLingering() {
+        sendTLSCloseNotify()
         shutdown(descriptor, Int32(SHUT_WR))
         if readsPaused {
             readsPaused = false

@@ -31,6 +31,8 @@ final class Connection: @unchecked Sendable {
     let handshakeDone = Atomic<Bool>(false)
 
     let descriptor: Int32
+    /// The TLS session when the server serves TLS (Connection+TLS.swift); nil for plaintext.
+    let tls: ConnectionTLS?
     let configuration: TransportConfiguration
     let handler: any RequestHandler
     let logger: Logger
@@ -51,6 +53,7 @@ final class Connection: @unchecked Sendable {
 
     init(
         descriptor: Int32,
+        tls: ConnectionTLS? = nil,
         loop: EventLoop,
         configuration: TransportConfiguration,
         handler: any RequestHandler,
@@ -58,6 +61,7 @@ final class Connection: @unchecked Sendable {
         onClose: @escaping @Sendable (Connection) -> Void
     ) {
         self.descriptor = descriptor
+        self.tls = tls
         self.loop = loop
         self.configuration = configuration
         self.handler = handler
@@ -136,6 +140,7 @@ final class Connection: @unchecked Sendable {
             let now = configuration.clock.nanoseconds
             if !handshakeDone.load(ordering: .relaxed) {
                 if elapsedNanoseconds(from: acceptedAt, to: now) > configuration.handshakeTimeout.nanoseconds {
+                    if closeIfTLSHandshakeUnfinished() { return }
                     fail(Status(.invalidArgument, "no preface within the handshake timeout"))
                     flush()
                 }

@@ -148,14 +148,30 @@ public final class ServerTransport: @unchecked Sendable {
             Socket.configureAccepted(descriptor)
             let peer = Socket.numericHost(address)
             if let refusal = admissionRefusal(peer: peer) {
+                if configuration.tls != nil {
+                    // No GOAWAY can be said before a TLS handshake: the client sees the connection closed.
+                    logger.debug("refused a TLS connection", metadata: ["reason": "\(refusal.message)"])
+                    Glibc.close(descriptor)
+                    continue
+                }
                 Socket.refuse(descriptor, status: refusal)
                 continue
             }
             // Round robin: each loop serves its share of connections on one thread at a time.
             let loop = loops[nextLoop % loops.count]
             nextLoop &+= 1
+            var tls: ConnectionTLS?
+            if let credentials = configuration.tls {
+                tls = ConnectionTLS(context: credentials.context)
+                if tls == nil {
+                    logger.warning("out of memory for a TLS session; closing a new connection")
+                    Glibc.close(descriptor)
+                    continue
+                }
+            }
             let connection = Connection(
                 descriptor: descriptor,
+                tls: tls,
                 loop: loop,
                 configuration: configuration,
                 handler: handler,

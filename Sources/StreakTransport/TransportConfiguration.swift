@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StreakFraming
+import StreakTLS
 
 /// The listening address and the limits of the server transport, each with a safe default.
 public struct TransportConfiguration: Sendable {
@@ -35,6 +36,9 @@ public struct TransportConfiguration: Sendable {
     public var eventLoops = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
     /// How long shutdown waits for in-flight requests before closing anyway.
     public var shutdownGracePeriod: Duration = .seconds(10)
+    /// TLS: the certificate and key every new connection's session uses (reloadable), or nil to
+    /// serve plaintext. The handshake timeout then covers the TLS handshake and the preface.
+    public var tls: TLSServerCredentials?
     /// What the handshake and idle timeouts are measured by (tests drive a `ManualClock`).
     public var clock: any MonotonicClock = SystemMonotonicClock()
 

@@ -1,5 +1,6 @@
 import StreakFraming
 import StreakPOSIX
+import StreakTLS
 
 #if canImport(Glibc)
 import Glibc
@@ -19,17 +20,27 @@ struct LoadError: Error, CustomStringConvertible {
     }
 }
 
+/// TLS for the load generator's connections: one context for all of them.
+struct LoadTLS: @unchecked Sendable {
+    let context: TLSContext
+    /// The name (or address) the server's certificate must be for.
+    let serverName: String
+}
+
 /// A blocking connection to streakd, owned by one worker thread.
 ///
 /// The load generator keeps its own cost low so that the server gets the machine: request
-/// frames are encoded once as templates and only their request id is patched per send.
+/// frames are encoded once as templates and only their request id is patched per send. With
+/// TLS a session over memory buffers sits between the frames and the socket (the same shim as
+/// the server's), so the non-blocking loop stays non-blocking.
 final class LoadConnection {
     private let descriptor: Int32
     private var decoder = FrameDecoder(expectsPreface: true)
     private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
+    private var session: TLSSession?
 
-    /// Connects to `address` and sends the preface.
-    init(address: ServerEndpoint) throws(LoadError) {
+    /// Connects to `address`, runs the TLS handshake when `tls` is given, and sends the preface.
+    init(address: ServerEndpoint, tls: LoadTLS? = nil) throws(LoadError) {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw .system("socket") }
         var socketAddress = sockaddr_in()
@@ -51,7 +62,74 @@ final class LoadConnection {
         }
         var one: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if let tls {
+            do {
+                session = try TLSSession(client: tls.context, serverName: tls.serverName)
+            } catch {
+                close(descriptor)
+                throw LoadError("TLS: \(error)")
+            }
+            do throws(LoadError) {
+                try handshake()
+            } catch {
+                close(descriptor)
+                throw error
+            }
+        }
         try send(Preface.bytes)
+    }
+
+    /// The TLS handshake, blocking.
+    private func handshake() throws(LoadError) {
+        guard let session else { return }
+        while true {
+            let state = session.handshake()
+            try sendAll(session.takeOutput())
+            switch state {
+            case .done: return
+            case .failed: throw LoadError("TLS handshake failed: \(session.failure)")
+            case .wantRead: break
+            }
+            let count = readBuffer.withUnsafeMutableBytes { buffer in
+                retryingOnInterrupt { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
+            }
+            if count < 0 { throw .system("recv") }
+            if count == 0 { throw LoadError("the server closed the connection during the TLS handshake") }
+            readBuffer.withUnsafeBytes { _ = session.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+    }
+
+    /// The first `count` bytes of the read buffer, just received, into the decoder (decrypted with TLS).
+    private func takeReceived(_ count: Int) throws(LoadError) {
+        let failure = readBuffer.withUnsafeBytes { bytes -> LoadError? in
+            do throws(LoadError) {
+                try decrypt(UnsafeRawBufferPointer(rebasing: bytes[0..<count]))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Ciphertext in, plaintext into the decoder until the session needs more.
+    private func decrypt(_ ciphertext: UnsafeRawBufferPointer) throws(LoadError) {
+        guard let session else {
+            decoder.append(ciphertext)
+            return
+        }
+        guard session.feed(ciphertext) else { throw LoadError("TLS: out of memory") }
+        var plaintext = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let result = plaintext.withUnsafeMutableBytes { session.read(into: $0) }
+            switch result {
+            case .bytes(let count):
+                plaintext.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            case .wantRead: return
+            case .closed: throw LoadError("the server closed the TLS session")
+            case .failed: throw LoadError("TLS: \(session.failure)")
+            }
+        }
     }
 
     deinit {
@@ -60,6 +138,13 @@ final class LoadConnection {
 
     /// Writes all of `bytes`.
     func send(_ bytes: [UInt8]) throws(LoadError) {
+        guard let session else { return try sendAll(bytes) }
+        guard bytes.withUnsafeBytes({ session.write($0) }) else { throw LoadError("TLS: \(session.failure)") }
+        try sendAll(session.takeOutput())
+    }
+
+    /// Writes all of `bytes` to the socket as they are.
+    private func sendAll(_ bytes: [UInt8]) throws(LoadError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes {
@@ -86,7 +171,7 @@ final class LoadConnection {
             }
             if count < 0 { throw .system("recv") }
             if count == 0 { throw LoadError("the server closed the connection") }
-            readBuffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            try takeReceived(count)
         }
     }
 
@@ -107,7 +192,7 @@ final class LoadConnection {
                 retryingOnInterrupt { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
             }
             if count > 0 {
-                readBuffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                try takeReceived(count)
                 if count < readBuffer.count { return }
             } else if count == 0 {
                 throw LoadError("the server closed the connection")
@@ -128,8 +213,20 @@ final class LoadConnection {
         }
     }
 
-    /// Sends as much of `bytes[offset...]` as the socket takes. - Returns: the new offset.
+    /// Ciphertext encrypted but not yet taken by the socket (0 without TLS).
+    var hasPendingOutput: Bool { (session?.pendingOutput ?? 0) > 0 }
+
+    /// Sends as much of `bytes[offset...]` as the socket takes. - Returns: the new offset. With
+    /// TLS, the ciphertext waiting goes first, and new plaintext is encrypted only once it went.
     func sendSome(_ bytes: [UInt8], from offset: Int) throws(LoadError) -> Int {
+        if let session {
+            guard let left = session.sendOutput(to: descriptor) else { throw .system("send") }
+            guard left == 0, offset < bytes.count else { return offset }
+            let encrypted = bytes.withUnsafeBytes { session.write(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            guard encrypted else { throw LoadError("TLS: \(session.failure)") }
+            guard session.sendOutput(to: descriptor) != nil else { throw .system("send") }
+            return bytes.count
+        }
         var offset = offset
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes {

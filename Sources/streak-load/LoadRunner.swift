@@ -41,6 +41,8 @@ struct LoadRunner {
     var warmup: Double
     var duration: Double
     var stats: ServerProcessStats?
+    /// TLS for every connection, or nil for plaintext.
+    var tls: LoadTLS?
 
     /// How long after the window requests still in flight may take before they count as errors.
     static let drainTimeout: UInt64 = 10_000_000_000
@@ -51,7 +53,7 @@ struct LoadRunner {
             let user = users[index % users.count]
             let firstKey = (index / users.count) * depth
             let mixes = (0..<depth).map { RequestMix(scenario: scenario, user: user, key: firstKey + $0) }
-            drivers.append(ConnectionDriver(connection: try LoadConnection(address: endpoint), mixes: mixes))
+            drivers.append(ConnectionDriver(connection: try LoadConnection(address: endpoint, tls: tls), mixes: mixes))
         }
         let start = MonotonicClock.now() + UInt64(warmup * 1e9)
         let end = start + UInt64(duration * 1e9)
@@ -117,7 +119,7 @@ private struct ConnectionDriver {
         sentAt = [UInt64](repeating: 0, count: mixes.count)
     }
 
-    var hasUnsentOutput: Bool { outputOffset < output.count }
+    var hasUnsentOutput: Bool { outputOffset < output.count || connection.hasPendingOutput }
 
     /// Sends the first request of every slot.
     mutating func start(result: inout WorkerResult) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StreakFraming
+import StreakTLS
 
 /// The load generator behind scripts/bench: drives a running streakd over loopback.
 @main
@@ -27,7 +28,23 @@ struct TargetOptions: ParsableArguments {
     @Option(help: "The server's process id, to report its CPU time per request and its memory.")
     var serverPid: Int32?
 
+    @Flag(help: "Connect with TLS (the system's CAs unless --ca-file).")
+    var tls = false
+
+    @Option(help: "The PEM CA certificates that signed the server's certificate; implies --tls.")
+    var caFile: String?
+
+    @Option(help: "The name the server's certificate must be for (default: the server's host).")
+    var tlsServerName: String?
+
     func endpoint() throws -> ServerEndpoint { try ServerEndpoint(parsing: server) }
+
+    /// The TLS context, made once for every connection; nil for plaintext.
+    func tlsSettings() throws -> LoadTLS? {
+        guard tls || caFile != nil || tlsServerName != nil else { return nil }
+        let endpoint = try endpoint()
+        return LoadTLS(context: try TLSContext.client(caFile: caFile), serverName: tlsServerName ?? endpoint.host)
+    }
 
     func tokens() throws -> [String] {
         let text = try String(contentsOfFile: tokensFile, encoding: .utf8)
@@ -37,7 +54,7 @@ struct TargetOptions: ParsableArguments {
     }
 
     func users(create: Bool) throws -> [BenchUser] {
-        let connection = try LoadConnection(address: try endpoint())
+        let connection = try LoadConnection(address: try endpoint(), tls: try tlsSettings())
         return try tokens().map { token throws(LoadError) in
             try BenchUser.prepare(token: token, connection: connection, create: create)
         }
@@ -105,7 +122,8 @@ extension StreakLoad {
                 depth: depth,
                 warmup: warmup,
                 duration: duration,
-                stats: target.stats
+                stats: target.stats,
+                tls: try target.tlsSettings()
             )
             let result = try runner.run(ScenarioName(rawValue: scenario)!)
             print(result.resultLine)
@@ -129,9 +147,10 @@ extension StreakLoad {
         func run() throws {
             FileLimits.raise()
             let endpoint = try target.endpoint()
+            let tls = try target.tlsSettings()
             var open: [LoadConnection] = []
             for _ in 0..<connections {
-                let connection = try LoadConnection(address: endpoint)
+                let connection = try LoadConnection(address: endpoint, tls: tls)
                 try connection.send(FrameEncoder.encode(.ping(42)))
                 open.append(connection)
             }

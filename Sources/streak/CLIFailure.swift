@@ -48,6 +48,15 @@ struct CLIFailure: Error {
         switch error.code {
         case _ where error.origin == .connect && error.systemErrorCode == ECONNREFUSED && server.isLoopback:
             self.init(.unavailable, "\(error.message) -- start it with scripts/run (or streakd)")
+        case _ where error.origin == .connect && error.message.contains("certificate verify failed: unknown CA"):
+            self.init(.unavailable, "\(error.message) -- pass --ca-file with the certificate of the CA that signed it")
+        case _ where error.origin == .connect && error.message.contains("certificate verify failed: hostname mismatch"):
+            self.init(
+                .unavailable,
+                "\(error.message) -- the name checked is --server's host; --tls-server-name NAME checks another"
+            )
+        case _ where error.origin == .connect && error.code == .invalidArgument:
+            self.init(.usage, error.message)  // a CA file that does not load
         case _ where error.origin == .connect:
             self.init(.unavailable, error.message)
         case .unavailable:
@@ -73,10 +82,23 @@ struct CLIFailure: Error {
     }
 
     /// Resolves the server and token; a malformed server address is a usage error (64).
-    static func resolveConfiguration(server: String?, token: String?) throws(CLIFailure) -> ClientConfiguration {
+    static func resolveConfiguration(
+        server: String?,
+        token: String?,
+        tls: Bool = false,
+        caFile: String? = nil,
+        tlsServerName: String? = nil
+    ) throws(CLIFailure) -> ClientConfiguration {
         do {
-            return try ClientConfiguration.resolve(server: server, token: token)
+            return try ClientConfiguration.resolve(
+                server: server,
+                token: token,
+                tls: tls,
+                caFile: caFile,
+                tlsServerName: tlsServerName
+            )
         } catch {
+            if error.message.hasPrefix("STREAK_TLS") { throw CLIFailure(.usage, error.message) }
             let source = server == nil ? "STREAK_SERVER" : "--server"
             throw CLIFailure(.usage, "\(source): \(error.message) (e.g. 127.0.0.1:7411)")
         }

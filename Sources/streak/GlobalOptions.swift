@@ -25,6 +25,30 @@ struct GlobalOptions: ParsableArguments {
     )
     var token: String?
 
+    @Flag(name: .long, help: "Connect with TLS, verifying streakd's certificate (default: $STREAK_TLS=1).")
+    var tls = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            """
+            The PEM file of the CA certificates to trust with TLS; implies --tls (default: $STREAK_CA_FILE, \
+            else the system store /etc/ssl/certs/ca-certificates.crt).
+            """,
+            valueName: "file"
+        )
+    )
+    var caFile: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The name streakd's certificate must be for, when not --server's host; implies --tls.",
+            valueName: "name"
+        )
+    )
+    var tlsServerName: String?
+
     @Flag(name: .long, help: "Print JSON instead of text (shapes in docs/CLI.md).")
     var json = false
 
@@ -98,7 +122,13 @@ struct GlobalOptions: ParsableArguments {
         guard timeout > 0, timeout <= 3600 else {
             throw CLIFailure(.usage, "--timeout \(timeout) is outside 0 < seconds <= 3600")
         }
-        return try CLIFailure.resolveConfiguration(server: server, token: token)
+        return try CLIFailure.resolveConfiguration(
+            server: server,
+            token: token,
+            tls: tls,
+            caFile: caFile,
+            tlsServerName: tlsServerName
+        )
     }
 }
 

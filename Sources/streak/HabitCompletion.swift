@@ -14,7 +14,10 @@ enum HabitCompletion {
         guard
             var configuration = try? ClientConfiguration.resolve(
                 server: value(of: "--server", in: words),
-                token: value(of: "--token", in: words)
+                token: value(of: "--token", in: words),
+                tls: words.contains("--tls"),
+                caFile: value(of: "--ca-file", in: words),
+                tlsServerName: value(of: "--tls-server-name", in: words)
             )
         else { return [] }
         configuration.connectTimeout = .seconds(1)

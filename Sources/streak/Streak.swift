@@ -13,12 +13,14 @@ struct Streak: AsyncParsableCommand {
 
             The server is --server, else STREAK_SERVER, else 127.0.0.1:7411. The token is --token, \
             else STREAK_TOKEN, else the file a local streakd writes: $STREAKD_DATA_DIR/token, \
-            $XDG_DATA_HOME/streakd/token or ~/.local/share/streakd/token.
+            $XDG_DATA_HOME/streakd/token or ~/.local/share/streakd/token. TLS: --tls (or \
+            STREAK_TLS=1) verifies streakd's certificate against the system store, or --ca-file (or \
+            STREAK_CA_FILE), for --server's host or --tls-server-name.
 
             Dates: YYYY-MM-DD, today, yesterday, -N (N days ago) or a weekday name (the most recent \
             one, today included), in your time zone on the server (streak settings --time-zone local).
 
-            Exit codes: 0 ok, 64 usage, 65 bad input (dates, unknown habits), 69 streakd unreachable, \
+            Exit codes: 0 ok, 64 usage, 65 bad input (dates, unknown habits), 69 streakd unreachable (or its TLS certificate refused), \
             70 server error, 73 cannot write the -o file, 74 output not writable, 75 deadline exceeded, \
             77 not authenticated. See docs/CLI.md.
 

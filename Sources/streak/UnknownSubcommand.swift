@@ -8,7 +8,9 @@ import StreakCLI
 /// saying so beats the usage of the default command.
 enum UnknownSubcommand {
     /// Global options that take a value (the next word is not a subcommand).
-    static let valueOptions: Set<String> = ["--server", "--token", "--as-of", "--color", "--timeout", "--date"]
+    static let valueOptions: Set<String> = [
+        "--server", "--token", "--as-of", "--color", "--timeout", "--date", "--ca-file", "--tls-server-name",
+    ]
 
     /// True when `arguments` name no subcommand and ask for no help or version: `streak`,
     /// `streak --json`, `streak --date yesterday` (all of them `today`).

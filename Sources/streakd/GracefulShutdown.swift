@@ -11,6 +11,7 @@ import Glibc
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
 /// Turns SIGTERM and SIGINT into one graceful shutdown; a second signal exits at once with status 1.
+/// SIGHUP, when installed, calls `reload` instead (the TLS certificate and key are read again).
 ///
 /// The handler is a plain `sigaction` handler that writes the signal number to a pipe (all it
 /// may do there), and a read source on the main queue reacts to it. Not a Dispatch signal
@@ -21,11 +22,13 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 final class GracefulShutdown: @unchecked Sendable {
     private let logger: Logger
     private let begin: @Sendable () -> Void
+    private let reload: (@Sendable () -> Void)?
     private let started = Atomic<Bool>(false)
     private var source: (any DispatchSourceRead)?
 
-    init(logger: Logger, begin: @escaping @Sendable () -> Void) {
+    init(logger: Logger, reload: (@Sendable () -> Void)? = nil, begin: @escaping @Sendable () -> Void) {
         self.logger = logger
+        self.reload = reload
         self.begin = begin
     }
 
@@ -66,6 +69,10 @@ final class GracefulShutdown: @unchecked Sendable {
     }
 
     private func received(_ number: Int32) {
+        if number == SIGHUP, let reload {
+            reload()
+            return
+        }
         if started.exchange(true, ordering: .acquiringAndReleasing) {
             logger.warning("second signal during shutdown; exiting now", metadata: ["signal": "\(number)"])
             exit(1)

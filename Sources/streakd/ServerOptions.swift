@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StreakServer
+import StreakTLS
 import StreakTransport
 
 /// The listening address and the connection limits of `streakd`.
@@ -48,6 +49,32 @@ struct ServerOptions: ParsableArguments {
     )
     var maxPendingOutputBytes: Int = TransportConfiguration().maxPendingOutputBytes
 
+    @Option(
+        name: .customLong("tls-cert"),
+        help: ArgumentHelp(
+            """
+            Serve TLS 1.2+ with this PEM certificate chain, the server's certificate first (env \
+            STREAKD_TLS_CERT); needs --tls-key. SIGHUP reads both files again.
+            """,
+            valueName: "file"
+        )
+    )
+    var tlsCertificate: String?
+
+    @Option(
+        name: .customLong("tls-key"),
+        help: ArgumentHelp("The PEM private key of --tls-cert (env STREAKD_TLS_KEY).", valueName: "file")
+    )
+    var tlsKey: String?
+
+    @Flag(
+        help: """
+            Serve plaintext on an address other than loopback (tokens then travel in clear); \
+            without it streakd refuses to start there unless TLS is on.
+            """
+    )
+    var insecurePlaintext = false
+
     func validate() throws {
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be in 0...65535") }
         guard (64...Int(UInt32.max)).contains(maxFrameBytes) else {
@@ -65,6 +92,34 @@ struct ServerOptions: ParsableArguments {
         try Self.check("--handshake-timeout", handshakeTimeout, atMost: 86_400)
         try Self.check("--idle-timeout", idleTimeout, atMost: 86_400)
         try Self.check("--shutdown-grace", shutdownGrace, atMost: 3_600, zeroAllowed: true)
+    }
+
+    /// The certificate and key from the flags, then the environment; nil when neither is given.
+    func tlsCredentials(environment: [String: String]) throws -> TLSServerCredentials? {
+        let certificate = tlsCertificate ?? environment["STREAKD_TLS_CERT"].flatMap { $0.isEmpty ? nil : $0 }
+        let key = tlsKey ?? environment["STREAKD_TLS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        switch (certificate, key) {
+        case (nil, nil):
+            return nil
+        case (.some, nil):
+            throw ValidationError("--tls-cert needs --tls-key (or STREAKD_TLS_KEY): the certificate's private key")
+        case (nil, .some):
+            throw ValidationError("--tls-key needs --tls-cert (or STREAKD_TLS_CERT): the certificate chain")
+        case (let certificate?, let key?):
+            do {
+                return try TLSServerCredentials(certificateFile: certificate, keyFile: key)
+            } catch {
+                throw ValidationError("cannot serve TLS: \(error.description)")
+            }
+        }
+    }
+
+    /// 127.0.0.0/8 and localhost: the addresses other machines cannot reach.
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" { return true }
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else { return host == "::1" }
+        return UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 
     /// Seconds must be finite and in range: inf, nan and huge values would overflow the conversion.
@@ -100,6 +155,16 @@ struct ServerOptions: ParsableArguments {
         configuration.handshakeTimeout = .milliseconds(Int(handshakeTimeout * 1000))
         configuration.idleTimeout = .milliseconds(Int(idleTimeout * 1000))
         configuration.shutdownGracePeriod = .milliseconds(Int(shutdownGrace * 1000))
+        configuration.tls = try tlsCredentials(environment: environment)
+        if configuration.tls == nil && !insecurePlaintext && !Self.isLoopback(configuration.host) {
+            throw ValidationError(
+                """
+                refusing to serve plaintext on \(configuration.host), which is not a loopback address: bearer \
+                tokens would travel in clear. Give --tls-cert and --tls-key (or STREAKD_TLS_CERT and \
+                STREAKD_TLS_KEY), or --insecure-plaintext to serve plaintext anyway
+                """
+            )
+        }
         return configuration
     }
 }

@@ -4,6 +4,7 @@ import Logging
 import StreakPOSIX
 import StreakServer
 import StreakStorage
+import StreakTLS
 import StreakTransport
 
 #if canImport(Glibc)
@@ -76,7 +77,13 @@ final class ServerRunner: Sendable {
         // Before the listening line: a SIGTERM right after it must already shut down gracefully.
         // The handler is in place at once; the shutdown itself runs on the main queue, so not
         // before dispatchMain() below.
-        let shutdown = GracefulShutdown(logger: logger) {
+        let credentials = configuration.tls
+        var reload: (@Sendable () -> Void)?
+        if let credentials {
+            let logger = self.logger
+            reload = { ServerRunner.reload(credentials, logger: logger) }
+        }
+        let shutdown = GracefulShutdown(logger: logger, reload: reload) {
             service.beginShutdown()
             transport.shutdown {
                 service.close()
@@ -85,7 +92,11 @@ final class ServerRunner: Sendable {
                 exit(0)
             }
         }
-        shutdown.install(signals: [SIGTERM, SIGINT])
+        // SIGHUP keeps its default action (exit) when there is nothing to reload.
+        shutdown.install(signals: credentials == nil ? [SIGTERM, SIGINT] : [SIGTERM, SIGINT, SIGHUP])
+        if let credentials {
+            Self.logCertificate(credentials.context, credentials, logger: logger, event: "serving TLS")
+        }
 
         let port: Int
         do {
@@ -94,8 +105,45 @@ final class ServerRunner: Sendable {
             store.close()
             throw error
         }
-        logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+        logger.info(
+            "listening",
+            metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(credentials != nil)"]
+        )
         FileHandle.standardOutput.write(Data("streakd listening on \(configuration.host):\(port)\n".utf8))
         dispatchMain()
+    }
+
+    /// SIGHUP: reads the certificate and key again; a pair that does not load keeps the old one.
+    private static func reload(_ credentials: TLSServerCredentials, logger: Logger) {
+        do {
+            let context = try credentials.reload()
+            logCertificate(
+                context,
+                credentials,
+                logger: logger,
+                event: "reloaded the TLS certificate and key (new connections use them)"
+            )
+        } catch {
+            logger.error(
+                "SIGHUP: the TLS certificate and key did not load; still serving the previous ones",
+                metadata: ["reason": "\(error.description)"]
+            )
+        }
+    }
+
+    private static func logCertificate(
+        _ context: TLSContext,
+        _ credentials: TLSServerCredentials,
+        logger: Logger,
+        event: String
+    ) {
+        let metadata: Logger.Metadata = [
+            "certificate": "\(credentials.certificateFile)", "key": "\(credentials.keyFile)",
+            "subject": "\(context.summary)",
+        ]
+        logger.notice("\(event)", metadata: metadata)
+        if context.isExpired {
+            logger.warning("the TLS certificate has expired: clients will refuse it", metadata: metadata)
+        }
     }
 }

@@ -174,6 +174,25 @@ public final class ServerProcess: @unchecked Sendable {
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
+    /// Waits until the log holds `text`. - Returns: whether it did within `timeout`.
+    public func waitForLog(_ text: String, timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if log.contains(text) { return true }
+            usleep(20_000)
+        }
+        return log.contains(text)
+    }
+
+    /// Opens a TLS connection to this server (preface exchanged inside TLS), trusting `caFile`.
+    public func connectTLS(
+        caFile: String,
+        serverName: String = "localhost",
+        timeout: Duration = .seconds(20)
+    ) throws -> TestConnection {
+        try TestConnection(port: port, timeout: timeout, tls: (caFile, serverName))
+    }
+
     /// Removes the data directory (after `stop()`).
     public func removeDataDirectory() {
         try? FileManager.default.removeItem(at: dataDirectory)

@@ -11,6 +11,8 @@ import Glibc
 public final class TestConnection: @unchecked Sendable {
     /// The socket descriptor.
     public let descriptor: Int32
+    /// The TLS session, for a connection made with `tls`.
+    public let tls: TestTLSSocket?
     private var decoder: FrameDecoder
     private var nextID: UInt32 = 1
     private var pending: [Frame] = []
@@ -23,13 +25,24 @@ public final class TestConnection: @unchecked Sendable {
     ///   - timeout: the receive timeout of every read.
     ///   - receiveBuffer: a small socket receive buffer (bytes), set before connecting, for
     ///     clients that must look slow to the server.
+    ///   - tls: TLS, trusting this CA file and checking this server name; nil for plaintext.
     public init(
         port: Int,
         timeout: Duration = .seconds(20),
         exchangePreface: Bool = true,
-        receiveBuffer: Int? = nil
+        receiveBuffer: Int? = nil,
+        tls: (caFile: String, serverName: String)? = nil
     ) throws {
-        descriptor = try TestSocket.connect(port: port, timeout: timeout, receiveBuffer: receiveBuffer)
+        let descriptor = try TestSocket.connect(port: port, timeout: timeout, receiveBuffer: receiveBuffer)
+        self.descriptor = descriptor
+        do {
+            self.tls = try tls.map {
+                try TestTLSSocket(descriptor: descriptor, caFile: $0.caFile, serverName: $0.serverName)
+            }
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
         decoder = FrameDecoder(expectsPreface: false)
         if exchangePreface {
             try sendRaw(Preface.bytes)
@@ -70,7 +83,23 @@ public final class TestConnection: @unchecked Sendable {
 
     /// Writes bytes as they are.
     public func sendRaw(_ bytes: [UInt8]) throws {
-        try TestSocket.sendAll(descriptor, bytes)
+        if let tls {
+            try tls.send(bytes)
+        } else {
+            try TestSocket.sendAll(descriptor, bytes)
+        }
+    }
+
+    /// Half-closes: nothing more will be sent (with TLS, a close_notify goes first).
+    public func finishSending() throws {
+        if let tls { try tls.closeNotify() }
+        shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Plaintext (decrypted with TLS) into `buffer`; 0 at end of stream.
+    public func receiveRaw(_ buffer: inout [UInt8]) throws -> Int {
+        if let tls { return try tls.receive(&buffer) }
+        return try TestSocket.receive(descriptor, &buffer)
     }
 
     /// Encodes and writes one frame.
@@ -166,7 +195,7 @@ public final class TestConnection: @unchecked Sendable {
                 throw TestSupportError("undecodable frame from the server: \(error)")
             }
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            let count = try TestSocket.receive(descriptor, &buffer)
+            let count = try receiveRaw(&buffer)
             if count == 0 { return nil }
             decoder.append(contentsOf: buffer[0..<count])
         }
@@ -176,7 +205,7 @@ public final class TestConnection: @unchecked Sendable {
         var result: [UInt8] = []
         while result.count < count {
             var buffer = [UInt8](repeating: 0, count: count - result.count)
-            let received = try TestSocket.receive(descriptor, &buffer)
+            let received = try receiveRaw(&buffer)
             if received == 0 { throw TestSupportError("connection closed during the preface") }
             result += buffer[0..<received]
         }

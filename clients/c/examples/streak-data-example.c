@@ -2,7 +2,8 @@
  * the counts; copies an account into another one (export, then ImportData); archives, unarchives
  * and deletes habits. Exits 1 on any error, with `CODE_NAME (n): message` on stderr.
  *
- * usage: streak-data-example [--server HOST:PORT] [--token TOKEN | --token-file FILE] COMMAND
+ * usage: streak-data-example [--server HOST:PORT] [--token TOKEN | --token-file FILE]
+ *                            [--tls] [--ca-file FILE] COMMAND
  *   export [--page-size N]                      every page, every habit and the totals
  *   copy --to-token-file FILE [--page-size N]   export, then import it all into FILE's account
  *   archive ID DATE | unarchive ID | delete ID
@@ -373,7 +374,7 @@ out:
 
 static int usage(const char *program) {
     fprintf(stderr,
-            "usage: %s [--server HOST:PORT] [--token TOKEN | --token-file FILE] COMMAND\n"
+            "usage: %s [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--tls] [--ca-file FILE] COMMAND\n"
             "  export [--page-size N]\n"
             "  copy --to-token-file FILE [--page-size N]\n"
             "  archive ID DATE | unarchive ID | delete ID\n",
@@ -393,11 +394,19 @@ int main(int argc, char **argv) {
     const char *server = getenv("STREAK_SERVER");
     const char *token = getenv("STREAK_TOKEN");
     const char *token_file = NULL;
+    int use_tls = 0;
+    streak_tls_options tls = {0};
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+        if (strcmp(argv[i], "--tls") == 0) {
+            use_tls = 1;
+            i--; /* no value */
+            continue;
+        }
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (next == NULL) return usage(argv[0]);
-        if (strcmp(argv[i], "--server") == 0) server = next;
+        if (strcmp(argv[i], "--ca-file") == 0) use_tls = 1, tls.ca_file = next;
+        else if (strcmp(argv[i], "--server") == 0) server = next;
         else if (strcmp(argv[i], "--token") == 0) token = next;
         else if (strcmp(argv[i], "--token-file") == 0) token_file = next;
         else return usage(argv[0]);
@@ -431,7 +440,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     streak_status st;
-    streak_client *client = streak_connect(host, port, 5000, &st);
+    streak_client *client = streak_connect_tls(host, port, 5000, use_tls ? &tls : NULL, &st);
     if (client == NULL) return failed("connect", &st);
 
     int rc = 1;

@@ -2,8 +2,10 @@
  * prints the streak summary and the heatmap levels as a grid. Exits non-zero on any error.
  *
  * usage: streak-example [--server HOST:PORT] [--token TOKEN | --token-file FILE]
+ *                       [--tls] [--ca-file FILE] [--tls-server-name NAME]
  *                       [--habit NAME] [--date YYYY-MM-DD] [--as-of YYYY-MM-DD]
- * Defaults: $STREAK_SERVER or 127.0.0.1:7411, $STREAK_TOKEN, habit "Read", today.
+ * Defaults: $STREAK_SERVER or 127.0.0.1:7411, $STREAK_TOKEN, habit "Read", today. --ca-file and
+ * --tls-server-name imply --tls (the system store's CAs without --ca-file).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,9 +58,14 @@ int main(int argc, char **argv) {
     const char *server = getenv("STREAK_SERVER");
     const char *token = getenv("STREAK_TOKEN");
     const char *token_file = NULL, *habit_name = "Read", *date_arg = NULL, *as_of_arg = NULL;
+    int use_tls = 0;
+    streak_tls_options tls = {0};
     for (int i = 1; i < argc; i++) {
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(argv[i], "--server") == 0 && next) server = argv[++i];
+        if (strcmp(argv[i], "--tls") == 0) use_tls = 1;
+        else if (strcmp(argv[i], "--ca-file") == 0 && next) use_tls = 1, tls.ca_file = argv[++i];
+        else if (strcmp(argv[i], "--tls-server-name") == 0 && next) use_tls = 1, tls.server_name = argv[++i];
+        else if (strcmp(argv[i], "--server") == 0 && next) server = argv[++i];
         else if (strcmp(argv[i], "--token") == 0 && next) token = argv[++i];
         else if (strcmp(argv[i], "--token-file") == 0 && next) token_file = argv[++i];
         else if (strcmp(argv[i], "--habit") == 0 && next) habit_name = argv[++i];
@@ -66,6 +73,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--as-of") == 0 && next) as_of_arg = argv[++i];
         else {
             fprintf(stderr, "usage: %s [--server HOST:PORT] [--token TOKEN | --token-file FILE] "
+                            "[--tls] [--ca-file FILE] [--tls-server-name NAME] "
                             "[--habit NAME] [--date YYYY-MM-DD] [--as-of YYYY-MM-DD]\n", argv[0]);
             return 2;
         }
@@ -96,7 +104,7 @@ int main(int argc, char **argv) {
     }
 
     streak_status st;
-    streak_client *client = streak_connect(host, port, DEADLINE_MS, &st);
+    streak_client *client = streak_connect_tls(host, port, DEADLINE_MS, use_tls ? &tls : NULL, &st);
     if (client == NULL) return failed("connect", &st);
     int rc = 1;
     char d1[16], d2[16], d3[16];

@@ -1,6 +1,6 @@
 /* Schedules, skips and rest periods from C: a habit expected on Monday, Wednesday and Friday,
  * a skip, a rest period listed and removed, and the streak after each step.
- * Usage: streak-schedule-example --server HOST:PORT --token-file FILE */
+ * Usage: streak-schedule-example --server HOST:PORT --token-file FILE [--tls] [--ca-file FILE] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +21,14 @@ static void print_day(const char *what, const Streak__V1__CompletionResponse *r)
 
 int main(int argc, char **argv) {
     const char *server = "127.0.0.1:7411", *token_file = NULL;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--server") == 0) server = argv[i + 1];
-        else if (strcmp(argv[i], "--token-file") == 0) token_file = argv[i + 1];
+    int use_tls = 0;
+    streak_tls_options tls = {0};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--tls") == 0) use_tls = 1;
+        else if (i + 1 >= argc) break;
+        else if (strcmp(argv[i], "--server") == 0) server = argv[++i];
+        else if (strcmp(argv[i], "--token-file") == 0) token_file = argv[++i];
+        else if (strcmp(argv[i], "--ca-file") == 0) use_tls = 1, tls.ca_file = argv[++i];
     }
     char token[512] = {0};
     FILE *file = token_file ? fopen(token_file, "r") : NULL;
@@ -38,7 +43,7 @@ int main(int argc, char **argv) {
     uint16_t port;
     if (streak_parse_address(server, host, sizeof host, &port) != 0) return 2;
     streak_status st;
-    streak_client *client = streak_connect(host, port, 10000, &st);
+    streak_client *client = streak_connect_tls(host, port, 10000, use_tls ? &tls : NULL, &st);
     if (client == NULL) return failed("connect", &st);
 
     int rc = 1;

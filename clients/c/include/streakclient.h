@@ -72,6 +72,22 @@ int streak_parse_address(const char *address, char *host, size_t host_size, uint
  * or the status of a GOAWAY sent in place of the preface. */
 streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, streak_status *status);
 
+/* TLS for streak_connect_tls (OpenSSL; TLS 1.2 or later, ALPN "streakd/1"). */
+typedef struct {
+    const char *ca_file;     /* PEM CA certificates to trust; NULL: the system store */
+    const char *server_name; /* the name (or address) the certificate must be for; NULL: host */
+} streak_tls_options;
+
+/* As streak_connect, inside TLS when `tls` is not NULL (NULL: plaintext, as streak_connect).
+ * The handshake shares the timeout. A refused certificate fails with UNAVAILABLE and a message
+ * "cannot connect to HOST:PORT over TLS: certificate verify failed: REASON" (hostname mismatch,
+ * certificate has expired, unknown CA ...); a CA file that does not load with INVALID_ARGUMENT. */
+streak_client *streak_connect_tls(const char *host, uint16_t port, int timeout_ms, const streak_tls_options *tls,
+                                  streak_status *status);
+
+/* "TLSv1.3" for a TLS connection, NULL for a plaintext one. */
+const char *streak_tls_version(const streak_client *client);
+
 /* Calls a unary method. `method` is a name ("GetHeatmap") or a full path
  * ("/streak.v1.Streaks/GetHeatmap"). `token` may be NULL (Ping needs none); it is sent as
  * "authorization: Bearer <token>". `deadline_ms` > 0 is sent as "deadline-ms" and enforced

@@ -1,6 +1,7 @@
 /* streakclient: framing (PROTOCOL.md sections 1-2) and synchronous calls over a TCP socket. */
 #include "streakclient.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -15,6 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
 enum {
     KIND_REQUEST = 1, KIND_RESPONSE = 2, KIND_STREAM_MESSAGE = 3, KIND_END_STREAM = 4,
     KIND_CANCEL = 5, KIND_PING = 6, KIND_PONG = 7, KIND_GOAWAY = 8
@@ -26,6 +31,7 @@ static const uint8_t PREFACE[8] = {'S', 'T', 'R', 'E', 'A', 'K', 'D', 1};
 
 struct streak_client {
     int fd;
+    SSL *ssl; /* NULL for plaintext */
     uint32_t next_id;
     int closed;
     streak_status close_status; /* why the connection is unusable, once closed */
@@ -101,13 +107,38 @@ static streak_code fail(streak_client *c, streak_status *status, streak_code cod
     if (!c->closed) {
         c->closed = 1;
         set_status(&c->close_status, code, "%s", message);
+        if (c->ssl != NULL) {
+            SSL_free(c->ssl);
+            c->ssl = NULL;
+        }
         close(c->fd);
         c->fd = -1;
     }
     return set_status(status, c->close_status.code, "%s", c->close_status.message);
 }
 
+/* OpenSSL's reason for the last failure on this thread (its error queue, then cleared). */
+static const char *tls_reason(void) {
+    static _Thread_local char reason[160];
+    unsigned long code = ERR_get_error();
+    const char *text = code != 0 ? ERR_reason_error_string(code) : NULL;
+    snprintf(reason, sizeof reason, "%s", text != NULL ? text : "TLS error");
+    ERR_clear_error();
+    return reason;
+}
+
 static streak_code send_all(streak_client *c, const uint8_t *data, size_t length, streak_status *status) {
+    while (c->ssl != NULL && length > 0) {
+        int chunk = length > (1u << 30) ? (1 << 30) : (int)length;
+        int n = SSL_write(c->ssl, data, chunk);
+        if (n <= 0) {
+            char message[200];
+            snprintf(message, sizeof message, "connection lost: %s", tls_reason());
+            return fail(c, status, STREAK_UNAVAILABLE, message);
+        }
+        data += n;
+        length -= (size_t)n;
+    }
     while (length > 0) {
         ssize_t n = send(c->fd, data, length, MSG_NOSIGNAL);
         if (n < 0) {
@@ -128,10 +159,26 @@ static streak_code recv_exact(streak_client *c, uint8_t *buffer, size_t length, 
                               streak_status *status) {
     size_t got = 0;
     while (got < length) {
-        struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
-        int ready = poll(&pfd, 1, remaining_ms(deadline));
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready == 0) return set_status(status, STREAK_DEADLINE_EXCEEDED, "deadline exceeded (client)");
+        /* Bytes TLS already decrypted wait inside the SSL object, where poll cannot see them. */
+        if (c->ssl == NULL || SSL_pending(c->ssl) == 0) {
+            struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+            int ready = poll(&pfd, 1, remaining_ms(deadline));
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready == 0) return set_status(status, STREAK_DEADLINE_EXCEEDED, "deadline exceeded (client)");
+        }
+        if (c->ssl != NULL) {
+            size_t want = length - got;
+            int n = SSL_read(c->ssl, buffer + got, want > (1u << 30) ? (1 << 30) : (int)want);
+            if (n > 0) {
+                got += (size_t)n;
+                continue;
+            }
+            int error = SSL_get_error(c->ssl, n);
+            if (error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE) continue;
+            const char *message = error == SSL_ERROR_ZERO_RETURN ? "server closed the connection" : tls_reason();
+            if (error == SSL_ERROR_SYSCALL && ERR_peek_error() == 0) message = "server closed the connection";
+            return fail(c, status, STREAK_UNAVAILABLE, message);
+        }
         ssize_t n = recv(c->fd, buffer + got, length - got, 0);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
@@ -236,7 +283,120 @@ static int connect_before(int fd, const struct sockaddr *address, socklen_t leng
     return result;
 }
 
+static const unsigned char ALPN[] = "\x09streakd/1";
+
+/* The verification failure in words: "certificate verify failed: hostname mismatch (...)". */
+static void verify_failure(SSL *ssl, const char *name, char *out, size_t size) {
+    long result = SSL_get_verify_result(ssl);
+    switch (result) {
+    case X509_V_ERR_HOSTNAME_MISMATCH:
+    case X509_V_ERR_IP_ADDRESS_MISMATCH:
+        snprintf(out, size, "certificate verify failed: hostname mismatch (the server's certificate is not for '%s')",
+                 name);
+        break;
+    case X509_V_ERR_CERT_HAS_EXPIRED:
+        snprintf(out, size, "certificate verify failed: certificate has expired");
+        break;
+    case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT:
+    case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+    case X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
+    case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
+    case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
+        snprintf(out, size, "certificate verify failed: unknown CA (%s): no trusted CA signed the server's certificate",
+                 X509_verify_cert_error_string(result));
+        break;
+    default:
+        snprintf(out, size, "certificate verify failed: %s", X509_verify_cert_error_string(result));
+    }
+}
+
+/* The TLS handshake on the connected socket `fd` before `deadline`. Returns the session, or
+ * NULL with *status set. */
+static SSL *handshake(int fd, const char *host, uint16_t port, const streak_tls_options *tls, int64_t deadline,
+                      streak_status *status) {
+    ERR_clear_error();
+    SSL_CTX *context = SSL_CTX_new(TLS_client_method());
+    if (context == NULL) {
+        set_status(status, STREAK_INTERNAL, "cannot create a TLS context: %s", tls_reason());
+        return NULL;
+    }
+    SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+    SSL_CTX_set_options(context, SSL_OP_NO_RENEGOTIATION | SSL_OP_IGNORE_UNEXPECTED_EOF);
+    SSL_CTX_set_verify(context, SSL_VERIFY_PEER, NULL);
+    int loaded = tls->ca_file != NULL ? SSL_CTX_load_verify_locations(context, tls->ca_file, NULL)
+                                      : SSL_CTX_set_default_verify_paths(context);
+    if (loaded != 1) {
+        set_status(status, STREAK_INVALID_ARGUMENT, "cannot load CA certificates from %s: %s",
+                   tls->ca_file != NULL ? tls->ca_file : "the system store", tls_reason());
+        SSL_CTX_free(context);
+        return NULL;
+    }
+    SSL_CTX_set_alpn_protos(context, ALPN, sizeof ALPN - 1);
+    SSL *ssl = SSL_new(context);
+    SSL_CTX_free(context); /* the session holds its own reference */
+    if (ssl == NULL || SSL_set_fd(ssl, fd) != 1) {
+        set_status(status, STREAK_INTERNAL, "cannot create a TLS session: %s", tls_reason());
+        SSL_free(ssl);
+        return NULL;
+    }
+    const char *name = tls->server_name != NULL ? tls->server_name : host;
+    unsigned char address[16];
+    if (inet_pton(AF_INET, name, address) == 1 || inet_pton(AF_INET6, name, address) == 1) {
+        X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), name); /* no SNI for an address */
+    } else {
+        SSL_set_tlsext_host_name(ssl, name);
+        SSL_set1_host(ssl, name);
+    }
+    /* Non-blocking for the handshake, so that the deadline holds; blocking again afterwards. */
+    int flags = fcntl(fd, F_GETFL, 0);
+    fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    for (;;) {
+        int result = SSL_connect(ssl);
+        if (result == 1) break;
+        int error = SSL_get_error(ssl, result);
+        if (error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE) {
+            struct pollfd pfd = {.fd = fd, .events = error == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT};
+            int ready = poll(&pfd, 1, remaining_ms(deadline));
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready == 0) {
+                set_status(status, STREAK_UNAVAILABLE, "cannot connect to %s:%u over TLS: the handshake timed out", host,
+                           (unsigned)port);
+                SSL_free(ssl);
+                return NULL;
+            }
+            continue;
+        }
+        char reason[300];
+        unsigned long first = ERR_peek_error();
+        if (SSL_get_verify_result(ssl) != X509_V_OK && ERR_GET_REASON(first) == SSL_R_CERTIFICATE_VERIFY_FAILED) {
+            verify_failure(ssl, name, reason, sizeof reason);
+            ERR_clear_error();
+        } else if (ERR_GET_REASON(first) == SSL_R_WRONG_VERSION_NUMBER) {
+            ERR_clear_error();
+            snprintf(reason, sizeof reason, "the server does not serve TLS on this port (wrong version number)");
+        } else if (error == SSL_ERROR_SYSCALL && first == 0) {
+            snprintf(reason, sizeof reason, "the server closed the connection during the TLS handshake");
+        } else {
+            snprintf(reason, sizeof reason, "%s", tls_reason());
+        }
+        set_status(status, STREAK_UNAVAILABLE, "cannot connect to %s:%u over TLS: %s", host, (unsigned)port, reason);
+        SSL_free(ssl);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, flags);
+    return ssl;
+}
+
+const char *streak_tls_version(const streak_client *client) {
+    return client != NULL && client->ssl != NULL ? SSL_get_version(client->ssl) : NULL;
+}
+
 streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, streak_status *status) {
+    return streak_connect_tls(host, port, timeout_ms, NULL, status);
+}
+
+streak_client *streak_connect_tls(const char *host, uint16_t port, int timeout_ms, const streak_tls_options *tls,
+                                  streak_status *status) {
     char port_text[8];
     snprintf(port_text, sizeof port_text, "%u", (unsigned)port);
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
@@ -280,6 +440,7 @@ streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, s
     }
     c->fd = fd;
     c->next_id = 1;
+    if (tls != NULL && (c->ssl = handshake(fd, host, port, tls, deadline, status)) == NULL) goto failed;
     if (send_all(c, PREFACE, sizeof PREFACE, status) != STREAK_OK) goto failed;
     /* streakd answers with the same 8 bytes, even when it refuses ours (PROTOCOL.md section 1: the
      * GOAWAY follows the preface and the first call reports it). A GOAWAY in place of the preface
@@ -304,6 +465,7 @@ streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, s
     }
     set_status(status, STREAK_UNAVAILABLE, "the server did not answer with the Streakd preface");
 failed:
+    if (c->ssl != NULL) SSL_free(c->ssl);
     if (c->fd >= 0) close(c->fd);
     free(c);
     return NULL;
@@ -311,6 +473,10 @@ failed:
 
 void streak_close(streak_client *client) {
     if (client == NULL) return;
+    if (client->ssl != NULL) {
+        SSL_shutdown(client->ssl); /* close_notify, best effort */
+        SSL_free(client->ssl);
+    }
     if (client->fd >= 0) close(client->fd);
     free(client);
 }
@@ -381,8 +547,20 @@ static streak_code await_frame(streak_client *c, uint32_t id, int64_t deadline, 
         }
         if (f.kind == KIND_GOAWAY) {
             uint32_t last = f.body_length >= 4 ? get_u32(f.body) : 0;
+            streak_status reason = {0};
+            size_t offset = 0;
+            int has_reason = f.body_length > 4 && parse_status(f.body + 4, f.body_length - 4, &reason, &offset) == 0;
             free(f.body);
-            if (id > last) return fail(c, status, STREAK_UNAVAILABLE, "server going away; request not processed");
+            if (id > last) {
+                char message[sizeof reason.message + 96];
+                if (has_reason) {
+                    snprintf(message, sizeof message, "server going away (%s: %s); request not processed",
+                             streak_code_name(reason.code), reason.message);
+                } else {
+                    snprintf(message, sizeof message, "server going away; request not processed");
+                }
+                return fail(c, status, STREAK_UNAVAILABLE, message);
+            }
             continue; /* it will still answer ours */
         }
         if (f.request_id != id ||

@@ -11,6 +11,7 @@ from .config import default_data_dir, default_token_file, read_token, resolve_to
 from .connection import Connection
 from .dates import DateLike, WeekStartLike, format_date, from_pb_date, to_date, to_pb_date, to_week_start
 from .errors import StatusCode, StreakError, TokenFileError, code_name
+from .tls import ALPN_PROTOCOL, SYSTEM_CA_FILE, make_context
 from .models import (BatchResult, Completion, CompletionResult, DayDetail, DayRecord, DeletedHabit, Export,
                      ExportedHabit, ExportPage, Habit, Heatmap, HeatmapCell, HeatmapResult, HeatmapWeek, ImportHabit,
                      ImportRecordError, ImportResult, LegendEntry, MonthDay, MonthLabel, MonthPage, Pong, RestPeriod,
@@ -22,6 +23,8 @@ __all__ = [
     # the client
     "Client", "Connection", "DEFAULT_TIMEOUT", "ExportStream", "ServerStream", "Timeout", "WatchStream", "method_path",
     "parse_address",
+    # TLS
+    "ALPN_PROTOCOL", "SYSTEM_CA_FILE", "make_context",
     # errors
     "StatusCode", "StreakError", "TokenFileError", "code_name",
     # the token and the data directory

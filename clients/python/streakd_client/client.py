@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import os
+import ssl
 import time
 import warnings
 from typing import Any, Callable, Generic, Iterable, Iterator, Literal, TypeVar, Union, cast
@@ -11,6 +12,7 @@ from typing import Any, Callable, Generic, Iterable, Iterator, Literal, TypeVar,
 from google.protobuf.message import DecodeError, Message
 
 from . import framing
+from . import tls as _tls
 from .config import PathLike, read_token, resolve_token
 from .connection import Connection
 from .dates import DateLike, WeekStartLike, to_pb_date, to_week_start
@@ -295,11 +297,19 @@ class Client:
     starts a `Weekday`, a weekday number or a locale. Results are frozen dataclasses
     (`streakd_client.models`) with `datetime.date`s; `call()` is the generic form and returns
     the response message. Failures raise `StreakError`.
+
+    TLS: `tls=True` verifies the server's certificate against the system store, or against
+    `ca_file=` (a PEM file of CA certificates; giving it implies TLS), for the host name or
+    address `host` (or `server_hostname=`); `tls=` an `ssl.SSLContext` of your own is used as
+    it is. A certificate that fails verification raises `StreakError` (UNAVAILABLE) with
+    "certificate verify failed: " and the reason (hostname mismatch, certificate has expired,
+    unknown CA).
     """
 
     def __init__(self, host: str | None = None, port: int | None = None, *, token: str | None = None,
                  token_file: PathLike | None = None, timeout: float | None = 10.0,
-                 connect_timeout: float = 5.0) -> None:
+                 connect_timeout: float = 5.0, tls: bool | ssl.SSLContext | None = None,
+                 ca_file: PathLike | None = None, server_hostname: str | None = None) -> None:
         if token is not None and token_file is not None:
             raise TypeError("pass token= or token_file=, not both")
         if token_file is not None:
@@ -310,7 +320,9 @@ class Client:
             port = default_port if port is None else port
         self.token = token
         self.timeout = timeout
-        self._connection = Connection(host, port, connect_timeout=connect_timeout)
+        context = _tls.resolve(tls, ca_file, server_hostname)
+        self._connection = Connection(host, port, connect_timeout=connect_timeout, tls=context,
+                                      server_hostname=server_hostname)
 
     @classmethod
     def connect(cls, address: str | None = None, **kwargs: Any) -> "Client":
@@ -326,9 +338,14 @@ class Client:
         else `$STREAK_TOKEN`, else the token file a local streakd writes (`default_token_file()`:
         `$STREAKD_DATA_DIR/token`, `$XDG_DATA_HOME/streakd/token` or `~/.local/share/streakd/token`).
 
+        TLS as well: `tls=`, `ca_file=` or `server_hostname=`, else `$STREAK_TLS=1` (with
+        `$STREAK_CA_FILE` as the CA file, else the system store).
+
         Raises `TokenFileError` naming the file and what to do when no token is given and that
         file is missing, unreadable or empty.
         """
+        if kwargs.get("tls") is None:
+            kwargs["tls"] = _tls.resolve(None, kwargs.get("ca_file"), kwargs.get("server_hostname"), os.environ)
         return cls.connect(address, token=resolve_token(token, token_file), **kwargs)
 
     def close(self) -> None:

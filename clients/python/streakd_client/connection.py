@@ -2,7 +2,9 @@
 
 Synchronous and usable from several threads: whoever waits reads the socket in short
 slices and files every frame under its request id, so a Watch stream and unary calls
-can share one connection.
+can share one connection. With TLS the socket is an `ssl.SSLSocket`; every read and write
+of it happens under one lock (an SSL object is not for two threads at once), and waiting
+for the socket happens outside it.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import math
 import os
 import select
 import socket
+import ssl
 import threading
 import time
 
 from . import framing
+from . import tls as _tls
 from .errors import StatusCode, StreakError
 from .framing import Frame, FrameKind, RequestBody, StatusHeader
 
@@ -26,13 +30,19 @@ class Connection:
     """A connection after the preface exchange. Use `Client` unless you need raw frames."""
 
     def __init__(self, host: str, port: int, *, connect_timeout: float = 5.0,
-                 max_frame_size: int = framing.DEFAULT_MAX_FRAME_SIZE) -> None:
+                 max_frame_size: int = framing.DEFAULT_MAX_FRAME_SIZE,
+                 tls: ssl.SSLContext | None = None, server_hostname: str | None = None) -> None:
         try:
-            self._sock = socket.create_connection((host, port), timeout=connect_timeout)
+            sock = socket.create_connection((host, port), timeout=connect_timeout)
         except OSError as exc:
             raise StreakError(StatusCode.UNAVAILABLE, f"cannot connect to {host}:{port}: {exc}") from exc
-        self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        self._sock: socket.socket = (sock if tls is None
+                                     else _tls.wrap(sock, tls, server_hostname or host, address))
+        self._tls = tls is not None
         self._sock.setblocking(False)
+        self._io_lock = threading.Lock()
         self._decoder = framing.FrameDecoder(expect_preface=True, max_frame_size=max_frame_size)
         self._read_lock = threading.Lock()
         self._send_lock = threading.Lock()
@@ -66,9 +76,13 @@ class Connection:
             view = memoryview(data)
             while view:
                 try:
-                    sent = self._sock.send(view)
-                except BlockingIOError:
+                    with self._io_lock:
+                        sent = self._sock.send(view)
+                except (BlockingIOError, ssl.SSLWantWriteError):
                     select.select([], [self._sock], [], 1.0)
+                    continue
+                except ssl.SSLWantReadError:
+                    select.select([self._sock], [], [], 1.0)
                     continue
                 except OSError as exc:
                     self._fail(StatusHeader(StatusCode.UNAVAILABLE, f"connection lost: {exc}"))
@@ -171,15 +185,18 @@ class Connection:
         """Reads what arrives within `timeout` and files the frames. Caller holds _read_lock."""
         if self._closed_status is not None:
             return
+        # Bytes TLS already decrypted wait inside the SSL object, where select cannot see them.
+        if not (self._tls and self._buffered()):
+            try:
+                readable, _, _ = select.select([self._sock], [], [], timeout)
+            except (OSError, ValueError):
+                readable = [self._sock]
+            if not readable:
+                return
         try:
-            readable, _, _ = select.select([self._sock], [], [], timeout)
-        except (OSError, ValueError):
-            readable = [self._sock]
-        if not readable:
-            return
-        try:
-            data = self._sock.recv(65536)
-        except BlockingIOError:
+            with self._io_lock:
+                data = self._sock.recv(65536)
+        except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
             return
         except OSError as exc:
             self._fail(StatusHeader(StatusCode.UNAVAILABLE, f"connection lost: {exc}"))
@@ -195,6 +212,16 @@ class Connection:
             self._fail(StatusHeader(exc.status.code, exc.status.message))
         except framing.FramingError as exc:
             self._fail(StatusHeader(StatusCode.INTERNAL, f"bad frame from the server: {exc}"))
+
+    def _buffered(self) -> bool:
+        sock = self._sock
+        with self._io_lock:
+            return isinstance(sock, ssl.SSLSocket) and sock.pending() > 0
+
+    @property
+    def tls_version(self) -> str | None:
+        """The TLS version agreed on (e.g. "TLSv1.3"), or None for a plaintext connection."""
+        return self._sock.version() if isinstance(self._sock, ssl.SSLSocket) else None
 
     def _eof_status(self) -> StatusHeader:
         if self.goaway is not None:

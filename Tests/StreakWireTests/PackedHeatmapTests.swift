@@ -195,21 +195,21 @@ import Testing
         #expect(packed.days == 6)
         #expect(packed.levels == [0xC3, 0x08])
         #expect(packed.percents == [100, 0, 0, 100, 0, 50])
-        #expect(packed.active == [0x03, 0x02, 0x02, 0x01, 0x01, 0x02])
-        #expect(packed.excused == [0x01, 0x00, 0x01, 0x01, 0x03, 0x00, 0x01, 0x01])
+        #expect(packed.active == [0x1A, 0x11, 0x0A])
+        #expect(packed.excused == [0x08, 0x09, 0x18, 0x09])
         #expect(packed.completedExceptions.isEmpty)
         let bytes = WireGetHeatmapResponse(packed: packed).serializedBytes()
         #expect(
             bytes == [
-                0x12, 0x34,
+                0x12, 0x2D,
                 0x0A, 0x07, 0x08, 0xE8, 0x0F, 0x10, 0x03, 0x18, 0x01,
                 0x12, 0x07, 0x08, 0xE8, 0x0F, 0x10, 0x03, 0x18, 0x0A,
                 0x18, 0x02,
                 0x20, 0x06,
                 0x2A, 0x02, 0xC3, 0x08,
                 0x32, 0x06, 0x64, 0x00, 0x00, 0x64, 0x00, 0x32,
-                0x3A, 0x06, 0x03, 0x02, 0x02, 0x01, 0x01, 0x02,
-                0x42, 0x08, 0x01, 0x00, 0x01, 0x01, 0x03, 0x00, 0x01, 0x01,
+                0x3A, 0x03, 0x1A, 0x11, 0x0A,
+                0x42, 0x04, 0x08, 0x09, 0x18, 0x09,
             ],
             "\(bytes.map { String($0, radix: 16) })"
         )
@@ -232,8 +232,8 @@ import Testing
             days: 6,
             levels: [0xC3, 0x08],
             percents: [100, 0, 0, 100, 0, 50],
-            active: [0x03, 0x02, 0x02, 0x01, 0x01, 0x02],
-            excused: [0x01, 0x00, 0x01, 0x01, 0x03, 0x00, 0x01, 0x01]
+            active: [0x1A, 0x11, 0x0A],
+            excused: [0x08, 0x09, 0x18, 0x09]
         )
         _ = try good.unpacked()
         func refused(_ change: (inout WirePackedHeatmap) -> Void, _ fragment: String) {
@@ -252,12 +252,12 @@ import Testing
         refused({ $0.levels = [0xC3, 0x18] }, "unused bits")
         refused({ $0.percents[2] = 101 }, "percents: 101")
         refused({ $0.percents.removeLast() }, "percents has 5 bytes")
-        refused({ $0.active = [0x03, 0x02, 0x02, 0x01] }, "active: the runs cover 5 of 6")
-        refused({ $0.active = [0x03, 0x02, 0x02, 0x01, 0x02, 0x02] }, "active: the runs cover more than 6")
-        refused({ $0.active = [0x00, 0x02, 0x06, 0x02] }, "active: a run of length 0")
-        refused({ $0.active = [0x01, 0x82] }, "active: truncated varint at byte 1")
-        refused({ $0.excused = [0x06, 0x80, 0x80, 0x80, 0x80, 0x10] }, "excused: overlong varint at byte 1")
-        refused({ $0.excused = [0x06, 0x03] }, "excused: more than active")
+        refused({ $0.active = [0x1A, 0x11] }, "active: the runs cover 5 of 6")
+        refused({ $0.active = [0x1A, 0x11, 0x12] }, "active: the runs cover more than 6")
+        refused({ $0.active = [0x02, 0x32] }, "active: a run of length 0")
+        refused({ $0.active = [0x1A, 0x82] }, "active: truncated varint at byte 1")
+        refused({ $0.excused = [0x37, 0x80, 0x80, 0x80, 0x80, 0x10] }, "excused: overlong varint at byte 1")
+        refused({ $0.excused = [0x33] }, "excused: more than active")
         refused({ $0.completedExceptions = [0x02, 0x00, 0x01, 0x00] }, "out of order")
         refused({ $0.completedExceptions = [0x06, 0x00] }, "past the last")
         refused({ $0.completedExceptions = [0x05, 0x03] }, "completed: more than due")

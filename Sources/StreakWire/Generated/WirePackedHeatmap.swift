@@ -21,7 +21,7 @@ public struct WirePackedHeatmap: WireMessage {
     public var levels: [UInt8] = []
     /// 1 byte per present cell, date order: 0...100.
     public var percents: [UInt8] = []
-    /// Runs (varint length, varint value) in row order.
+    /// Runs in row order (PROTOCOL.md section 8.3)
     public var active: [UInt8] = []
     /// Runs of active - due, in row order.
     public var excused: [UInt8] = []

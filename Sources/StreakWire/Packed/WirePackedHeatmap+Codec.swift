@@ -12,7 +12,8 @@ private struct PackedCell {
 // The compact heatmap encoding of docs/PROTOCOL.md section 8: packing (the server) and unpacking
 // into the classic `WireHeatmap` (the clients). Present cells are the days from `from` on, one per
 // day, `days` of them; levels (2 bits) and percentages (1 byte) are per cell in date order; `active`
-// and `excused` (active - due) are runs over the cells in row order; `completed` is derived from
+// and `excused` (active - due) are runs over the cells in row order, one varint a run (length * 8 +
+// value, or length * 8 + 7 and the value in a second varint when it is 7 or more); `completed` is derived from
 // the percentage and `due`, with the cells where that is wrong listed in `completed_exceptions`.
 extension WirePackedHeatmap {
     /// Packs a heatmap. Accessibility labels and the legend are never carried (a decoder makes
@@ -209,27 +210,27 @@ extension WirePackedHeatmap {
         return order
     }
 
-    /// Run-length encoding: (length, value) varint pairs, each run as long as it goes.
+    /// Run-length encoding, each run as long as it goes, one varint a run: `length * 8 + value`
+    /// for a value of 0...6, or `length * 8 + 7` followed by the value as a second varint.
     private static func runs(_ values: some Sequence<Int>) -> [UInt8] {
         var bytes: [UInt8] = []
         var current = 0
         var length = 0
+        func flush() {
+            guard length > 0 else { return }
+            PackedVarint.append(UInt32(length) << 3 | UInt32(min(current, 7)), to: &bytes)
+            if current >= 7 { PackedVarint.append(UInt32(current), to: &bytes) }
+        }
         for value in values {
             if length > 0 && value == current {
                 length += 1
                 continue
             }
-            if length > 0 {
-                PackedVarint.append(UInt32(length), to: &bytes)
-                PackedVarint.append(UInt32(current), to: &bytes)
-            }
+            flush()
             current = value
             length = 1
         }
-        if length > 0 {
-            PackedVarint.append(UInt32(length), to: &bytes)
-            PackedVarint.append(UInt32(current), to: &bytes)
-        }
+        flush()
         return bytes
     }
 
@@ -239,8 +240,9 @@ extension WirePackedHeatmap {
         var reader = PackedVarintReader(bytes)
         var position = 0
         while !reader.isAtEnd {
-            let length = try next(&reader, field)
-            let value = try next(&reader, field)
+            let run = try next(&reader, field)
+            let length = run >> 3
+            let value = run & 7 == 7 ? try next(&reader, field) : run & 7
             guard length > 0 else { throw error("\(field): a run of length 0") }
             guard length <= order.count - position else {
                 throw error("\(field): the runs cover more than \(order.count) cells")

@@ -121,14 +121,17 @@ def _row_order(days: int, lead: int) -> list[int]:
 
 
 def _runs(data: bytes, order: Sequence[int], field: str) -> list[int]:
-    """Each cell's value (by date-order index) from (length, value) runs over `order`."""
+    """Each cell's value (by date-order index) from runs over `order`: one varint a run, length * 8 +
+    value, or length * 8 + 7 and then the value as a second varint."""
     values = [0] * len(order)
     position = 0
     offset = 0
     while offset < len(data):
         try:
-            length, offset = read_varint(data, offset)
-            value, offset = read_varint(data, offset)
+            run, offset = read_varint(data, offset)
+            length, value = run >> 3, run & 7
+            if value == 7:
+                value, offset = read_varint(data, offset)
         except PackedHeatmapError as error:
             raise PackedHeatmapError(f"{field}: {error}") from None
         if length == 0:

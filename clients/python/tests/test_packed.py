@@ -13,15 +13,15 @@ day = datetime.date
 
 # The worked example of PROTOCOL.md section 8.5: a GetHeatmapResponse, byte for byte.
 EXAMPLE = bytes.fromhex(
-    "1234"
+    "122d"
     "0a0708e80f10031801"
     "120708e80f1003180a"
     "1802"
     "2006"
     "2a02c308"
     "3206640000640032"
-    "3a06030202010102"
-    "42080100010103000101")
+    "3a031a110a"
+    "420408091809")
 
 
 def example() -> types_pb2.PackedHeatmap:
@@ -67,12 +67,12 @@ def changed(**fields: object) -> types_pb2.PackedHeatmap:
     ({"levels": b"\xc3"}, "levels has 1 bytes"),
     ({"levels": b"\xc3\x18"}, "unused bits"),
     ({"percents": b"\x64\x00\x65\x64\x00\x32"}, "percents: 101"),
-    ({"active": b"\x03\x02\x02\x01"}, "active: the runs cover 5 of 6"),
-    ({"active": b"\x03\x02\x02\x01\x02\x02"}, "active: the runs cover more than 6"),
-    ({"active": b"\x00\x02\x06\x02"}, "active: a run of length 0"),
-    ({"active": b"\x01\x82"}, "active: truncated varint at byte 1"),
-    ({"excused": b"\x06\x80\x80\x80\x80\x10"}, "excused: overlong varint at byte 1"),
-    ({"excused": b"\x06\x03"}, "excused: more than active"),
+    ({"active": b"\x1a\x11"}, "active: the runs cover 5 of 6"),
+    ({"active": b"\x1a\x11\x12"}, "active: the runs cover more than 6"),
+    ({"active": b"\x02\x32"}, "active: a run of length 0"),
+    ({"active": b"\x1a\x82"}, "active: truncated varint at byte 1"),
+    ({"excused": b"\x37\x80\x80\x80\x80\x10"}, "excused: overlong varint at byte 1"),
+    ({"excused": b"\x33"}, "excused: more than active"),
     ({"completed_exceptions": b"\x02\x00\x01\x00"}, "out of order"),
     ({"completed_exceptions": b"\x05\x03"}, "completed: more than due"),
     ({"week_start": 0}, "week_start is required"),

@@ -475,7 +475,7 @@ struct  Streak__V1__PackedHeatmap
    */
   ProtobufCBinaryData percents;
   /*
-   * runs (varint length, varint value) in row order
+   * runs in row order (PROTOCOL.md section 8.3)
    */
   ProtobufCBinaryData active;
   /*

@@ -221,6 +221,8 @@ import Testing
                     return c
                 }()
         )
+        // The classic answer to the same request, as section 8.5 says.
+        #expect(WireGetHeatmapResponse(heatmap: Self.classic(heatmap)).serializedBytes().count == 239)
     }
 
     @Test func badPackedHeatmapsAreRefused() throws {

@@ -195,7 +195,7 @@ let targets: [Target] = [
     // The built `streak` binary against a real streakd, with golden files.
     .testTarget(
         name: "StreakCommandTests",
-        dependencies: ["StreakFraming", "StreakTestSupport", "StreakCore"],
+        dependencies: ["StreakFraming", "StreakTestSupport", "StreakCore", "StreakWire"],
         resources: [.copy("Golden")],
         swiftSettings: swiftSettings
     ),

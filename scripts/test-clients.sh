@@ -133,7 +133,7 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 
-step "C client: libstreakclient.a, streak-example, streak-schedule-example and streak-data-example"
+step "C client: libstreakclient.a, streak-example, streak-schedule-example, streak-data-example and streak-display-example"
 make -s -C clients/c
 
 step "pytest (offline$([ "$offline" -eq 0 ] && echo ' and integration against streakd'))"
@@ -351,5 +351,103 @@ expect_failure "TLS against the plaintext port" "does not serve TLS on this port
 for line in "TLS handshake failed (the client refused the server's certificate)" "a plaintext client connected to the TLS port"; do
   grep -qF "$line" "$data/tls-stderr" || { echo "test-clients: the server did not log '$line'" >&2; cat "$data/tls-stderr" >&2; exit 1; }
 done
+# The packed heatmap from C (PROTOCOL.md section 8), for a user of its own: a seeded random year
+# (Read daily and Gym on Monday, Wednesday and Friday from 2023-07-01; Walk from 2023-09-01,
+# archived on 2024-05-01; 3 % of the days skipped; a rest period at New Year), then three weeks of June 2024 set by
+# hand, with Stretch (daily) from June 1. streak-display-example draws those weeks from the packed
+# answer and lists the days; --check compares packed and classic answers cell by cell.
+"$STREAKD_BIN" user add display --data-dir "$data/data" >"$data/display-token"
+"$venv/bin/python" - "$port" "$data/display-token" <<'PY'
+import datetime
+import random
+import sys
+
+from streakd_client import Client, Weekday
+
+day = datetime.date
+with Client("127.0.0.1", int(sys.argv[1]), token=open(sys.argv[2]).read().strip(), timeout=30) as client:
+    read = client.create_habit("Read", "2023-07-01")
+    gym = client.create_habit("Gym", "2023-07-01", schedule=[Weekday.MONDAY, Weekday.WEDNESDAY, Weekday.FRIDAY])
+    walk = client.create_habit("Walk", "2023-09-01")
+    stretch = client.create_habit("Stretch", "2024-06-01")
+    rng, done, skips = random.Random(7), [], []
+    date = day(2023, 7, 1)
+    while date < day(2024, 6, 1):
+        for habit in (read, gym, walk):
+            if habit.created_on <= date and not (habit is walk and date >= day(2024, 5, 1)):
+                roll = rng.random()
+                # Gym on its days; now and then on another day, which then counts as due too.
+                if habit is gym and date.isoweekday() not in (1, 3, 5) and roll >= 0.03:
+                    continue
+                if roll < 0.6:
+                    done.append((habit.id, date))
+                elif roll < 0.63:
+                    skips.append((habit.id, date))
+        date += datetime.timedelta(days=1)
+    client.batch_completions(record=done)
+    for habit_id, date in skips:
+        client.skip_habit(habit_id, date)
+    client.archive_habit(walk.id, "2024-05-01")
+    client.add_rest_period("2023-12-24", "2024-01-01", "New Year")
+    june = {3: (read, stretch, gym), 4: (read,), 5: (gym,), 7: (read, stretch), 8: (read, stretch), 9: (stretch,),
+            13: (read, stretch), 14: (read,), 17: (read,), 18: (read, stretch), 19: (read, gym, stretch), 20: (gym,)}
+    client.batch_completions(record=[(h.id, day(2024, 6, d)) for d, habits in june.items() for h in habits])
+    client.add_rest_period("2024-06-10", "2024-06-12", "away")
+    for habit_id, date in [(gym.id, "2024-06-14"), (read.id, "2024-06-16"), (stretch.id, "2024-06-16")]:
+        client.skip_habit(habit_id, date)
+PY
+display=clients/c/build/streak-display-example
+run_display() {
+  "$display" --server "127.0.0.1:$port" --token-file "$data/display-token" "$@"
+}
+# Monday the 3rd: all three done (a block); Tuesday: Read, 1 of 2 (a cross); Wednesday: Gym, 1 of 3
+# (a bar); Thursday: nothing (a dot); the 10th to 12th rest (dashes), Sunday the 16th every habit
+# skipped (a dash); Thursday the 20th is "today": Gym done on a day it is not scheduled counts as
+# due (1 of 3, a bar); the days after it are absent.
+expect_output "streak-display-example" "packed heatmap: 77 bytes; 2024-06-03 to 2024-06-23, 18 days, 3 weeks from Monday
+Jun
+███ ▄▄▄  █
+▀▀▀      ▀
+▄█▄ ▄▄▄ ███
+ ▀      ▀▀▀
+ █  ▄▄▄ ███
+ ▀      ▀▀▀
+ ▄  ███  █
+    ▀▀▀  ▀
+▄█▄ ▄█▄
+ ▀   ▀
+███  ▄
+▀▀▀
+▄█▄ ▄▄▄
+ ▀
+2024-06-03 row 0: level 3, 100%, 3 of 3 due, 3 active
+2024-06-04 row 1: level 2, 50%, 1 of 2 due, 3 active
+2024-06-05 row 2: level 1, 33%, 1 of 3 due, 3 active
+2024-06-06 row 3: level 0, 0%, 0 of 2 due, 3 active
+2024-06-07 row 4: level 2, 67%, 2 of 3 due, 3 active
+2024-06-08 row 5: level 3, 100%, 2 of 2 due, 3 active
+2024-06-09 row 6: level 2, 50%, 1 of 2 due, 3 active
+2024-06-10 row 0: level 0, 0%, 0 of 0 due, 3 active, rest
+2024-06-11 row 1: level 0, 0%, 0 of 0 due, 3 active, rest
+2024-06-12 row 2: level 0, 0%, 0 of 0 due, 3 active, rest
+2024-06-13 row 3: level 3, 100%, 2 of 2 due, 3 active
+2024-06-14 row 4: level 2, 50%, 1 of 2 due, 3 active
+2024-06-15 row 5: level 0, 0%, 0 of 2 due, 3 active
+2024-06-16 row 6: level 0, 0%, 0 of 0 due, 3 active, rest
+2024-06-17 row 0: level 1, 33%, 1 of 3 due, 3 active
+2024-06-18 row 1: level 3, 100%, 2 of 2 due, 3 active
+2024-06-19 row 2: level 3, 100%, 3 of 3 due, 3 active
+2024-06-20 row 3: level 1, 33%, 1 of 3 due, 3 active" \
+  "$(run_display --from 2024-06-03 --to 2024-06-23 --as-of 2024-06-20 --week-start 2 --labels --list)"
+check_out="$(run_display --as-of 2024-06-30 --check 7 40)"
+tail -3 <<<"$check_out"
+[ "$(tail -1 <<<"$check_out")" = "packed equals classic in 40 of 40 rounds" ] \
+  || { printf '%s\n' "$check_out" >&2; echo "test-clients: packed and classic heatmaps differ in C" >&2; exit 1; }
+# The year as a display shows it: at most 600 bytes on the wire (30-odd skips included).
+year_out="$(run_display --as-of 2024-05-31)"
+printf '%s\n' "$year_out"
+year_bytes="$(sed -n 's/^packed heatmap: \([0-9]*\) bytes; 2023-06-01 to 2024-05-31, 366 days, 53 weeks from Monday$/\1/p' <<<"$year_out")"
+[ -n "$year_bytes" ] && [ "$year_bytes" -le 600 ] \
+  || { echo "test-clients: the packed year is not at most 600 bytes: $(head -1 <<<"$year_out")" >&2; exit 1; }
 
 echo "client tests passed"

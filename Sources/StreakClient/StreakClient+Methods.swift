@@ -70,10 +70,32 @@ extension StreakClient {
         return response.day ?? WireDayDetail()
     }
 
-    /// GetHeatmap: weeks, month labels and legend.
+    /// GetHeatmap: weeks, month labels and legend. With `request.packed` the answer travels in the
+    /// compact encoding (about 500 bytes for a year instead of about 9 KB) and is unpacked here into
+    /// the same weeks (the month labels only with `packedMonthLabels`; accessibility labels are made
+    /// from the counts when `accessibilityLabels` is set).
     public func heatmap(_ request: WireGetHeatmapRequest = .init()) async throws(StreakClientError) -> WireHeatmap {
         let response: WireGetHeatmapResponse = try await call(.getHeatmap, request)
+        if let packed = response.packed {
+            return try Self.unpack(packed, accessibilityLabels: request.accessibilityLabels)
+        }
         return response.heatmap ?? WireHeatmap()
+    }
+
+    /// GetHeatmap in the compact encoding, as it came (`request.packed` is set for you): for a
+    /// client that reads the levels and percentages itself (docs/PROTOCOL.md section 8).
+    public func packedHeatmap(
+        _ request: WireGetHeatmapRequest = .init()
+    ) async throws(StreakClientError)
+        -> WirePackedHeatmap
+    {
+        var request = request
+        request.packed = true
+        let response: WireGetHeatmapResponse = try await call(.getHeatmap, request)
+        guard let packed = response.packed else {
+            throw StreakClientError(.internal, "GetHeatmap: the answer has no packed heatmap")
+        }
+        return packed
     }
 
     /// GetStreak: the current and longest streak as of a day (default: today), over `habitIDs`
@@ -124,11 +146,28 @@ extension StreakClient {
         return response.labels
     }
 
-    /// BuildHeatmap (stateless): heatmap and streak from the habits and completions sent.
+    /// BuildHeatmap (stateless): heatmap and streak from the habits and completions sent (as
+    /// `completions`, or compactly as `completionDays`: `WireHabitDays(habitId:days:)`). The answer
+    /// is as it came: with `request.packed`, `packed` is set instead of `heatmap`
+    /// (`WirePackedHeatmap.unpacked()` gives the weeks).
     public func buildHeatmap(
         _ request: WireBuildHeatmapRequest
     ) async throws(StreakClientError) -> WireBuildHeatmapResponse {
         try await call(.buildHeatmap, request)
+    }
+
+    /// A packed heatmap as weeks; one that does not decode is a bad answer (INTERNAL).
+    static func unpack(
+        _ packed: WirePackedHeatmap,
+        accessibilityLabels: Bool
+    ) throws(StreakClientError)
+        -> WireHeatmap
+    {
+        do {
+            return try packed.unpacked(accessibilityLabels: accessibilityLabels)
+        } catch {
+            throw StreakClientError(.internal, "GetHeatmap: bad packed heatmap: \(error.message)")
+        }
     }
 
     /// BuildMonthPage (stateless).

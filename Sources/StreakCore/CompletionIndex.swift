@@ -38,10 +38,21 @@ public struct CompletionIndex: Hashable, Sendable {
     /// Indexes `habits` (with their schedules), `completions`, `skips` and `restPeriods`
     /// (duplicates count once). A skip of a habit on a day it is also completed is dropped: the
     /// day is done. The stateless builders use this to get a stateful user's answers.
-    public init(habits: [Habit], completions: [Completion], skips: [Skip] = [], restPeriods: [RestPeriod] = []) {
+    /// `completionDays` adds more completions, as each habit's day numbers (days since 1970-01-01, in
+    /// any order), the compact form of BuildHeatmap's input.
+    public init(
+        habits: [Habit],
+        completions: [Completion],
+        completionDays: [(habitID: Int64, dayNumbers: [Int])] = [],
+        skips: [Skip] = [],
+        restPeriods: [RestPeriod] = []
+    ) {
         self.habits = habits.sorted { $0.id < $1.id }
         var byDay: [Int: [Int64]] = [:]
         for completion in completions { byDay[completion.date.dayNumber, default: []].append(completion.habitID) }
+        for (habitID, dayNumbers) in completionDays {
+            for day in dayNumbers { byDay[day, default: []].append(habitID) }
+        }
         for (day, ids) in byDay { byDay[day] = Array(Set(ids)).sorted() }
         daysWithCompletions = byDay.keys.sorted()
         completedIDs = daysWithCompletions.map { byDay[$0] ?? [] }

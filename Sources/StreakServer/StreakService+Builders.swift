@@ -54,7 +54,24 @@ enum StatelessBuilders {
             }
         }
         let restPeriods = try request.restPeriods.map { try RestPeriod(wire: $0, field: "rest_periods") }
-        let index = CompletionIndex(habits: habits, completions: completions, skips: skips, restPeriods: restPeriods)
+        var completionDays: [(habitID: Int64, dayNumbers: [Int])] = []
+        completionDays.reserveCapacity(request.completionDays.count)
+        for (position, entry) in request.completionDays.enumerated() {
+            do {
+                completionDays.append((entry.habitId, try entry.dayNumbers()))
+            } catch {
+                throw ServiceError.invalidArgument(
+                    "completion_days[\(position)] (habit \(entry.habitId)): \(error.message)"
+                )
+            }
+        }
+        let index = CompletionIndex(
+            habits: habits,
+            completions: completions,
+            completionDays: completionDays,
+            skips: skips,
+            restPeriods: restPeriods
+        )
         let options = HeatmapOptions(
             asOf: asOf,
             from: request.from,
@@ -62,10 +79,17 @@ enum StatelessBuilders {
             weekStart: try WeekStartResolver.weekday(request.weekStart, fallback: .monday),
             locale: try locale(request.locale),
             threshold: threshold,
-            accessibilityLabels: request.accessibilityLabels
+            // A packed answer carries no labels: its decoder makes them from the counts.
+            accessibilityLabels: request.accessibilityLabels && !request.packed
         )
         let heatmap = try HeatmapBuilder.build(index, options: options)
         let streak = StreakCalculator.summary(index, threshold: threshold, asOf: asOf)
+        if request.packed {
+            return WireBuildHeatmapResponse(
+                streak: WireStreakSummary(streak),
+                packed: WirePackedHeatmap(heatmap, monthLabels: request.packedMonthLabels)
+            ).serializedBytes()
+        }
         return WireBuildHeatmapResponse(heatmap: WireHeatmap(heatmap), streak: WireStreakSummary(streak))
             .serializedBytes()
     }

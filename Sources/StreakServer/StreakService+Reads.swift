@@ -49,9 +49,14 @@ struct ReadComputer {
                 weekStart: try WeekStartResolver.weekday(request.weekStart, fallback: data.settings.weekStart),
                 locale: try locale(request.locale),
                 threshold: data.threshold,
-                accessibilityLabels: request.accessibilityLabels
+                // A packed answer carries no labels: its decoder makes them from the counts.
+                accessibilityLabels: request.accessibilityLabels && !request.packed
             )
             let heatmap = try HeatmapBuilder.build(data.index, options: options)
+            if request.packed {
+                let packed = WirePackedHeatmap(heatmap, monthLabels: request.packedMonthLabels)
+                return WireGetHeatmapResponse(packed: packed).serializedBytes()
+            }
             return WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
         case .getStreak:
             let request = try WireGetStreakRequest(serializedBytes: bytes)

@@ -5,6 +5,8 @@ import StreakWire
 enum ScenarioName: String, CaseIterable, Sendable {
     /// GetHeatmap for a year, the read that heatmap screens make.
     case heatmap
+    /// The same GetHeatmap in the packed encoding (docs/PROTOCOL.md section 8): about 500 bytes instead of 9 KB.
+    case heatmapPacked = "heatmap-packed"
     /// RecordCompletion and RemoveCompletion in turn on one (habit, date), so every request is a durable change.
     case record
     /// BuildMonthLabels for 53 weeks, stateless.
@@ -17,6 +19,7 @@ enum ScenarioName: String, CaseIterable, Sendable {
 struct RequestMix: Sendable {
     private let scenario: ScenarioName
     private let heatmap: RequestTemplate
+    private let packedHeatmap: RequestTemplate
     private let streak: RequestTemplate
     private let labels: RequestTemplate
     private let record: RequestTemplate
@@ -31,6 +34,12 @@ struct RequestMix: Sendable {
         var heatmapRequest = WireGetHeatmapRequest()
         heatmapRequest.asOf = asOf
         heatmap = RequestTemplate(
+            method: WireMethod.getHeatmap.rawValue,
+            token: user.token,
+            message: heatmapRequest.serializedBytes()
+        )
+        heatmapRequest.packed = true
+        packedHeatmap = RequestTemplate(
             method: WireMethod.getHeatmap.rawValue,
             token: user.token,
             message: heatmapRequest.serializedBytes()
@@ -77,6 +86,7 @@ struct RequestMix: Sendable {
         defer { sent += 1 }
         switch scenario {
         case .heatmap: return heatmap
+        case .heatmapPacked: return packedHeatmap
         case .labels: return labels
         case .record: return nextWrite()
         case .mix:

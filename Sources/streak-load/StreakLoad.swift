@@ -85,11 +85,13 @@ extension StreakLoad {
 
     /// Runs one scenario and prints its RESULT line.
     struct Run: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Run one scenario: heatmap, record, labels or mix.")
+        static let configuration = CommandConfiguration(
+            abstract: "Run one scenario: heatmap, heatmap-packed, record, labels or mix."
+        )
 
         @OptionGroup var target: TargetOptions
 
-        @Argument(help: "heatmap | record | labels | mix")
+        @Argument(help: "heatmap | heatmap-packed | record | labels | mix")
         var scenario: String
 
         @Option(help: "Concurrent connections.")
@@ -106,7 +108,9 @@ extension StreakLoad {
 
         func validate() throws {
             guard ScenarioName(rawValue: scenario) != nil else {
-                throw ValidationError("unknown scenario \(scenario); choose heatmap, record, labels or mix")
+                throw ValidationError(
+                    "unknown scenario \(scenario); choose heatmap, heatmap-packed, record, labels or mix"
+                )
             }
             guard connections > 0, depth > 0, duration > 0, warmup >= 0 else {
                 throw ValidationError("connections, depth and duration must be positive")

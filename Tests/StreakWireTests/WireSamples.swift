@@ -79,6 +79,19 @@ enum WireSamples {
         monthLabels: [WireMonthLabel(label: "Jan", weekIndex: 0), WireMonthLabel(label: "Mär", weekIndex: 9)],
         legend: [WireLegendEntry(level: 1, minPercent: 1, maxPercent: 49, description: "1-49%")]
     )
+    static let packedHeatmap = WirePackedHeatmap(
+        from: date(2024, 3, 1),
+        to: date(2024, 3, 10),
+        weekStart: .monday,
+        days: 6,
+        levels: [0xC3, 0x08],
+        percents: [100, 0, 0, 100, 0, 50],
+        active: [0x1A, 0x11, 0x0A],
+        excused: [0x08, 0x09, 0x18, 0x09],
+        completedExceptions: [0x05, 0x01],
+        monthLabels: [WireMonthLabel(label: "Mär", weekIndex: 0)]
+    )
+    static let habitDays = WireHabitDays(habitId: .max, dayDeltas: [0x01, 0xC8, 0x9A, 0x01, 0x01, 0x03])
     static let monthDay = WireMonthDay(
         date: date(2024, 2, 29),
         day: 29,
@@ -297,10 +310,14 @@ enum WireSamples {
                 weekStart: weekStartLocale,
                 locale: "en_GB",
                 accessibilityLabels: true,
-                habitIds: [7]
+                habitIds: [7],
+                packed: true,
+                packedMonthLabels: true
             )
         ),
-        WireSample("GetHeatmapResponse", WireGetHeatmapResponse(heatmap: heatmap)),
+        WireSample("GetHeatmapResponse", WireGetHeatmapResponse(heatmap: heatmap, packed: packedHeatmap)),
+        WireSample("PackedHeatmap", packedHeatmap),
+        WireSample("HabitDays", habitDays),
         WireSample("GetStreakRequest", WireGetStreakRequest(asOf: date(2024, 3, 5), habitIds: [1, .max])),
         WireSample("GetStreakResponse", WireGetStreakResponse(streak: streak)),
         WireSample(
@@ -371,10 +388,16 @@ enum WireSamples {
                 minPercent: 50,
                 accessibilityLabels: true,
                 skips: [WireSkip(habitId: 42, date: date(2024, 3, 1))],
-                restPeriods: [restPeriod]
+                restPeriods: [restPeriod],
+                packed: true,
+                packedMonthLabels: true,
+                completionDays: [habitDays, WireHabitDays(habitId: 3)]
             )
         ),
-        WireSample("BuildHeatmapResponse", WireBuildHeatmapResponse(heatmap: heatmap, streak: streak)),
+        WireSample(
+            "BuildHeatmapResponse",
+            WireBuildHeatmapResponse(heatmap: heatmap, streak: streak, packed: packedHeatmap)
+        ),
         WireSample(
             "BuildMonthPageRequest",
             WireBuildMonthPageRequest(

@@ -27,6 +27,12 @@ public struct WireBuildHeatmapRequest: WireMessage {
     public var skips: [WireSkip] = []
     /// Days on which no habit is expected.
     public var restPeriods: [WireRestPeriod] = []
+    /// Answer with `packed` instead of `heatmap`.
+    public var packed: Bool = false
+    /// With packed: include the month labels.
+    public var packedMonthLabels: Bool = false
+    /// More completions, compactly (added to `completions`)
+    public var completionDays: [WireHabitDays] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -43,7 +49,10 @@ public struct WireBuildHeatmapRequest: WireMessage {
         minPercent: Int32 = 0,
         accessibilityLabels: Bool = false,
         skips: [WireSkip] = [],
-        restPeriods: [WireRestPeriod] = []
+        restPeriods: [WireRestPeriod] = [],
+        packed: Bool = false,
+        packedMonthLabels: Bool = false,
+        completionDays: [WireHabitDays] = []
     ) {
         self.habits = habits
         self.completions = completions
@@ -56,6 +65,9 @@ public struct WireBuildHeatmapRequest: WireMessage {
         self.accessibilityLabels = accessibilityLabels
         self.skips = skips
         self.restPeriods = restPeriods
+        self.packed = packed
+        self.packedMonthLabels = packedMonthLabels
+        self.completionDays = completionDays
     }
 }
 
@@ -104,6 +116,9 @@ extension WireBuildHeatmapRequest: CBridgedMessage {
         c.pointee.accessibility_labels = accessibilityLabels ? 1 : 0
         (c.pointee.n_skips, c.pointee.skips) = arena.messages(skips)
         (c.pointee.n_rest_periods, c.pointee.rest_periods) = arena.messages(restPeriods)
+        c.pointee.packed = packed ? 1 : 0
+        c.pointee.packed_month_labels = packedMonthLabels ? 1 : 0
+        (c.pointee.n_completion_days, c.pointee.completion_days) = arena.messages(completionDays)
         return c
     }
 
@@ -120,5 +135,9 @@ extension WireBuildHeatmapRequest: CBridgedMessage {
         accessibilityLabels = c.pointee.accessibility_labels != 0
         skips = try WireLift.messages(c.pointee.n_skips, c.pointee.skips, as: WireSkip.self)
         restPeriods = try WireLift.messages(c.pointee.n_rest_periods, c.pointee.rest_periods, as: WireRestPeriod.self)
+        packed = c.pointee.packed != 0
+        packedMonthLabels = c.pointee.packed_month_labels != 0
+        completionDays = try WireLift.messages(
+            c.pointee.n_completion_days, c.pointee.completion_days, as: WireHabitDays.self)
     }
 }

@@ -4,18 +4,21 @@ internal import CStreakProto
 
 /// Protobuf message `streak.v1.BuildHeatmapResponse`.
 public struct WireBuildHeatmapResponse: WireMessage {
-    /// The `heatmap` field.
+    /// Absent when the request asked for packed.
     public var heatmap: WireHeatmap?
     /// The `streak` field.
     public var streak: WireStreakSummary?
+    /// Present when the request asked for packed.
+    public var packed: WirePackedHeatmap?
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
 
     /// Creates a message from its fields; those not given keep their defaults.
-    public init(heatmap: WireHeatmap? = nil, streak: WireStreakSummary? = nil) {
+    public init(heatmap: WireHeatmap? = nil, streak: WireStreakSummary? = nil, packed: WirePackedHeatmap? = nil) {
         self.heatmap = heatmap
         self.streak = streak
+        self.packed = packed
     }
 }
 
@@ -55,6 +58,7 @@ extension WireBuildHeatmapResponse: CBridgedMessage {
         streak__v1__build_heatmap_response__init(c)
         c.pointee.heatmap = arena.message(heatmap)
         c.pointee.streak = arena.message(streak)
+        c.pointee.packed = arena.message(packed)
         return c
     }
 
@@ -62,5 +66,6 @@ extension WireBuildHeatmapResponse: CBridgedMessage {
         self.init()
         heatmap = try WireLift.message(c.pointee.heatmap, as: WireHeatmap.self)
         streak = try WireLift.message(c.pointee.streak, as: WireStreakSummary.self)
+        packed = try WireLift.message(c.pointee.packed, as: WirePackedHeatmap.self)
     }
 }

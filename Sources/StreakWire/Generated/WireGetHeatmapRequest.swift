@@ -19,6 +19,10 @@ public struct WireGetHeatmapRequest: WireMessage {
     public var accessibilityLabels: Bool = false
     /// Only these habits (empty: all); an unknown id is NOT_FOUND.
     public var habitIds: [Int64] = []
+    /// Answer with `packed` instead of `heatmap` (PROTOCOL.md section 9)
+    public var packed: Bool = false
+    /// With packed: include the month labels.
+    public var packedMonthLabels: Bool = false
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -31,7 +35,9 @@ public struct WireGetHeatmapRequest: WireMessage {
         weekStart: WireWeekStart? = nil,
         locale: String = "",
         accessibilityLabels: Bool = false,
-        habitIds: [Int64] = []
+        habitIds: [Int64] = [],
+        packed: Bool = false,
+        packedMonthLabels: Bool = false
     ) {
         self.from = from
         self.to = to
@@ -40,6 +46,8 @@ public struct WireGetHeatmapRequest: WireMessage {
         self.locale = locale
         self.accessibilityLabels = accessibilityLabels
         self.habitIds = habitIds
+        self.packed = packed
+        self.packedMonthLabels = packedMonthLabels
     }
 }
 
@@ -84,6 +92,8 @@ extension WireGetHeatmapRequest: CBridgedMessage {
         c.pointee.locale = arena.string(locale)
         c.pointee.accessibility_labels = accessibilityLabels ? 1 : 0
         (c.pointee.n_habit_ids, c.pointee.habit_ids) = arena.scalars(habitIds)
+        c.pointee.packed = packed ? 1 : 0
+        c.pointee.packed_month_labels = packedMonthLabels ? 1 : 0
         return c
     }
 
@@ -96,5 +106,7 @@ extension WireGetHeatmapRequest: CBridgedMessage {
         locale = try WireLift.string(c.pointee.locale, field: "locale")
         accessibilityLabels = c.pointee.accessibility_labels != 0
         habitIds = WireLift.scalars(c.pointee.n_habit_ids, c.pointee.habit_ids)
+        packed = c.pointee.packed != 0
+        packedMonthLabels = c.pointee.packed_month_labels != 0
     }
 }

@@ -4,15 +4,18 @@ internal import CStreakProto
 
 /// Protobuf message `streak.v1.GetHeatmapResponse`.
 public struct WireGetHeatmapResponse: WireMessage {
-    /// The `heatmap` field.
+    /// Absent when the request asked for packed.
     public var heatmap: WireHeatmap?
+    /// Present when the request asked for packed.
+    public var packed: WirePackedHeatmap?
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
 
     /// Creates a message from its fields; those not given keep their defaults.
-    public init(heatmap: WireHeatmap? = nil) {
+    public init(heatmap: WireHeatmap? = nil, packed: WirePackedHeatmap? = nil) {
         self.heatmap = heatmap
+        self.packed = packed
     }
 }
 
@@ -51,11 +54,13 @@ extension WireGetHeatmapResponse: CBridgedMessage {
         let c = arena.allocate(Streak__V1__GetHeatmapResponse.self)
         streak__v1__get_heatmap_response__init(c)
         c.pointee.heatmap = arena.message(heatmap)
+        c.pointee.packed = arena.message(packed)
         return c
     }
 
     init(lifting c: UnsafePointer<Streak__V1__GetHeatmapResponse>) throws(WireError) {
         self.init()
         heatmap = try WireLift.message(c.pointee.heatmap, as: WireHeatmap.self)
+        packed = try WireLift.message(c.pointee.packed, as: WirePackedHeatmap.self)
     }
 }

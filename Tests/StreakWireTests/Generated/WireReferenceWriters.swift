@@ -350,6 +350,12 @@ extension WireGetDayResponse: ReferenceWritable {
 
 extension WireGetHeatmapRequest: ReferenceWritable {
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.packedMonthLabels {
+            writer.bool(9, true)
+        }
+        if m.pointee.packed {
+            writer.bool(8, true)
+        }
         if !m.pointee.habitIds.isEmpty {
             writer.packedInt64(7, m.pointee.habitIds)
         }
@@ -376,6 +382,9 @@ extension WireGetHeatmapRequest: ReferenceWritable {
 
 extension WireGetHeatmapResponse: ReferenceWritable {
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.packed {
+            writer.message(2, value)
+        }
         if let value = m.pointee.heatmap {
             writer.message(1, value)
         }
@@ -644,6 +653,15 @@ extension WireBuildMonthLabelsResponse: ReferenceWritable {
 
 extension WireBuildHeatmapRequest: ReferenceWritable {
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.completionDays.isEmpty {
+            writer.messages(14, m.pointee.completionDays)
+        }
+        if m.pointee.packedMonthLabels {
+            writer.bool(13, true)
+        }
+        if m.pointee.packed {
+            writer.bool(12, true)
+        }
         if !m.pointee.restPeriods.isEmpty {
             writer.messages(11, m.pointee.restPeriods)
         }
@@ -682,6 +700,9 @@ extension WireBuildHeatmapRequest: ReferenceWritable {
 
 extension WireBuildHeatmapResponse: ReferenceWritable {
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if let value = m.pointee.packed {
+            writer.message(3, value)
+        }
         if let value = m.pointee.streak {
             writer.message(2, value)
         }
@@ -1032,6 +1053,52 @@ extension WireHeatmap: ReferenceWritable {
         }
         if let value = m.pointee.from {
             writer.date(1, value)
+        }
+    }
+}
+
+extension WirePackedHeatmap: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.monthLabels.isEmpty {
+            writer.messages(10, m.pointee.monthLabels)
+        }
+        if !m.pointee.completedExceptions.isEmpty {
+            writer.bytes(9, m.pointee.completedExceptions)
+        }
+        if !m.pointee.excused.isEmpty {
+            writer.bytes(8, m.pointee.excused)
+        }
+        if !m.pointee.active.isEmpty {
+            writer.bytes(7, m.pointee.active)
+        }
+        if !m.pointee.percents.isEmpty {
+            writer.bytes(6, m.pointee.percents)
+        }
+        if !m.pointee.levels.isEmpty {
+            writer.bytes(5, m.pointee.levels)
+        }
+        if m.pointee.days != 0 {
+            writer.uint32(4, m.pointee.days)
+        }
+        if let value = m.pointee.weekStart {
+            writer.int32(3, Int32(value.rawValue))
+        }
+        if let value = m.pointee.to {
+            writer.date(2, value)
+        }
+        if let value = m.pointee.from {
+            writer.date(1, value)
+        }
+    }
+}
+
+extension WireHabitDays: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.dayDeltas.isEmpty {
+            writer.bytes(2, m.pointee.dayDeltas)
+        }
+        if m.pointee.habitId != 0 {
+            writer.int64(1, m.pointee.habitId)
         }
     }
 }

@@ -24,6 +24,7 @@
 
 #include "streak/v1/service.pb-c.h"
 #include "streak/v1/types.pb-c.h"
+#include "streakpacked.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -168,6 +169,14 @@ typedef int (*streak_export_page_fn)(const Streak__V1__ExportDataPage *page, voi
  * page_size is INVALID_ARGUMENT. `deadline_ms` > 0 bounds the whole export; 0 means none. */
 streak_code streak_export_data(streak_client *client, const char *token, int32_t page_size, int deadline_ms,
                                streak_export_page_fn on_page, void *context, streak_status *status);
+
+/* The packed heatmap (docs/PROTOCOL.md section 9; include/streakpacked.h decodes it in fixed memory).
+ * Ask GetHeatmap or BuildHeatmap with `packed = 1` (and `packed_month_labels = 1` for the month
+ * labels): the response's `packed` is set instead of `heatmap`. streak_packed_from_message points
+ * `out` into that message (it must outlive `out`); then streak_packed_decode gives the days.
+ * Returns 0, or -1 with the reason in `error`. */
+int streak_packed_from_message(const Streak__V1__PackedHeatmap *message, streak_packed *out, char *error,
+                               size_t error_size);
 
 /* Frees a response from streak_call (NULL is fine). */
 void streak_free_message(ProtobufCMessage *message);

@@ -17,6 +17,8 @@ from .models import (BatchResult, Completion, CompletionResult, DayDetail, DayRe
                      ImportRecordError, ImportResult, LegendEntry, MonthDay, MonthLabel, MonthPage, Pong, RestPeriod,
                      RestPeriodResult, ScheduleEntry, ServerInfo, Settings, Skip, Streak, WatchEvent, Weekday,
                      WeekdayChart, WeekdayCount, WeekdaySeries)
+from .packed import (PackedCell, PackedHeatmapError, accessibility_label, decode_day_deltas, decode_packed_heatmap,
+                     encode_day_deltas, packed_cells)
 from .pb import service_pb2, types_pb2
 
 __all__ = [
@@ -39,6 +41,9 @@ __all__ = [
     "ImportRecordError", "ImportResult", "LegendEntry", "MonthDay", "MonthLabel", "MonthPage", "Pong", "RestPeriod",
     "RestPeriodResult", "ScheduleEntry", "ServerInfo", "Settings", "Skip", "Streak", "WatchEvent", "Weekday",
     "WeekdayChart", "WeekdayCount", "WeekdaySeries",
+    # the compact encodings (PROTOCOL.md section 9)
+    "PackedCell", "PackedHeatmapError", "accessibility_label", "decode_day_deltas", "decode_packed_heatmap",
+    "encode_day_deltas", "packed_cells",
     # the generated messages
     "service_pb2", "types_pb2",
 ]

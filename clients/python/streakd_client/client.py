@@ -15,12 +15,13 @@ from . import framing
 from . import tls as _tls
 from .config import PathLike, read_token, resolve_token
 from .connection import Connection
-from .dates import DateLike, WeekStartLike, to_pb_date, to_week_start
+from .dates import DateLike, WeekStartLike, from_pb_date, to_pb_date, to_week_start
 from .errors import StatusCode, StreakError
 from .framing import FrameKind
 from .models import (BatchResult, Completion, CompletionResult, DayDetail, DeletedHabit, Export, ExportedHabit,
                      ExportPage, Habit, Heatmap, HeatmapResult, ImportHabit, ImportResult, MonthLabel, MonthPage,
                      Pong, RestPeriod, RestPeriodResult, ServerInfo, Settings, Skip, Streak, WatchEvent, WeekdayChart)
+from .packed import decode_packed_heatmap, encode_day_deltas
 from .pb import service_pb2, types_pb2
 
 T = TypeVar("T")
@@ -606,19 +607,26 @@ class Client:
     def get_heatmap(self, start: DateLike | None = None, end: DateLike | None = None, *,
                     as_of: DateLike | None = None, week_start: WeekStartLike | None = None,
                     locale: str | None = None, accessibility_labels: bool = False,
-                    habit_ids: Iterable[int] | None = None,
+                    habit_ids: Iterable[int] | None = None, packed: bool = False, month_labels: bool = True,
                     from_: DateLike | None = None, to: DateLike | None = None,
                     request: service_pb2.GetHeatmapRequest | None = None,
                     timeout: Timeout = DEFAULT_TIMEOUT, **deprecated: Any) -> Heatmap:
         """GetHeatmap: the days `start` through `end` (default: the 1st of the month 11 months
         before `as_of`'s, through `as_of`, default today). `from_`/`to` are the same two with the
         protocol's names. `week_start`: a `Weekday`, number or locale (default: the user's setting);
-        `locale` for the labels (default: the user's); over `habit_ids` alone when given."""
+        `locale` for the labels (default: the user's); over `habit_ids` alone when given.
+
+        `packed=True` has the answer travel in the compact encoding (PROTOCOL.md section 9: about
+        500 bytes for a year instead of about 9 KB), decoded here into the same `Heatmap`;
+        `month_labels=False` leaves the month labels out of it (about 100 bytes less). A `request`
+        message with `packed` set is decoded the same way."""
         first, last = _range_with_legacy("get_heatmap", start, end, from_, to, deprecated)
         response = self.call("GetHeatmap", request, timeout=timeout, to=last, as_of=as_of, week_start=week_start,
                              locale=locale or None, accessibility_labels=accessibility_labels or None,
-                             habit_ids=_ids(habit_ids), **_from(first))
-        return _convert("GetHeatmap", Heatmap.from_pb, response.heatmap)
+                             habit_ids=_ids(habit_ids), packed=packed or None,
+                             packed_month_labels=(packed and month_labels) or None, **_from(first))
+        labels = request.accessibility_labels if request is not None else accessibility_labels
+        return _convert("GetHeatmap", lambda m: _heatmap(m, labels), response)
 
     def get_streak(self, as_of: DateLike | None = None, *, habit_ids: Iterable[int] | None = None,
                    request: service_pb2.GetStreakRequest | None = None,
@@ -692,20 +700,32 @@ class Client:
                       locale: str | None = None, min_percent: int | None = None,
                       accessibility_labels: bool = False, skips: Iterable[SkipLike] | None = None,
                       rest_periods: Iterable[RestPeriodLike] | None = None,
+                      packed: bool = False, month_labels: bool = True, compact: bool = False,
                       from_: DateLike | None = None, to: DateLike | None = None,
                       request: service_pb2.BuildHeatmapRequest | None = None,
                       timeout: Timeout = DEFAULT_TIMEOUT, **deprecated: Any) -> HeatmapResult:
         """BuildHeatmap (stateless: nothing is stored): the heatmap and streak of the data sent.
         `habits` are `Habit`s (with their schedules); `completions` and `skips` `Completion`/`Skip`s
         or `(habit_id, date)` pairs; `rest_periods` `RestPeriod`s or `(start, end[, note])`;
-        `as_of` is required; `start`/`end` (or `from_`/`to`) the range, `week_start` default Monday."""
+        `as_of` is required; `start`/`end` (or `from_`/`to`) the range, `week_start` default Monday.
+
+        `compact=True` sends the completions as days per habit (`completion_days`, varint deltas:
+        one or two bytes a completion, so ten times as many fit the server's decoding budget);
+        `packed=True` (and `month_labels`) as for `get_heatmap`: the answer is the same either way."""
         first, last = _range_with_legacy("build_heatmap", start, end, from_, to, deprecated)
+        done = _completions(completions)
+        days = None
+        if compact and done is not None:
+            days, done = _habit_days(done), None
         response = self.call(
-            "BuildHeatmap", request, timeout=timeout, habits=_habits(habits), completions=_completions(completions),
-            skips=_skips(skips), rest_periods=_rest_periods(rest_periods), to=last, as_of=as_of,
-            week_start=week_start, locale=locale or None, min_percent=min_percent,
-            accessibility_labels=accessibility_labels or None, **_from(first))
-        return _convert("BuildHeatmap", HeatmapResult.from_pb, response)
+            "BuildHeatmap", request, timeout=timeout, habits=_habits(habits), completions=done,
+            completion_days=days, skips=_skips(skips), rest_periods=_rest_periods(rest_periods), to=last,
+            as_of=as_of, week_start=week_start, locale=locale or None, min_percent=min_percent,
+            accessibility_labels=accessibility_labels or None, packed=packed or None,
+            packed_month_labels=(packed and month_labels) or None, **_from(first))
+        labels = request.accessibility_labels if request is not None else accessibility_labels
+        return _convert("BuildHeatmap",
+                        lambda m: HeatmapResult(_heatmap(m, labels), Streak.from_pb(m.streak)), response)
 
     def build_month_page(self, year: int | None = None, month: int | None = None, *,
                          as_of: DateLike | None = None, selected: DateLike | None = None,
@@ -740,6 +760,22 @@ def _convert(method: str, convert: Callable[[Any], T], message: Any) -> T:
         return convert(message)
     except ValueError as exc:
         raise StreakError(StatusCode.INTERNAL, f"{method}: bad response: {exc}") from exc
+
+
+def _heatmap(response: Any, accessibility_labels: bool) -> Heatmap:
+    """The heatmap of a GetHeatmap or BuildHeatmap response: decoded from `packed` when it has one."""
+    if response.HasField("packed"):
+        return decode_packed_heatmap(response.packed, accessibility_labels=accessibility_labels)
+    return Heatmap.from_pb(response.heatmap)
+
+
+def _habit_days(completions: list[types_pb2.Completion]) -> list[types_pb2.HabitDays]:
+    """Completions as days per habit (BuildHeatmap's compact `completion_days`), by habit id."""
+    by_habit: dict[int, list[types_pb2.Date]] = {}
+    for completion in completions:
+        by_habit.setdefault(completion.habit_id, []).append(completion.date)
+    return [types_pb2.HabitDays(habit_id=habit_id, day_deltas=encode_day_deltas(from_pb_date(d) for d in dates))
+            for habit_id, dates in sorted(by_habit.items())]
 
 
 def _merge(method: str, name: str, value: Any, alias: str, alias_value: Any) -> Any:

@@ -60,37 +60,45 @@ class BatchCompletionsResponse(_message.Message):
     def __init__(self, days: _Optional[_Iterable[_Union[_types_pb2.DayRecord, _Mapping]]] = ..., streak: _Optional[_Union[_types_pb2.StreakSummary, _Mapping]] = ..., changed: _Optional[int] = ...) -> None: ...
 
 class BuildHeatmapRequest(_message.Message):
-    __slots__ = ["accessibility_labels", "as_of", "completions", "habits", "locale", "min_percent", "rest_periods", "skips", "to", "week_start"]
+    __slots__ = ["accessibility_labels", "as_of", "completion_days", "completions", "habits", "locale", "min_percent", "packed", "packed_month_labels", "rest_periods", "skips", "to", "week_start"]
     ACCESSIBILITY_LABELS_FIELD_NUMBER: _ClassVar[int]
     AS_OF_FIELD_NUMBER: _ClassVar[int]
     COMPLETIONS_FIELD_NUMBER: _ClassVar[int]
+    COMPLETION_DAYS_FIELD_NUMBER: _ClassVar[int]
     FROM_FIELD_NUMBER: _ClassVar[int]
     HABITS_FIELD_NUMBER: _ClassVar[int]
     LOCALE_FIELD_NUMBER: _ClassVar[int]
     MIN_PERCENT_FIELD_NUMBER: _ClassVar[int]
+    PACKED_FIELD_NUMBER: _ClassVar[int]
+    PACKED_MONTH_LABELS_FIELD_NUMBER: _ClassVar[int]
     REST_PERIODS_FIELD_NUMBER: _ClassVar[int]
     SKIPS_FIELD_NUMBER: _ClassVar[int]
     TO_FIELD_NUMBER: _ClassVar[int]
     WEEK_START_FIELD_NUMBER: _ClassVar[int]
     accessibility_labels: bool
     as_of: _types_pb2.Date
+    completion_days: _containers.RepeatedCompositeFieldContainer[_types_pb2.HabitDays]
     completions: _containers.RepeatedCompositeFieldContainer[_types_pb2.Completion]
     habits: _containers.RepeatedCompositeFieldContainer[_types_pb2.Habit]
     locale: str
     min_percent: int
+    packed: bool
+    packed_month_labels: bool
     rest_periods: _containers.RepeatedCompositeFieldContainer[_types_pb2.RestPeriod]
     skips: _containers.RepeatedCompositeFieldContainer[_types_pb2.Skip]
     to: _types_pb2.Date
     week_start: _types_pb2.WeekStart
-    def __init__(self, habits: _Optional[_Iterable[_Union[_types_pb2.Habit, _Mapping]]] = ..., completions: _Optional[_Iterable[_Union[_types_pb2.Completion, _Mapping]]] = ..., to: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., as_of: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., week_start: _Optional[_Union[_types_pb2.WeekStart, _Mapping]] = ..., locale: _Optional[str] = ..., min_percent: _Optional[int] = ..., accessibility_labels: bool = ..., skips: _Optional[_Iterable[_Union[_types_pb2.Skip, _Mapping]]] = ..., rest_periods: _Optional[_Iterable[_Union[_types_pb2.RestPeriod, _Mapping]]] = ..., **kwargs) -> None: ...
+    def __init__(self, habits: _Optional[_Iterable[_Union[_types_pb2.Habit, _Mapping]]] = ..., completions: _Optional[_Iterable[_Union[_types_pb2.Completion, _Mapping]]] = ..., to: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., as_of: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., week_start: _Optional[_Union[_types_pb2.WeekStart, _Mapping]] = ..., locale: _Optional[str] = ..., min_percent: _Optional[int] = ..., accessibility_labels: bool = ..., skips: _Optional[_Iterable[_Union[_types_pb2.Skip, _Mapping]]] = ..., rest_periods: _Optional[_Iterable[_Union[_types_pb2.RestPeriod, _Mapping]]] = ..., packed: bool = ..., packed_month_labels: bool = ..., completion_days: _Optional[_Iterable[_Union[_types_pb2.HabitDays, _Mapping]]] = ..., **kwargs) -> None: ...
 
 class BuildHeatmapResponse(_message.Message):
-    __slots__ = ["heatmap", "streak"]
+    __slots__ = ["heatmap", "packed", "streak"]
     HEATMAP_FIELD_NUMBER: _ClassVar[int]
+    PACKED_FIELD_NUMBER: _ClassVar[int]
     STREAK_FIELD_NUMBER: _ClassVar[int]
     heatmap: _types_pb2.Heatmap
+    packed: _types_pb2.PackedHeatmap
     streak: _types_pb2.StreakSummary
-    def __init__(self, heatmap: _Optional[_Union[_types_pb2.Heatmap, _Mapping]] = ..., streak: _Optional[_Union[_types_pb2.StreakSummary, _Mapping]] = ...) -> None: ...
+    def __init__(self, heatmap: _Optional[_Union[_types_pb2.Heatmap, _Mapping]] = ..., streak: _Optional[_Union[_types_pb2.StreakSummary, _Mapping]] = ..., packed: _Optional[_Union[_types_pb2.PackedHeatmap, _Mapping]] = ...) -> None: ...
 
 class BuildMonthLabelsRequest(_message.Message):
     __slots__ = ["locale", "week_starts"]
@@ -211,27 +219,33 @@ class GetDayResponse(_message.Message):
     def __init__(self, day: _Optional[_Union[_types_pb2.DayDetail, _Mapping]] = ...) -> None: ...
 
 class GetHeatmapRequest(_message.Message):
-    __slots__ = ["accessibility_labels", "as_of", "habit_ids", "locale", "to", "week_start"]
+    __slots__ = ["accessibility_labels", "as_of", "habit_ids", "locale", "packed", "packed_month_labels", "to", "week_start"]
     ACCESSIBILITY_LABELS_FIELD_NUMBER: _ClassVar[int]
     AS_OF_FIELD_NUMBER: _ClassVar[int]
     FROM_FIELD_NUMBER: _ClassVar[int]
     HABIT_IDS_FIELD_NUMBER: _ClassVar[int]
     LOCALE_FIELD_NUMBER: _ClassVar[int]
+    PACKED_FIELD_NUMBER: _ClassVar[int]
+    PACKED_MONTH_LABELS_FIELD_NUMBER: _ClassVar[int]
     TO_FIELD_NUMBER: _ClassVar[int]
     WEEK_START_FIELD_NUMBER: _ClassVar[int]
     accessibility_labels: bool
     as_of: _types_pb2.Date
     habit_ids: _containers.RepeatedScalarFieldContainer[int]
     locale: str
+    packed: bool
+    packed_month_labels: bool
     to: _types_pb2.Date
     week_start: _types_pb2.WeekStart
-    def __init__(self, to: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., as_of: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., week_start: _Optional[_Union[_types_pb2.WeekStart, _Mapping]] = ..., locale: _Optional[str] = ..., accessibility_labels: bool = ..., habit_ids: _Optional[_Iterable[int]] = ..., **kwargs) -> None: ...
+    def __init__(self, to: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., as_of: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., week_start: _Optional[_Union[_types_pb2.WeekStart, _Mapping]] = ..., locale: _Optional[str] = ..., accessibility_labels: bool = ..., habit_ids: _Optional[_Iterable[int]] = ..., packed: bool = ..., packed_month_labels: bool = ..., **kwargs) -> None: ...
 
 class GetHeatmapResponse(_message.Message):
-    __slots__ = ["heatmap"]
+    __slots__ = ["heatmap", "packed"]
     HEATMAP_FIELD_NUMBER: _ClassVar[int]
+    PACKED_FIELD_NUMBER: _ClassVar[int]
     heatmap: _types_pb2.Heatmap
-    def __init__(self, heatmap: _Optional[_Union[_types_pb2.Heatmap, _Mapping]] = ...) -> None: ...
+    packed: _types_pb2.PackedHeatmap
+    def __init__(self, heatmap: _Optional[_Union[_types_pb2.Heatmap, _Mapping]] = ..., packed: _Optional[_Union[_types_pb2.PackedHeatmap, _Mapping]] = ...) -> None: ...
 
 class GetMonthPageRequest(_message.Message):
     __slots__ = ["as_of", "habit_ids", "locale", "month", "selected", "week_start", "year"]

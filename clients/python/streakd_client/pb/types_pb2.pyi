@@ -98,6 +98,14 @@ class Habit(_message.Message):
     schedule: _containers.RepeatedCompositeFieldContainer[ScheduleEntry]
     def __init__(self, id: _Optional[int] = ..., name: _Optional[str] = ..., created_on: _Optional[_Union[Date, _Mapping]] = ..., archived_on: _Optional[_Union[Date, _Mapping]] = ..., schedule: _Optional[_Iterable[_Union[ScheduleEntry, _Mapping]]] = ...) -> None: ...
 
+class HabitDays(_message.Message):
+    __slots__ = ["day_deltas", "habit_id"]
+    DAY_DELTAS_FIELD_NUMBER: _ClassVar[int]
+    HABIT_ID_FIELD_NUMBER: _ClassVar[int]
+    day_deltas: bytes
+    habit_id: int
+    def __init__(self, habit_id: _Optional[int] = ..., day_deltas: _Optional[bytes] = ...) -> None: ...
+
 class Heatmap(_message.Message):
     __slots__ = ["legend", "month_labels", "to", "week_start", "weeks"]
     FROM_FIELD_NUMBER: _ClassVar[int]
@@ -208,6 +216,29 @@ class MonthPage(_message.Message):
     weekday_symbols: _containers.RepeatedScalarFieldContainer[str]
     year: int
     def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., title: _Optional[str] = ..., weekday_symbols: _Optional[_Iterable[str]] = ..., days: _Optional[_Iterable[_Union[MonthDay, _Mapping]]] = ..., previous_year: _Optional[int] = ..., previous_month: _Optional[int] = ..., next_year: _Optional[int] = ..., next_month: _Optional[int] = ..., week_start: _Optional[_Union[Weekday, str]] = ...) -> None: ...
+
+class PackedHeatmap(_message.Message):
+    __slots__ = ["active", "completed_exceptions", "days", "excused", "levels", "month_labels", "percents", "to", "week_start"]
+    ACTIVE_FIELD_NUMBER: _ClassVar[int]
+    COMPLETED_EXCEPTIONS_FIELD_NUMBER: _ClassVar[int]
+    DAYS_FIELD_NUMBER: _ClassVar[int]
+    EXCUSED_FIELD_NUMBER: _ClassVar[int]
+    FROM_FIELD_NUMBER: _ClassVar[int]
+    LEVELS_FIELD_NUMBER: _ClassVar[int]
+    MONTH_LABELS_FIELD_NUMBER: _ClassVar[int]
+    PERCENTS_FIELD_NUMBER: _ClassVar[int]
+    TO_FIELD_NUMBER: _ClassVar[int]
+    WEEK_START_FIELD_NUMBER: _ClassVar[int]
+    active: bytes
+    completed_exceptions: bytes
+    days: int
+    excused: bytes
+    levels: bytes
+    month_labels: _containers.RepeatedCompositeFieldContainer[MonthLabel]
+    percents: bytes
+    to: Date
+    week_start: Weekday
+    def __init__(self, to: _Optional[_Union[Date, _Mapping]] = ..., week_start: _Optional[_Union[Weekday, str]] = ..., days: _Optional[int] = ..., levels: _Optional[bytes] = ..., percents: _Optional[bytes] = ..., active: _Optional[bytes] = ..., excused: _Optional[bytes] = ..., completed_exceptions: _Optional[bytes] = ..., month_labels: _Optional[_Iterable[_Union[MonthLabel, _Mapping]]] = ..., **kwargs) -> None: ...
 
 class RestPeriod(_message.Message):
     __slots__ = ["id", "note", "to"]

@@ -4247,7 +4247,7 @@ const ProtobufCMessageDescriptor streak__v1__get_day_response__descriptor =
   (ProtobufCMessageInit) streak__v1__get_day_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__get_heatmap_request__field_descriptors[7] =
+static const ProtobufCFieldDescriptor streak__v1__get_heatmap_request__field_descriptors[9] =
 {
   {
     "from",
@@ -4333,6 +4333,30 @@ static const ProtobufCFieldDescriptor streak__v1__get_heatmap_request__field_des
     0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "packed",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__GetHeatmapRequest, packed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "packed_month_labels",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__GetHeatmapRequest, packed_month_labels),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__get_heatmap_request__field_indices_by_name[] = {
   5,   /* field[5] = accessibility_labels */
@@ -4340,13 +4364,15 @@ static const unsigned streak__v1__get_heatmap_request__field_indices_by_name[] =
   0,   /* field[0] = from */
   6,   /* field[6] = habit_ids */
   4,   /* field[4] = locale */
+  7,   /* field[7] = packed */
+  8,   /* field[8] = packed_month_labels */
   1,   /* field[1] = to */
   3,   /* field[3] = week_start */
 };
 static const ProtobufCIntRange streak__v1__get_heatmap_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor streak__v1__get_heatmap_request__descriptor =
 {
@@ -4356,14 +4382,14 @@ const ProtobufCMessageDescriptor streak__v1__get_heatmap_request__descriptor =
   "Streak__V1__GetHeatmapRequest",
   "streak.v1",
   sizeof(Streak__V1__GetHeatmapRequest),
-  7,
+  9,
   streak__v1__get_heatmap_request__field_descriptors,
   streak__v1__get_heatmap_request__field_indices_by_name,
   1,  streak__v1__get_heatmap_request__number_ranges,
   (ProtobufCMessageInit) streak__v1__get_heatmap_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__get_heatmap_response__field_descriptors[1] =
+static const ProtobufCFieldDescriptor streak__v1__get_heatmap_response__field_descriptors[2] =
 {
   {
     "heatmap",
@@ -4377,14 +4403,27 @@ static const ProtobufCFieldDescriptor streak__v1__get_heatmap_response__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "packed",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__GetHeatmapResponse, packed),
+    &streak__v1__packed_heatmap__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__get_heatmap_response__field_indices_by_name[] = {
   0,   /* field[0] = heatmap */
+  1,   /* field[1] = packed */
 };
 static const ProtobufCIntRange streak__v1__get_heatmap_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor streak__v1__get_heatmap_response__descriptor =
 {
@@ -4394,7 +4433,7 @@ const ProtobufCMessageDescriptor streak__v1__get_heatmap_response__descriptor =
   "Streak__V1__GetHeatmapResponse",
   "streak.v1",
   sizeof(Streak__V1__GetHeatmapResponse),
-  1,
+  2,
   streak__v1__get_heatmap_response__field_descriptors,
   streak__v1__get_heatmap_response__field_indices_by_name,
   1,  streak__v1__get_heatmap_response__number_ranges,
@@ -5587,7 +5626,7 @@ const ProtobufCMessageDescriptor streak__v1__build_month_labels_response__descri
   (ProtobufCMessageInit) streak__v1__build_month_labels_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__build_heatmap_request__field_descriptors[11] =
+static const ProtobufCFieldDescriptor streak__v1__build_heatmap_request__field_descriptors[14] =
 {
   {
     "habits",
@@ -5721,15 +5760,54 @@ static const ProtobufCFieldDescriptor streak__v1__build_heatmap_request__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "packed",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__BuildHeatmapRequest, packed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "packed_month_labels",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__BuildHeatmapRequest, packed_month_labels),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "completion_days",
+    14,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__BuildHeatmapRequest, n_completion_days),
+    offsetof(Streak__V1__BuildHeatmapRequest, completion_days),
+    &streak__v1__habit_days__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__build_heatmap_request__field_indices_by_name[] = {
   8,   /* field[8] = accessibility_labels */
   4,   /* field[4] = as_of */
+  13,   /* field[13] = completion_days */
   1,   /* field[1] = completions */
   2,   /* field[2] = from */
   0,   /* field[0] = habits */
   6,   /* field[6] = locale */
   7,   /* field[7] = min_percent */
+  11,   /* field[11] = packed */
+  12,   /* field[12] = packed_month_labels */
   10,   /* field[10] = rest_periods */
   9,   /* field[9] = skips */
   3,   /* field[3] = to */
@@ -5738,7 +5816,7 @@ static const unsigned streak__v1__build_heatmap_request__field_indices_by_name[]
 static const ProtobufCIntRange streak__v1__build_heatmap_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor streak__v1__build_heatmap_request__descriptor =
 {
@@ -5748,14 +5826,14 @@ const ProtobufCMessageDescriptor streak__v1__build_heatmap_request__descriptor =
   "Streak__V1__BuildHeatmapRequest",
   "streak.v1",
   sizeof(Streak__V1__BuildHeatmapRequest),
-  11,
+  14,
   streak__v1__build_heatmap_request__field_descriptors,
   streak__v1__build_heatmap_request__field_indices_by_name,
   1,  streak__v1__build_heatmap_request__number_ranges,
   (ProtobufCMessageInit) streak__v1__build_heatmap_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__build_heatmap_response__field_descriptors[2] =
+static const ProtobufCFieldDescriptor streak__v1__build_heatmap_response__field_descriptors[3] =
 {
   {
     "heatmap",
@@ -5781,15 +5859,28 @@ static const ProtobufCFieldDescriptor streak__v1__build_heatmap_response__field_
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "packed",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__BuildHeatmapResponse, packed),
+    &streak__v1__packed_heatmap__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__build_heatmap_response__field_indices_by_name[] = {
   0,   /* field[0] = heatmap */
+  2,   /* field[2] = packed */
   1,   /* field[1] = streak */
 };
 static const ProtobufCIntRange streak__v1__build_heatmap_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor streak__v1__build_heatmap_response__descriptor =
 {
@@ -5799,7 +5890,7 @@ const ProtobufCMessageDescriptor streak__v1__build_heatmap_response__descriptor 
   "Streak__V1__BuildHeatmapResponse",
   "streak.v1",
   sizeof(Streak__V1__BuildHeatmapResponse),
-  2,
+  3,
   streak__v1__build_heatmap_response__field_descriptors,
   streak__v1__build_heatmap_response__field_indices_by_name,
   1,  streak__v1__build_heatmap_response__number_ranges,

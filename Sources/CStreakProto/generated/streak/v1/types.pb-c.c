@@ -682,6 +682,96 @@ void   streak__v1__heatmap__free_unpacked
   assert(message->base.descriptor == &streak__v1__heatmap__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   streak__v1__packed_heatmap__init
+                     (Streak__V1__PackedHeatmap         *message)
+{
+  static const Streak__V1__PackedHeatmap init_value = STREAK__V1__PACKED_HEATMAP__INIT;
+  *message = init_value;
+}
+size_t streak__v1__packed_heatmap__get_packed_size
+                     (const Streak__V1__PackedHeatmap *message)
+{
+  assert(message->base.descriptor == &streak__v1__packed_heatmap__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__packed_heatmap__pack
+                     (const Streak__V1__PackedHeatmap *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__packed_heatmap__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__packed_heatmap__pack_to_buffer
+                     (const Streak__V1__PackedHeatmap *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__packed_heatmap__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__PackedHeatmap *
+       streak__v1__packed_heatmap__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__PackedHeatmap *)
+     protobuf_c_message_unpack (&streak__v1__packed_heatmap__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__packed_heatmap__free_unpacked
+                     (Streak__V1__PackedHeatmap *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__packed_heatmap__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   streak__v1__habit_days__init
+                     (Streak__V1__HabitDays         *message)
+{
+  static const Streak__V1__HabitDays init_value = STREAK__V1__HABIT_DAYS__INIT;
+  *message = init_value;
+}
+size_t streak__v1__habit_days__get_packed_size
+                     (const Streak__V1__HabitDays *message)
+{
+  assert(message->base.descriptor == &streak__v1__habit_days__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__habit_days__pack
+                     (const Streak__V1__HabitDays *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__habit_days__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__habit_days__pack_to_buffer
+                     (const Streak__V1__HabitDays *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__habit_days__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__HabitDays *
+       streak__v1__habit_days__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__HabitDays *)
+     protobuf_c_message_unpack (&streak__v1__habit_days__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__habit_days__free_unpacked
+                     (Streak__V1__HabitDays *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__habit_days__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   streak__v1__weekday_count__init
                      (Streak__V1__WeekdayCount         *message)
 {
@@ -2163,6 +2253,212 @@ const ProtobufCMessageDescriptor streak__v1__heatmap__descriptor =
   streak__v1__heatmap__field_indices_by_name,
   1,  streak__v1__heatmap__number_ranges,
   (ProtobufCMessageInit) streak__v1__heatmap__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__packed_heatmap__field_descriptors[10] =
+{
+  {
+    "from",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__PackedHeatmap, from),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__PackedHeatmap, to),
+    &streak__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "week_start",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__PackedHeatmap, week_start),
+    &streak__v1__weekday__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "days",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__PackedHeatmap, days),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "levels",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__PackedHeatmap, levels),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "percents",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__PackedHeatmap, percents),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "active",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__PackedHeatmap, active),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "excused",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__PackedHeatmap, excused),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "completed_exceptions",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__PackedHeatmap, completed_exceptions),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "month_labels",
+    10,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__PackedHeatmap, n_month_labels),
+    offsetof(Streak__V1__PackedHeatmap, month_labels),
+    &streak__v1__month_label__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__packed_heatmap__field_indices_by_name[] = {
+  6,   /* field[6] = active */
+  8,   /* field[8] = completed_exceptions */
+  3,   /* field[3] = days */
+  7,   /* field[7] = excused */
+  0,   /* field[0] = from */
+  4,   /* field[4] = levels */
+  9,   /* field[9] = month_labels */
+  5,   /* field[5] = percents */
+  1,   /* field[1] = to */
+  2,   /* field[2] = week_start */
+};
+static const ProtobufCIntRange streak__v1__packed_heatmap__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 10 }
+};
+const ProtobufCMessageDescriptor streak__v1__packed_heatmap__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.PackedHeatmap",
+  "PackedHeatmap",
+  "Streak__V1__PackedHeatmap",
+  "streak.v1",
+  sizeof(Streak__V1__PackedHeatmap),
+  10,
+  streak__v1__packed_heatmap__field_descriptors,
+  streak__v1__packed_heatmap__field_indices_by_name,
+  1,  streak__v1__packed_heatmap__number_ranges,
+  (ProtobufCMessageInit) streak__v1__packed_heatmap__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__habit_days__field_descriptors[2] =
+{
+  {
+    "habit_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__HabitDays, habit_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "day_deltas",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__HabitDays, day_deltas),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__habit_days__field_indices_by_name[] = {
+  1,   /* field[1] = day_deltas */
+  0,   /* field[0] = habit_id */
+};
+static const ProtobufCIntRange streak__v1__habit_days__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor streak__v1__habit_days__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.HabitDays",
+  "HabitDays",
+  "Streak__V1__HabitDays",
+  "streak.v1",
+  sizeof(Streak__V1__HabitDays),
+  2,
+  streak__v1__habit_days__field_descriptors,
+  streak__v1__habit_days__field_indices_by_name,
+  1,  streak__v1__habit_days__number_ranges,
+  (ProtobufCMessageInit) streak__v1__habit_days__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor streak__v1__weekday_count__field_descriptors[3] =

@@ -548,20 +548,35 @@ struct  Streak__V1__GetHeatmapRequest
    */
   size_t n_habit_ids;
   int64_t *habit_ids;
+  /*
+   * answer with `packed` instead of `heatmap` (PROTOCOL.md section 9)
+   */
+  protobuf_c_boolean packed;
+  /*
+   * with packed: include the month labels
+   */
+  protobuf_c_boolean packed_month_labels;
 };
 #define STREAK__V1__GET_HEATMAP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__get_heatmap_request__descriptor) \
-    , NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0, 0,NULL }
+    , NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0 }
 
 
 struct  Streak__V1__GetHeatmapResponse
 {
   ProtobufCMessage base;
+  /*
+   * absent when the request asked for packed
+   */
   Streak__V1__Heatmap *heatmap;
+  /*
+   * present when the request asked for packed
+   */
+  Streak__V1__PackedHeatmap *packed;
 };
 #define STREAK__V1__GET_HEATMAP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__get_heatmap_response__descriptor) \
-    , NULL }
+    , NULL, NULL }
 
 
 struct  Streak__V1__GetStreakRequest
@@ -944,21 +959,41 @@ struct  Streak__V1__BuildHeatmapRequest
    */
   size_t n_rest_periods;
   Streak__V1__RestPeriod **rest_periods;
+  /*
+   * answer with `packed` instead of `heatmap`
+   */
+  protobuf_c_boolean packed;
+  /*
+   * with packed: include the month labels
+   */
+  protobuf_c_boolean packed_month_labels;
+  /*
+   * more completions, compactly (added to `completions`)
+   */
+  size_t n_completion_days;
+  Streak__V1__HabitDays **completion_days;
 };
 #define STREAK__V1__BUILD_HEATMAP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__build_heatmap_request__descriptor) \
-    , 0,NULL, 0,NULL, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0,NULL }
+    , 0,NULL, 0,NULL, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0,NULL, 0, 0, 0,NULL }
 
 
 struct  Streak__V1__BuildHeatmapResponse
 {
   ProtobufCMessage base;
+  /*
+   * absent when the request asked for packed
+   */
   Streak__V1__Heatmap *heatmap;
   Streak__V1__StreakSummary *streak;
+  /*
+   * present when the request asked for packed
+   */
+  Streak__V1__PackedHeatmap *packed;
 };
 #define STREAK__V1__BUILD_HEATMAP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__build_heatmap_response__descriptor) \
-    , NULL, NULL }
+    , NULL, NULL, NULL }
 
 
 struct  Streak__V1__BuildMonthPageRequest

@@ -30,6 +30,8 @@ typedef struct Streak__V1__HeatmapWeek Streak__V1__HeatmapWeek;
 typedef struct Streak__V1__MonthLabel Streak__V1__MonthLabel;
 typedef struct Streak__V1__LegendEntry Streak__V1__LegendEntry;
 typedef struct Streak__V1__Heatmap Streak__V1__Heatmap;
+typedef struct Streak__V1__PackedHeatmap Streak__V1__PackedHeatmap;
+typedef struct Streak__V1__HabitDays Streak__V1__HabitDays;
 typedef struct Streak__V1__WeekdayCount Streak__V1__WeekdayCount;
 typedef struct Streak__V1__WeekdaySeries Streak__V1__WeekdaySeries;
 typedef struct Streak__V1__WeekdayChart Streak__V1__WeekdayChart;
@@ -447,6 +449,68 @@ struct  Streak__V1__Heatmap
 #define STREAK__V1__HEATMAP__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__heatmap__descriptor) \
     , NULL, NULL, STREAK__V1__WEEKDAY__WEEKDAY_UNSPECIFIED, 0,NULL, 0,NULL, 0,NULL }
+
+
+/*
+ * A heatmap in the compact encoding (docs/PROTOCOL.md section 9): the cells of `Heatmap` in
+ * about 500 bytes for a year instead of about 9 KB. Present cells are the days from, from + 1,
+ * ..., from + days - 1; every other cell of the weeks from `from` to `to` is absent.
+ */
+struct  Streak__V1__PackedHeatmap
+{
+  ProtobufCMessage base;
+  Streak__V1__Date *from;
+  Streak__V1__Date *to;
+  Streak__V1__Weekday week_start;
+  /*
+   * present cells, from `from` on (0: none)
+   */
+  uint32_t days;
+  /*
+   * 2 bits per present cell, date order, low bits first
+   */
+  ProtobufCBinaryData levels;
+  /*
+   * 1 byte per present cell, date order: 0...100
+   */
+  ProtobufCBinaryData percents;
+  /*
+   * runs in row order (PROTOCOL.md section 9.3)
+   */
+  ProtobufCBinaryData active;
+  /*
+   * runs of active - due, in row order
+   */
+  ProtobufCBinaryData excused;
+  /*
+   * varint pairs (cell, completed) where the rule is wrong
+   */
+  ProtobufCBinaryData completed_exceptions;
+  /*
+   * only when the request asked for them
+   */
+  size_t n_month_labels;
+  Streak__V1__MonthLabel **month_labels;
+};
+#define STREAK__V1__PACKED_HEATMAP__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__packed_heatmap__descriptor) \
+    , NULL, NULL, STREAK__V1__WEEKDAY__WEEKDAY_UNSPECIFIED, 0, {0,NULL}, {0,NULL}, {0,NULL}, {0,NULL}, {0,NULL}, 0,NULL }
+
+
+/*
+ * The days one habit was done, compactly (docs/PROTOCOL.md section 9.6): `day_deltas` holds
+ * protobuf varints; the first is the zig-zag encoded day number of the earliest day (days since
+ * 1970-01-01), each next one the gap to the next day (at least 1: ascending, no repeats).
+ */
+struct  Streak__V1__HabitDays
+{
+  ProtobufCMessage base;
+  int64_t habit_id;
+  ProtobufCBinaryData day_deltas;
+};
+#define STREAK__V1__HABIT_DAYS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__habit_days__descriptor) \
+    , 0, {0,NULL} }
 
 
 /*
@@ -928,6 +992,44 @@ Streak__V1__Heatmap *
 void   streak__v1__heatmap__free_unpacked
                      (Streak__V1__Heatmap *message,
                       ProtobufCAllocator *allocator);
+/* Streak__V1__PackedHeatmap methods */
+void   streak__v1__packed_heatmap__init
+                     (Streak__V1__PackedHeatmap         *message);
+size_t streak__v1__packed_heatmap__get_packed_size
+                     (const Streak__V1__PackedHeatmap   *message);
+size_t streak__v1__packed_heatmap__pack
+                     (const Streak__V1__PackedHeatmap   *message,
+                      uint8_t             *out);
+size_t streak__v1__packed_heatmap__pack_to_buffer
+                     (const Streak__V1__PackedHeatmap   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__PackedHeatmap *
+       streak__v1__packed_heatmap__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__packed_heatmap__free_unpacked
+                     (Streak__V1__PackedHeatmap *message,
+                      ProtobufCAllocator *allocator);
+/* Streak__V1__HabitDays methods */
+void   streak__v1__habit_days__init
+                     (Streak__V1__HabitDays         *message);
+size_t streak__v1__habit_days__get_packed_size
+                     (const Streak__V1__HabitDays   *message);
+size_t streak__v1__habit_days__pack
+                     (const Streak__V1__HabitDays   *message,
+                      uint8_t             *out);
+size_t streak__v1__habit_days__pack_to_buffer
+                     (const Streak__V1__HabitDays   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__HabitDays *
+       streak__v1__habit_days__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__habit_days__free_unpacked
+                     (Streak__V1__HabitDays *message,
+                      ProtobufCAllocator *allocator);
 /* Streak__V1__WeekdayCount methods */
 void   streak__v1__weekday_count__init
                      (Streak__V1__WeekdayCount         *message);
@@ -1108,6 +1210,12 @@ typedef void (*Streak__V1__LegendEntry_Closure)
 typedef void (*Streak__V1__Heatmap_Closure)
                  (const Streak__V1__Heatmap *message,
                   void *closure_data);
+typedef void (*Streak__V1__PackedHeatmap_Closure)
+                 (const Streak__V1__PackedHeatmap *message,
+                  void *closure_data);
+typedef void (*Streak__V1__HabitDays_Closure)
+                 (const Streak__V1__HabitDays *message,
+                  void *closure_data);
 typedef void (*Streak__V1__WeekdayCount_Closure)
                  (const Streak__V1__WeekdayCount *message,
                   void *closure_data);
@@ -1151,6 +1259,8 @@ extern const ProtobufCMessageDescriptor streak__v1__heatmap_week__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__month_label__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__legend_entry__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__heatmap__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__packed_heatmap__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__habit_days__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__weekday_count__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__weekday_series__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__weekday_chart__descriptor;

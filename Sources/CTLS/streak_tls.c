@@ -109,6 +109,11 @@ streak_tls_context *streak_tls_server_context(const char *certificate_file, cons
         return NULL;
     }
     SSL_CTX_set_alpn_select_cb(context, select_alpn, NULL);
+    // No resumption: clients keep their connections, and a session cache (or the tickets
+    // TLS 1.3 sends after every handshake) would cost memory and work for each of thousands.
+    SSL_CTX_set_session_cache_mode(context, SSL_SESS_CACHE_OFF);
+    SSL_CTX_set_num_tickets(context, 0);
+    SSL_CTX_set_options(context, SSL_OP_NO_TICKET);
     return (streak_tls_context *)context;
 }
 

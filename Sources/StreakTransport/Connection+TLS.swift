@@ -42,6 +42,7 @@ extension Connection {
     func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let tls else { return retryingOnInterrupt { recv(descriptor, buffer.baseAddress, buffer.count, 0) } }
         var filled = 0
+        var drained = false  // a short recv emptied the socket: no second recv only to hear EAGAIN
         while filled < buffer.count {
             let free = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
             switch tls.session.read(into: free) {
@@ -56,7 +57,11 @@ extension Connection {
                 errno = ECONNRESET
                 return -1
             case .wantRead:
-                break
+                if drained {
+                    if filled > 0 { return filled }
+                    errno = EAGAIN
+                    return -1
+                }
             }
             let count = retryingOnInterrupt { recv(descriptor, free.baseAddress, free.count, 0) }
             if count > 0 {
@@ -75,6 +80,7 @@ extension Connection {
                     errno = ENOMEM
                     return -1
                 }
+                drained = count < free.count
                 continue
             }
             if count == 0 { return filled }

@@ -15,8 +15,13 @@ struct Streakd: ParsableCommand {
             SIGTERM or SIGINT shut it down gracefully (stop accepting, GOAWAY, finish in-flight \
             requests, close the database) with exit status 0.
 
-            Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR, STREAKD_DATABASE_URL (flags take \
-            precedence). With a database URL the data is in PostgreSQL, which several servers may \
+            With --tls-cert and --tls-key it serves TLS 1.2+ only (docs/PROTOCOL.md section 8), and \
+            SIGHUP reads both files again: new connections use them, open ones are kept, and a pair \
+            that does not load is logged while the old one keeps serving. Without TLS it binds only \
+            loopback addresses unless --insecure-plaintext: bearer tokens would travel in clear.
+
+            Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR, STREAKD_DATABASE_URL, \
+            STREAKD_TLS_CERT, STREAKD_TLS_KEY (flags take precedence). With a database URL the data is in PostgreSQL, which several servers may \
             share; the data directory then only holds the local user's token.
             The first start on an empty data directory creates the user "local" and writes its \
             token to <data dir>/token (mode 0600).

@@ -19,6 +19,33 @@ struct ConfigurationTests {
         #expect(throws: StreakClientError.self) { try ServerAddress(parsing: text) }
     }
 
+    @Test("TLS: --tls, a CA file or a server name turn it on; STREAK_TLS too, with STREAK_CA_FILE")
+    func tlsResolution() throws {
+        let empty: [String: String] = ["HOME": "/nonexistent"]
+        #expect(try ClientConfiguration.resolve(environment: empty).tls == nil)
+        #expect(try ClientConfiguration.resolve(tls: true, environment: empty).tls == ClientTLSConfiguration())
+        #expect(try ClientConfiguration.resolve(caFile: "/ca.pem", environment: empty).tls?.caFile == "/ca.pem")
+        #expect(
+            try ClientConfiguration.resolve(tlsServerName: "streakd.example", environment: empty).tls?.serverName
+                == "streakd.example"
+        )
+        for on in ["1", "true", "YES", "on"] {
+            let environment = empty.merging(["STREAK_TLS": on, "STREAK_CA_FILE": "/env.pem"]) { $1 }
+            #expect(try ClientConfiguration.resolve(environment: environment).tls?.caFile == "/env.pem")
+            #expect(
+                try ClientConfiguration.resolve(caFile: "/flag.pem", environment: environment).tls?.caFile
+                    == "/flag.pem"
+            )
+        }
+        for off in ["0", "false", "no", "off", ""] {
+            let environment = empty.merging(["STREAK_TLS": off, "STREAK_CA_FILE": "/env.pem"]) { $1 }
+            #expect(try ClientConfiguration.resolve(environment: environment).tls == nil)
+        }
+        #expect(throws: StreakClientError.self) {
+            try ClientConfiguration.resolve(environment: empty.merging(["STREAK_TLS": "maybe"]) { $1 })
+        }
+    }
+
     @Test func ipv6DescriptionHasBrackets() {
         #expect(ServerAddress(host: "::1", port: 7411).description == "[::1]:7411")
     }

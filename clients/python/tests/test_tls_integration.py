@@ -126,3 +126,18 @@ def test_missing_ca_file(tls_server):
         Client("localhost", tls_server.port, token=tls_server.token, ca_file=os.path.join("/nonexistent", "ca.pem"))
     assert error.value.code == StatusCode.INVALID_ARGUMENT
     assert "cannot load CA certificates from /nonexistent/ca.pem" in error.value.message
+
+
+def test_alpn_none_or_streakd(certs, tls_server):
+    """ALPN: none (the context above) or "streakd/1" is served; a client offering only other
+    protocols is refused with the no_application_protocol alert (PROTOCOL.md section 8)."""
+    offered = ssl.create_default_context(cafile=certs.ca_file)
+    offered.set_alpn_protocols(["streakd/1"])
+    with Client("localhost", tls_server.port, token=tls_server.token, tls=offered) as client:
+        assert client.ping().serving
+    other = ssl.create_default_context(cafile=certs.ca_file)
+    other.set_alpn_protocols(["h2", "http/1.1"])
+    with pytest.raises(StreakError) as error:
+        Client("localhost", tls_server.port, token=tls_server.token, tls=other)
+    assert "no application protocol" in error.value.message, error.value.message
+    log_of(tls_server, "no application protocol")

@@ -24,6 +24,9 @@ extension StreakService {
         responder.onStreamTermination(request.id, generation: request.generation) { [watchers] in
             watchers.remove(user: userID, token: token)
         }
+        // A watched user stays in memory (the registry does not evict it); one evicted before
+        // the stream was registered is loaded again, so that other servers' changes reach it.
+        users.ensureLoaded(userID, on: workQueue)
     }
 
     /// Pushes one event per changed day to every watcher of the user (called right after the commit).
@@ -73,7 +76,7 @@ extension StreakService {
     private func recheckWatchers() {
         for (bearer, user) in watchers.bearers() {
             do {
-                guard try authenticate(bearer)?.id != user else { continue }
+                guard try userID(for: bearer) != user else { continue }
                 watchers.end(bearer: bearer, status: ServiceError.revoked.status)
             } catch {
                 // The store cannot answer now: keep the streams, ask again next time.

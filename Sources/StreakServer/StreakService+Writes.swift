@@ -148,6 +148,7 @@ extension StreakService {
 
     /// Hands a write to the store. `apply` runs in the store's callback after the durable
     /// commit (commit order); `answer` encodes the response on the work queue, one hop per commit batch.
+    /// The user (pinned by the caller) stays pinned until the answer is encoded.
     func submit<Applied: Sendable>(
         _ write: StoreWrite,
         user: UserState,
@@ -156,10 +157,17 @@ extension StreakService {
         apply: @escaping @Sendable (StoreWriteResult) throws -> Applied,
         answer: @escaping @Sendable (Applied) throws -> [UInt8]
     ) {
+        let scope = WriteScope(write)
+        user.beginOwnWrite(scope)
         store.submit(write, for: user.id) { result in
             do {
-                let applied = try apply(result.get())
+                let applied: Applied
+                do {
+                    defer { user.finishOwnWrite(scope) }
+                    applied = try apply(result.get())
+                }
                 self.answers.submit {
+                    defer { user.unpin() }
                     do {
                         responder.respond(to: request, status: .ok, message: try answer(applied))
                     } catch {
@@ -167,6 +175,7 @@ extension StreakService {
                     }
                 }
             } catch {
+                user.unpin()
                 self.fail(request, error, responder)
             }
         }

@@ -15,8 +15,8 @@ struct Streakd: ParsableCommand {
             SIGTERM or SIGINT shut it down gracefully (stop accepting, GOAWAY, finish in-flight \
             requests, close the database) with exit status 0.
 
-            Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR, STREAKD_DATABASE_URL (flags take \
-            precedence). With a database URL the data is in PostgreSQL, which several servers may \
+            Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR, STREAKD_DATABASE_URL, \
+            STREAKD_USER_MEMORY_BUDGET (flags take precedence). With a database URL the data is in PostgreSQL, which several servers may \
             share; the data directory then only holds the local user's token.
             The first start on an empty data directory creates the user "local" and writes its \
             token to <data dir>/token (mode 0600).
@@ -27,6 +27,7 @@ struct Streakd: ParsableCommand {
 
     @OptionGroup var server: ServerOptions
     @OptionGroup var storage: DataDirectoryOptions
+    @OptionGroup var memory: MemoryOptions
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
@@ -37,6 +38,7 @@ struct Streakd: ParsableCommand {
             configuration: configuration,
             dataDirectory: directory,
             storage: storage,
+            userMemoryBudget: try memory.budget(),
             logger: Logger(label: "streakd")
         )
         try runner.run()

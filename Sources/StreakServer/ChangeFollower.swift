@@ -47,7 +47,7 @@ final class ChangeFollower: Sendable {
     private let queue = DispatchQueue(label: "streakd.service.follow", qos: .userInitiated)
     /// How long a user's notices may wait before it is dropped instead of read.
     let maximumLag: Duration
-    private let notify = Mutex<(@Sendable (UserState, [CivilDate], UserState.Snapshot) -> Void)?>(nil)
+    private let notify = Mutex<(@Sendable (UserState, [CivilDate]) -> Void)?>(nil)
 
     init(
         store: any StreakStore,
@@ -64,7 +64,7 @@ final class ChangeFollower: Sendable {
     }
 
     /// Sets what pushes the days that changed to the user's watchers.
-    func onChangedDays(_ action: @escaping @Sendable (UserState, [CivilDate], UserState.Snapshot) -> Void) {
+    func onChangedDays(_ action: @escaping @Sendable (UserState, [CivilDate]) -> Void) {
         notify.withLock { $0 = action }
     }
 
@@ -160,7 +160,11 @@ final class ChangeFollower: Sendable {
         do {
             let profile = change.everything || change.habitsOrSettings ? try store.habitsAndSettings(of: id) : nil
             let dayRows = change.everything ? try store.allDayRows(of: id) : try store.dayRows(of: id, on: change.days)
-            rows = ExternalRows(days: change.everything ? nil : change.days, dayRows: dayRows, habitsAndSettings: profile)
+            rows = ExternalRows(
+                days: change.everything ? nil : change.days,
+                dayRows: dayRows,
+                habitsAndSettings: profile
+            )
         } catch {
             state.cancelExternalRead()
             logger.warning(
@@ -170,9 +174,7 @@ final class ChangeFollower: Sendable {
             return users.drop(id) ? ChangedData() : change
         }
         let applied = state.applyExternal(rows, mark: mark, now: now())
-        if let snapshot = applied.snapshot, !applied.changedDays.isEmpty, let notify = notify.withLock({ $0 }) {
-            notify(state, applied.changedDays, snapshot)
-        }
+        if !applied.changedDays.isEmpty, let notify = notify.withLock({ $0 }) { notify(state, applied.changedDays) }
         return applied.unapplied
     }
 

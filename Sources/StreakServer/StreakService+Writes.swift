@@ -137,9 +137,9 @@ extension StreakService {
             responder: responder,
             apply: { result in
                 guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
-                let after = self.apply(user) { $0.apply(changes) }
+                _ = self.apply(user) { $0.apply(changes) }
                 let changedDays = Set(zip(changes, changed).filter(\.1).map(\.0.date)).sorted()
-                if !changedDays.isEmpty { self.notifyWatchers(user, days: changedDays, snapshot: after) }
+                if !changedDays.isEmpty { self.notifyWatchers(user, days: changedDays) }
                 return changed
             },
             answer: answer

@@ -76,9 +76,7 @@ public final class StreakService: RequestHandler, Sendable {
             isWatched: { [watchers] in watchers.isWatched($0) },
             changedWhileLoading: { [follower] id, change in follower.enqueue(id, change) }
         )
-        follower.onChangedDays { [weak self] user, days, snapshot in
-            self?.notifyWatchers(user, days: days, snapshot: snapshot)
-        }
+        follower.onChangedDays { [weak self] user, days in self?.notifyWatchers(user, days: days) }
         store.onExternalChange { [follower] change in follower.receive(change) }
     }
 
@@ -202,18 +200,25 @@ public final class StreakService: RequestHandler, Sendable {
     private func process(_ item: PendingRequest, responder: Responder) {
         let request = item.request
         do {
-            // A write pins its user while it is validated and handed to the store: an evicted
-            // state would not see its acknowledgement.
-            let pin = item.method.isWrite
-            var user = item.user
-            if let known = user, pin, !known.pin() { user = nil }
-            if user == nil, let id = try item.userID ?? userID(for: item.token) {
-                user = try users.state(for: id, pin: pin)
-            }
-            guard let user else {
+            guard let id = try item.user?.id ?? item.userID ?? userID(for: item.token) else {
                 fail(request, ServiceError.unauthenticated, responder, streaming: item.method.isServerStreaming)
                 return
             }
+            // These need no user data: not worth loading one.
+            if item.method == .getServerInfo {
+                responder.respond(to: request, status: .ok, message: serverInfo().serializedBytes())
+                return
+            }
+            if item.method.isStatelessBuilder {
+                try answerBuilder(item.method, request, responder: responder)
+                return
+            }
+            // A write pins its user while it is validated and handed to the store: an evicted
+            // state would not see its acknowledgement.
+            let pin = item.method.isWrite
+            var known = item.user
+            if let user = known, pin, !user.pin() { known = nil }
+            let user = try known ?? users.state(for: id, pin: pin)
             defer { if pin { user.unpin() } }
             dispatch(item.method, request, user: user, responder: responder)
         } catch {

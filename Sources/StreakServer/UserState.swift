@@ -43,6 +43,8 @@ final class UserState: Sendable {
     }
 
     private let contents: Mutex<Contents>
+    /// Serialises the pushes to the user's watchers (`StreakService.notifyWatchers`).
+    private let notifications = Mutex(())
     private let meter: MemoryMeter
     /// When it was last used (the meter's clock), for least-recently-used eviction.
     private let lastUse: Atomic<UInt64>
@@ -71,6 +73,11 @@ final class UserState: Sendable {
         var today: CivilDate
     }
 
+    /// Runs `body` while no other push to this user's watchers runs.
+    func withNotificationLock<T>(_ body: () throws -> T) rethrows -> T {
+        try notifications.withLock { _ in try body() }
+    }
+
     // MARK: Use and eviction
 
     /// Marks the state used now.
@@ -96,9 +103,13 @@ final class UserState: Sendable {
         }
     }
 
-    /// Releases a `pin()`.
+    /// Releases a `pin()`. The last one lets an eviction pass that had to skip the state run again.
     func unpin() {
-        contents.withLock { $0.pins -= 1 }
+        let free = contents.withLock { contents in
+            contents.pins -= 1
+            return contents.pins == 0
+        }
+        if free { meter.recheck() }
     }
 
     /// Retires the state unless it is pinned: it takes no more changes, and its bytes leave the
@@ -236,7 +247,9 @@ final class UserState: Sendable {
     func applyExternal(_ rows: ExternalRows, mark: UInt64, now: Date) -> ExternalApplied {
         contents.withLock { contents in
             defer { contents.ownWrites.endRead() }
-            guard !contents.retired else { return ExternalApplied(changedDays: [], unapplied: ChangedData(), snapshot: nil) }
+            guard !contents.retired else {
+                return ExternalApplied(changedDays: [], unapplied: ChangedData(), snapshot: nil)
+            }
             let own = contents.ownWrites
             var unapplied = ChangedData()
             var changed = false
@@ -408,6 +421,11 @@ final class MemoryMeter: Sendable {
     /// Called when an addition passes the budget.
     func onOverBudget(_ action: @escaping @Sendable () -> Void) {
         overBudget.withLock { $0 = action }
+    }
+
+    /// Calls the over-budget action when the total is over the budget.
+    func recheck() {
+        if let budget, bytes > budget, let action = overBudget.withLock({ $0 }) { action() }
     }
 
     func add(_ bytes: Int) {

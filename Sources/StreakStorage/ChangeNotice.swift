@@ -27,7 +27,8 @@ struct ChangeNotice: Hashable, Sendable {
     var payload: String {
         let habits = change.habitsOrSettings ? "h" : "-"
         let days =
-            change.everything ? "*" : change.days.isEmpty ? "-" : change.days.map { String($0.dayNumber) }.joined(separator: ",")
+            change.everything
+            ? "*" : change.days.isEmpty ? "-" : change.days.map { String($0.dayNumber) }.joined(separator: ",")
         return "v2 \(origin) \(user) \(change.everything ? "h" : habits) \(days)"
     }
 

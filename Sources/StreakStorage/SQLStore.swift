@@ -165,7 +165,8 @@ public class SQLStore: StreakStore, @unchecked Sendable {
             let list: SQLValue =
                 connection.dialect == .postgres
                 ? .integerArray(numbers) : .text("[" + numbers.map(String.init).joined(separator: ",") + "]")
-            let condition = connection.dialect == .postgres ? "day = ANY(?::integer[])" : "day IN (SELECT value FROM json_each(?))"
+            let condition =
+                connection.dialect == .postgres ? "day = ANY(?::integer[])" : "day IN (SELECT value FROM json_each(?))"
             // One statement, so one snapshot of both tables. Through the user's habits, so that
             // PostgreSQL probes the primary key (user, habit, day) instead of scanning the user's rows.
             let rows = try connection.query(

@@ -135,7 +135,8 @@ public struct ChangedData: Hashable, Sendable {
     /// This change and `other` together.
     public func merged(with other: ChangedData) -> ChangedData {
         if everything || other.everything { return .all }
-        let days = self.days.isEmpty ? other.days : other.days.isEmpty ? self.days : Set(self.days + other.days).sorted()
+        let days =
+            self.days.isEmpty ? other.days : other.days.isEmpty ? self.days : Set(self.days + other.days).sorted()
         return ChangedData(days: days, habitsOrSettings: habitsOrSettings || other.habitsOrSettings)
     }
 }

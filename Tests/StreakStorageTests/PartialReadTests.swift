@@ -29,7 +29,9 @@ struct PartialReadTests {
         let days = [day("2024-01-01"), day("2024-01-02"), day("2024-01-07"), day("2024-03-01")]
         let rows = try fixture.store.dayRows(of: user, on: days)
         let wanted = Set(days)
-        #expect(Set(rows.completions) == Set(try fixture.store.completions(of: user).filter { wanted.contains($0.date) }))
+        #expect(
+            Set(rows.completions) == Set(try fixture.store.completions(of: user).filter { wanted.contains($0.date) })
+        )
         #expect(Set(rows.skips) == Set(try fixture.store.skips(of: user).filter { wanted.contains($0.date) }))
         #expect(rows.completions.count == 3 && rows.skips.count == 2)
         #expect(try fixture.store.dayRows(of: user, on: []) == DayRows(completions: [], skips: []))

@@ -6,8 +6,9 @@ import StreakStorage
 import Synchronization
 
 /// Applies the changes that other servers sharing the store commit, to the users this server
-/// holds: for each user, it reads only the rows a notice names (`StreakStore.dayRows`, and
-/// `habitsAndSettings` when habits or settings changed) and applies them in memory.
+/// holds: for each user, it reads only the rows a notice names (the days of its habits,
+/// `StreakStore.habitDays`, for every user of a round at once; `habitsAndSettings` and those
+/// days when habits or settings changed) and applies them in memory.
 ///
 /// - Off the acknowledgement queue: notices are merged here and read on a queue of their own
 ///   (through a connection of their own), so this server's own writes are acknowledged at the
@@ -35,7 +36,7 @@ final class ChangeFollower: Sendable {
         var order: [UserID] = []
         var next = 0
         var draining = false
-        var applied: UInt64 = 0
+        var notices: UInt64 = 0
         var reads: UInt64 = 0
     }
 
@@ -68,9 +69,9 @@ final class ChangeFollower: Sendable {
         notify.withLock { $0 = action }
     }
 
-    /// Reads committed by other servers and applied so far, and the reads that took them.
+    /// The notices taken for users held here, and the user reads they took (merged notices share one).
     var counts: (notices: UInt64, reads: UInt64) {
-        contents.withLock { ($0.applied, $0.reads) }
+        contents.withLock { ($0.notices, $0.reads) }
     }
 
     /// Takes a change another server committed (on the store's notice queue; returns at once).
@@ -90,7 +91,7 @@ final class ChangeFollower: Sendable {
     /// Queues a read of `change` for a user in memory (also for changes missed while it loaded).
     func enqueue(_ id: UserID, _ change: ChangedData) {
         let start = contents.withLock { contents -> Bool in
-            contents.applied += 1
+            contents.notices += 1
             if var pending = contents.pending[id] {
                 if pending.change.isEmpty { pending.since = Self.clock() }
                 pending.change = pending.change.merged(with: change)
@@ -110,55 +111,119 @@ final class ChangeFollower: Sendable {
         if start { queue.async { self.drain() } }
     }
 
-    /// On `queue`: reads and applies the queued users in the order their first notice came.
+    /// On `queue`: reads and applies the queued users in rounds, in the order their first notice
+    /// came: the days of every user of a round in one statement (`StreakStore.habitDays`); a
+    /// change of habits or settings, or of anything, with reads of that user alone. Rounds start
+    /// at most every `roundInterval`, so that a storm of notices is merged into fewer reads.
     private func drain() {
-        while let (id, change, since) = next() {
-            let unapplied = follow(id, change, since: since)
-            finish(id, unapplied: unapplied, since: since)
+        let started = Self.clock()
+        let round = nextRound()
+        guard !round.isEmpty else { return }
+        var batch: [(state: UserState, id: UserID, change: ChangedData, since: UInt64, mark: UInt64)] = []
+        for (id, change, since) in round {
+            guard !change.isEmpty, let state = users.loadedState(for: id) else {
+                finish(id, unapplied: ChangedData(), since: since)
+                continue
+            }
+            var change = change
+            if Self.clock() &- since > UInt64(maximumLag.nanoseconds) {
+                // Too far behind: cheaper to load it whole when it is next used.
+                if users.drop(id) {
+                    logger.debug("dropped a user whose changes fell behind", metadata: ["user": "\(id)"])
+                    finish(id, unapplied: ChangedData(), since: since)
+                    continue
+                }
+                change = .all
+            }
+            if change.everything || change.habitsOrSettings {
+                finish(id, unapplied: followAlone(state, change), since: since)
+            } else if let mark = state.beginExternalRead() {
+                batch.append((state, id, change, since, mark))
+            } else {
+                finish(id, unapplied: ChangedData(), since: since)
+            }
         }
+        if !batch.isEmpty { followDays(batch) }
+        let elapsed = Self.clock() &- started
+        let pause = elapsed < Self.roundInterval ? Self.roundInterval - elapsed : 0
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(pause))) { self.drain() }
     }
 
-    private func next() -> (UserID, ChangedData, UInt64)? {
+    /// The users of the next round (at most `roundSize`); an empty round ends the drain.
+    private func nextRound() -> [(UserID, ChangedData, UInt64)] {
         contents.withLock { contents in
-            guard contents.next < contents.order.count else {
+            var round: [(UserID, ChangedData, UInt64)] = []
+            while contents.next < contents.order.count && round.count < Self.roundSize {
+                let id = contents.order[contents.next]
+                contents.next += 1
+                guard var pending = contents.pending[id], pending.queued else { continue }
+                round.append((id, pending.change, pending.since))
+                pending.change = ChangedData()
+                pending.queued = false
+                pending.reading = true
+                contents.pending[id] = pending
+                contents.reads += 1
+            }
+            if contents.next == contents.order.count {
                 contents.order.removeAll(keepingCapacity: true)
                 contents.next = 0
-                contents.draining = false
-                return nil
             }
-            let id = contents.order[contents.next]
-            contents.next += 1
-            if contents.next > 4096 && contents.next * 2 > contents.order.count {
-                contents.order.removeFirst(contents.next)
-                contents.next = 0
-            }
-            guard var pending = contents.pending[id] else { return (id, ChangedData(), 0) }
-            let change = pending.change
-            pending.change = ChangedData()
-            pending.queued = false
-            pending.reading = true
-            contents.pending[id] = pending
-            contents.reads += 1
-            return (id, change, pending.since)
+            if round.isEmpty { contents.draining = false }
+            return round
         }
     }
 
-    /// Reads and applies one user's change. - Returns: what is to be read again.
-    private func follow(_ id: UserID, _ change: ChangedData, since: UInt64) -> ChangedData {
-        guard !change.isEmpty, let state = users.loadedState(for: id) else { return ChangedData() }
-        var change = change
-        if Self.clock() &- since > UInt64(maximumLag.nanoseconds) {
-            // Too far behind: cheaper to load it whole when it is next used.
-            if users.drop(id) {
-                logger.debug("dropped a user whose changes fell behind", metadata: ["user": "\(id)"])
-                return ChangedData()
+    /// Reads the changed days of every user of `batch` in one statement and applies them.
+    private func followDays(_ batch: [(state: UserState, id: UserID, change: ChangedData, since: UInt64, mark: UInt64)])
+    {
+        var keys: [HabitDay] = []
+        for item in batch {
+            let habits = item.state.habitIDs
+            for date in item.change.days {
+                for habit in habits { keys.append(HabitDay(user: item.id, habitID: habit, date: date)) }
             }
-            change = .all
         }
+        let found: (done: [HabitDay], skipped: [HabitDay])
+        do {
+            found = try store.habitDays(keys)
+        } catch {
+            logger.warning(
+                "cannot read what other servers changed; dropping those users",
+                metadata: ["error": "\(error)"]
+            )
+            for item in batch {
+                item.state.cancelExternalRead()
+                finish(item.id, unapplied: users.drop(item.id) ? ChangedData() : item.change, since: item.since)
+            }
+            return
+        }
+        let done = Dictionary(grouping: found.done, by: \.user)
+        let skipped = Dictionary(grouping: found.skipped, by: \.user)
+        for item in batch {
+            let rows = DayRows(
+                completions: (done[item.id] ?? []).map { Completion(habitID: $0.habitID, date: $0.date) },
+                skips: (skipped[item.id] ?? []).map { Skip(habitID: $0.habitID, date: $0.date) }
+            )
+            let applied = item.state.applyExternal(
+                ExternalRows(days: item.change.days, dayRows: rows, habitsAndSettings: nil),
+                mark: item.mark,
+                now: now()
+            )
+            if !applied.eventDays.isEmpty, let notify = notify.withLock({ $0 }) {
+                notify(item.state, applied.eventDays)
+            }
+            finish(item.id, unapplied: applied.unapplied, since: item.since)
+        }
+    }
+
+    /// Reads and applies a change of a user's habits or settings (with its days), or of anything.
+    /// - Returns: what is to be read again.
+    private func followAlone(_ state: UserState, _ change: ChangedData) -> ChangedData {
+        let id = state.id
         guard let mark = state.beginExternalRead() else { return ChangedData() }
         let rows: ExternalRows
         do {
-            let profile = change.everything || change.habitsOrSettings ? try store.habitsAndSettings(of: id) : nil
+            let profile = try store.habitsAndSettings(of: id)
             let dayRows = change.everything ? try store.allDayRows(of: id) : try store.dayRows(of: id, on: change.days)
             rows = ExternalRows(
                 days: change.everything ? nil : change.days,
@@ -174,7 +239,7 @@ final class ChangeFollower: Sendable {
             return users.drop(id) ? ChangedData() : change
         }
         let applied = state.applyExternal(rows, mark: mark, now: now())
-        if !applied.changedDays.isEmpty, let notify = notify.withLock({ $0 }) { notify(state, applied.changedDays) }
+        if !applied.eventDays.isEmpty, let notify = notify.withLock({ $0 }) { notify(state, applied.eventDays) }
         return applied.unapplied
     }
 
@@ -215,6 +280,11 @@ final class ChangeFollower: Sendable {
         }
         if start { drain() }
     }
+
+    /// The most users read in one round.
+    static let roundSize = 256
+    /// The shortest time between the starts of two rounds (nanoseconds).
+    static let roundInterval: UInt64 = 1_000_000
 
     private static func clock() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 }

@@ -99,6 +99,8 @@ final class UserRegistry: Sendable {
         }
         if state !== loaded { _ = loaded.retire() }
         state.touch()
+        // The load counted its bytes before it was registered: a pass that ran in between missed it.
+        meter.recheck()
         let missed = ticket.changes.withLock { $0 }
         if !missed.isEmpty, let changed = hooks.withLock({ $0.changedWhileLoading }) { changed(id, missed) }
         return state

@@ -240,25 +240,31 @@ final class UserState: Sendable {
         contents.withLock { $0.ownWrites.endRead() }
     }
 
+    /// The ids of the habits held now (the follower reads their days).
+    var habitIDs: [Int64] {
+        contents.withLock { $0.data.index.habits.map(\.id) }
+    }
+
     /// Applies rows read from the store after another server changed them (`beginExternalRead`
     /// gave `mark`). A day or the habits that a write of this server touched since the mark, or
     /// still touches, keep their in-memory state and come back in `unapplied` to be read again:
-    /// the rows may predate that write.
+    /// the rows may predate that write. (Days read with habits that cannot be applied wait with them.)
     func applyExternal(_ rows: ExternalRows, mark: UInt64, now: Date) -> ExternalApplied {
         contents.withLock { contents in
             defer { contents.ownWrites.endRead() }
             guard !contents.retired else {
-                return ExternalApplied(changedDays: [], unapplied: ChangedData(), snapshot: nil)
+                return ExternalApplied(changedDays: [], eventDays: [], unapplied: ChangedData(), snapshot: nil)
             }
             let own = contents.ownWrites
             var unapplied = ChangedData()
             var changed = false
             if let profile = rows.habitsAndSettings {
-                if own.touchedHabits(since: mark) {
-                    unapplied.habitsOrSettings = true
-                } else {
-                    changed = contents.data.replace(profile) || changed
+                guard !own.touchedHabits(since: mark) else {
+                    // The days were read with these habits: they wait for them.
+                    let days = rows.days.map { ChangedData(days: $0, habitsOrSettings: true) } ?? .all
+                    return ExternalApplied(changedDays: [], eventDays: [], unapplied: days, snapshot: nil)
                 }
+                changed = contents.data.replace(profile) || changed
             }
             var completed: [Int: Set<Int64>] = [:]
             var skipped: [Int: Set<Int64>] = [:]
@@ -270,6 +276,7 @@ final class UserState: Sendable {
                 rows.days?.map(\.dayNumber)
                 ?? Set(contents.data.index.dayNumbersWithRecords).union(completed.keys).union(skipped.keys).sorted()
             var changedDays: [CivilDate] = []
+            var appliedDays: [CivilDate] = []
             var unappliedDays: [CivilDate] = []
             for number in days {
                 guard let date = try? CivilDate(dayNumber: number) else { continue }
@@ -277,6 +284,7 @@ final class UserState: Sendable {
                     unappliedDays.append(date)
                     continue
                 }
+                appliedDays.append(date)
                 if contents.data.index.replaceDay(
                     date,
                     completed: completed[number] ?? [],
@@ -286,8 +294,13 @@ final class UserState: Sendable {
                 }
             }
             unapplied.days = unappliedDays
+            // Every day a notice named gets its event, changed in memory or not: a write of this
+            // server that changed nothing in the store (another server had made the same change)
+            // may have brought the memory there first, without an event. Days of a whole-user read
+            // get one only when they changed.
+            let eventDays = rows.days == nil ? changedDays : appliedDays
             guard changed || !changedDays.isEmpty else {
-                return ExternalApplied(changedDays: [], unapplied: unapplied, snapshot: nil)
+                return ExternalApplied(changedDays: [], eventDays: eventDays, unapplied: unapplied, snapshot: nil)
             }
             contents.version &+= 1
             contents.cache.removeAll()
@@ -295,7 +308,12 @@ final class UserState: Sendable {
             recount(&contents, data: true)
             let today = contents.today(now: now)
             let snapshot = Snapshot(data: contents.data, version: contents.version, today: today)
-            return ExternalApplied(changedDays: changedDays, unapplied: unapplied, snapshot: snapshot)
+            return ExternalApplied(
+                changedDays: changedDays,
+                eventDays: eventDays,
+                unapplied: unapplied,
+                snapshot: snapshot
+            )
         }
     }
 }
@@ -393,6 +411,8 @@ struct ExternalRows: Sendable {
 struct ExternalApplied: Sendable {
     /// The days whose completions or skips changed in memory.
     var changedDays: [CivilDate]
+    /// The days to push to the user's watchers.
+    var eventDays: [CivilDate]
     /// What was not applied because a write of this server touched it meanwhile: read it again.
     var unapplied: ChangedData
     /// The state after the change; nil when nothing changed.

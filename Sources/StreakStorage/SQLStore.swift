@@ -183,6 +183,55 @@ public class SQLStore: StreakStore, @unchecked Sendable {
         }.get()
     }
 
+    public func habitDays(_ keys: [HabitDay]) throws(StorageError) -> (done: [HabitDay], skipped: [HabitDay]) {
+        guard !keys.isEmpty else { return ([], []) }
+        let postgres = try withFollowerReader { connection throws(StorageError) in connection.dialect == .postgres }
+            .get()
+        guard postgres else {
+            // SQLite (no other server writes it): the days of each user, kept to the keys.
+            var done: [HabitDay] = []
+            var skipped: [HabitDay] = []
+            for (user, userKeys) in Dictionary(grouping: keys, by: \.user) {
+                let wanted = Set(userKeys)
+                let rows = try dayRows(of: user, on: Array(Set(userKeys.map(\.date))))
+                done += rows.completions.map { HabitDay(user: user, habitID: $0.habitID, date: $0.date) }.filter(
+                    wanted.contains
+                )
+                skipped += rows.skips.map { HabitDay(user: user, habitID: $0.habitID, date: $0.date) }.filter(
+                    wanted.contains
+                )
+            }
+            return (done, skipped)
+        }
+        return try withFollowerReader { connection throws(StorageError) in
+            let users = SQLValue.integerArray(keys.map(\.user))
+            let habits = SQLValue.integerArray(keys.map(\.habitID))
+            let days = SQLValue.integerArray(keys.map { Int64($0.date.dayNumber) })
+            // Exact primary-key lookups, one per key, for completions and skips in one snapshot.
+            let rows = try connection.query(
+                """
+                SELECT 0, w.u, w.h, w.d FROM unnest(?::bigint[], ?::bigint[], ?::integer[]) AS w(u, h, d)
+                    JOIN completions c ON c.user_id = w.u AND c.habit_id = w.h AND c.day = w.d
+                UNION ALL
+                SELECT 1, w.u, w.h, w.d FROM unnest(?::bigint[], ?::bigint[], ?::integer[]) AS w(u, h, d)
+                    JOIN skips s ON s.user_id = w.u AND s.habit_id = w.h AND s.day = w.d
+                """,
+                [users, habits, days, users, habits, days]
+            )
+            var done: [HabitDay] = []
+            var skipped: [HabitDay] = []
+            for row in rows {
+                let key = HabitDay(
+                    user: row[1].integer ?? 0,
+                    habitID: row[2].integer ?? 0,
+                    date: try HabitRow.date(row[3])
+                )
+                if row[0].integer == 0 { done.append(key) } else { skipped.append(key) }
+            }
+            return (done, skipped)
+        }.get()
+    }
+
     public func allDayRows(of user: UserID) throws(StorageError) -> DayRows {
         try withFollowerReader { connection throws(StorageError) in
             let rows = try connection.query(

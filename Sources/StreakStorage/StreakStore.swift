@@ -163,6 +163,19 @@ public struct DayRows: Hashable, Sendable {
     }
 }
 
+/// One habit's day of one user.
+public struct HabitDay: Hashable, Sendable {
+    public var user: UserID
+    public var habitID: Int64
+    public var date: CivilDate
+
+    public init(user: UserID, habitID: Int64, date: CivilDate) {
+        self.user = user
+        self.habitID = habitID
+        self.date = date
+    }
+}
+
 /// A user's habits (with their schedules), rest periods and settings, as the store has them.
 public struct HabitsAndSettings: Hashable, Sendable {
     /// The habits, archived ones included, by id.
@@ -224,6 +237,10 @@ public protocol StreakStore: AnyObject, Sendable {
     /// one statement, on a connection of their own where the store has one (so that following
     /// other servers never waits behind loads and authentication).
     func dayRows(of user: UserID, on days: [CivilDate]) throws(StorageError) -> DayRows
+    /// Which of `keys` (any users') are done and which are skipped (the others hold nothing), read
+    /// like `dayRows` in one statement: a server following others reads the days of every user
+    /// they changed in one round trip.
+    func habitDays(_ keys: [HabitDay]) throws(StorageError) -> (done: [HabitDay], skipped: [HabitDay])
     /// The user's habits with their schedules, rest periods and settings, read like `dayRows`.
     func habitsAndSettings(of user: UserID) throws(StorageError) -> HabitsAndSettings
     /// Every completion and skip of the user, read like `dayRows`.

@@ -36,6 +36,23 @@ struct PartialReadTests {
         #expect(rows.completions.count == 3 && rows.skips.count == 2)
         #expect(try fixture.store.dayRows(of: user, on: []) == DayRows(completions: [], skips: []))
 
+        // Several users' habit days at once: exactly those done and those skipped.
+        let keys =
+            days.flatMap { date in [read.id, run.id].map { HabitDay(user: user, habitID: $0, date: date) } }
+            + [
+                HabitDay(user: other, habitID: theirs.id, date: day("2024-01-01")),
+                HabitDay(user: other, habitID: theirs.id, date: day("2024-01-02")),
+            ]
+        let found = try fixture.store.habitDays(keys)
+        #expect(
+            Set(found.done)
+                == Set(rows.completions.map { HabitDay(user: user, habitID: $0.habitID, date: $0.date) })
+                .union([HabitDay(user: other, habitID: theirs.id, date: day("2024-01-01"))])
+        )
+        #expect(Set(found.skipped) == Set(rows.skips.map { HabitDay(user: user, habitID: $0.habitID, date: $0.date) }))
+        let none = try fixture.store.habitDays([])
+        #expect(none.done.isEmpty && none.skipped.isEmpty)
+
         let all = try fixture.store.allDayRows(of: user)
         #expect(Set(all.completions) == Set(try fixture.store.completions(of: user)))
         #expect(Set(all.skips) == Set(try fixture.store.skips(of: user)))

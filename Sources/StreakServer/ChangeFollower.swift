@@ -48,7 +48,12 @@ final class ChangeFollower: Sendable {
     private let queue = DispatchQueue(label: "streakd.service.follow", qos: .userInitiated)
     /// How long a user's notices may wait before it is dropped instead of read.
     let maximumLag: Duration
-    private let notify = Mutex<(@Sendable (UserState, [CivilDate]) -> Void)?>(nil)
+    /// (In a struct: a bare function type in a `Mutex` is re-wrapped in a thunk at every access,
+    /// and the chain of thunks grows without end.)
+    private struct Notify {
+        let action: @Sendable (UserState, [CivilDate]) -> Void
+    }
+    private let notify = Mutex<Notify?>(nil)
 
     init(
         store: any StreakStore,
@@ -66,7 +71,7 @@ final class ChangeFollower: Sendable {
 
     /// Sets what pushes the days that changed to the user's watchers.
     func onChangedDays(_ action: @escaping @Sendable (UserState, [CivilDate]) -> Void) {
-        notify.withLock { $0 = action }
+        notify.withLock { $0 = Notify(action: action) }
     }
 
     /// The notices taken for users held here, and the user reads they took (merged notices share one).
@@ -210,7 +215,7 @@ final class ChangeFollower: Sendable {
                 now: now()
             )
             if !applied.eventDays.isEmpty, let notify = notify.withLock({ $0 }) {
-                notify(item.state, applied.eventDays)
+                notify.action(item.state, applied.eventDays)
             }
             finish(item.id, unapplied: applied.unapplied, since: item.since)
         }
@@ -239,7 +244,7 @@ final class ChangeFollower: Sendable {
             return users.drop(id) ? ChangedData() : change
         }
         let applied = state.applyExternal(rows, mark: mark, now: now())
-        if !applied.eventDays.isEmpty, let notify = notify.withLock({ $0 }) { notify(state, applied.eventDays) }
+        if !applied.eventDays.isEmpty, let notify = notify.withLock({ $0 }) { notify.action(state, applied.eventDays) }
         return applied.unapplied
     }
 

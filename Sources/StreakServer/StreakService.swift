@@ -31,7 +31,12 @@ public final class StreakService: RequestHandler, Sendable {
     let answers: CoalescingQueue
     private let shuttingDown = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
-    private let connectionCountSource = Mutex<(@Sendable () -> Int)?>(nil)
+    /// (In a struct: a bare function type in a `Mutex` is re-wrapped in a thunk at every access,
+    /// so that each GetServerInfo would add to a chain of thunks.)
+    private struct ConnectionCount {
+        let count: @Sendable () -> Int
+    }
+    private let connectionCountSource = Mutex<ConnectionCount?>(nil)
 
     /// Creates the service over a store.
     /// - Parameters:
@@ -82,8 +87,8 @@ public final class StreakService: RequestHandler, Sendable {
 
     /// Reports the open connection count in GetServerInfo (set once the transport exists).
     public var connectionCounter: (@Sendable () -> Int)? {
-        get { connectionCountSource.withLock { $0 } }
-        set { connectionCountSource.withLock { $0 = newValue } }
+        get { connectionCountSource.withLock { $0?.count } }
+        set { connectionCountSource.withLock { $0 = newValue.map(ConnectionCount.init) } }
     }
 
     /// Whether `beginShutdown()` was called: Ping answers `serving = false`.

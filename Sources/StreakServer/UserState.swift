@@ -126,10 +126,12 @@ final class UserState: Sendable {
         }
     }
 
-    /// Brings the meter up to date with the state's bytes (on its lock).
+    /// Brings the meter up to date with the state's bytes (on its lock). The data's estimate walks
+    /// every day, so after a change it is taken again every eighth version only (a write adds a
+    /// few dozen bytes at most; a sixteenth of the budget is kept free anyway).
     private func recount(_ contents: inout Contents, data changed: Bool) {
         guard !contents.retired else { return }
-        if changed { contents.dataBytes = contents.data.estimatedHeapBytes }
+        if changed && contents.version & 7 == 0 { contents.dataBytes = contents.data.estimatedHeapBytes }
         let bytes = contents.bytes
         meter.add(bytes - contents.counted)
         contents.counted = bytes
@@ -327,7 +329,8 @@ enum WriteScope: Sendable {
 
     init(_ write: StoreWrite) {
         switch write {
-        case .completions(let changes): self = .days(Array(Set(changes.map(\.date.dayNumber))))
+        case .completions(let changes):
+            self = .days(changes.count == 1 ? [changes[0].date.dayNumber] : Array(Set(changes.map(\.date.dayNumber))))
         case .deleteHabit, .unarchiveHabit, .importData: self = .everything
         default: self = .habitsOrSettings
         }

@@ -44,7 +44,6 @@ final class ChangeFollower: Sendable {
     private let store: any StreakStore
     private let users: UserRegistry
     private let logger: Logger
-    private let now: @Sendable () -> Date
     private let queue = DispatchQueue(label: "streakd.service.follow", qos: .userInitiated)
     /// How long a user's notices may wait before it is dropped instead of read.
     let maximumLag: Duration
@@ -59,14 +58,12 @@ final class ChangeFollower: Sendable {
         store: any StreakStore,
         users: UserRegistry,
         logger: Logger,
-        maximumLag: Duration = .seconds(2),
-        now: @escaping @Sendable () -> Date
+        maximumLag: Duration = .seconds(2)
     ) {
         self.store = store
         self.users = users
         self.logger = logger
         self.maximumLag = maximumLag
-        self.now = now
     }
 
     /// Sets what pushes the days that changed to the user's watchers.
@@ -211,8 +208,7 @@ final class ChangeFollower: Sendable {
             )
             let applied = item.state.applyExternal(
                 ExternalRows(days: item.change.days, dayRows: rows, habitsAndSettings: nil),
-                mark: item.mark,
-                now: now()
+                mark: item.mark
             )
             if !applied.eventDays.isEmpty, let notify = notify.withLock({ $0 }) {
                 notify.action(item.state, applied.eventDays)
@@ -243,7 +239,7 @@ final class ChangeFollower: Sendable {
             )
             return users.drop(id) ? ChangedData() : change
         }
-        let applied = state.applyExternal(rows, mark: mark, now: now())
+        let applied = state.applyExternal(rows, mark: mark)
         if !applied.eventDays.isEmpty, let notify = notify.withLock({ $0 }) { notify.action(state, applied.eventDays) }
         return applied.unapplied
     }

@@ -67,8 +67,7 @@ public final class StreakService: RequestHandler, Sendable {
             store: store,
             users: users,
             logger: logger,
-            maximumLag: configuration.followerMaximumLag,
-            now: now
+            maximumLag: configuration.followerMaximumLag
         )
         builderCache = BuilderCache(
             limit: configuration.responseCacheLimit * 8,

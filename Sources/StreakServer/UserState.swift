@@ -251,11 +251,11 @@ final class UserState: Sendable {
     /// gave `mark`). A day or the habits that a write of this server touched since the mark, or
     /// still touches, keep their in-memory state and come back in `unapplied` to be read again:
     /// the rows may predate that write. (Days read with habits that cannot be applied wait with them.)
-    func applyExternal(_ rows: ExternalRows, mark: UInt64, now: Date) -> ExternalApplied {
+    func applyExternal(_ rows: ExternalRows, mark: UInt64) -> ExternalApplied {
         contents.withLock { contents in
             defer { contents.ownWrites.endRead() }
             guard !contents.retired else {
-                return ExternalApplied(changedDays: [], eventDays: [], unapplied: ChangedData(), snapshot: nil)
+                return ExternalApplied(changedDays: [], eventDays: [], unapplied: ChangedData())
             }
             let own = contents.ownWrites
             var unapplied = ChangedData()
@@ -264,7 +264,7 @@ final class UserState: Sendable {
                 guard !own.touchedHabits(since: mark) else {
                     // The days were read with these habits: they wait for them.
                     let days = rows.days.map { ChangedData(days: $0, habitsOrSettings: true) } ?? .all
-                    return ExternalApplied(changedDays: [], eventDays: [], unapplied: days, snapshot: nil)
+                    return ExternalApplied(changedDays: [], eventDays: [], unapplied: days)
                 }
                 changed = contents.data.replace(profile) || changed
             }
@@ -302,20 +302,13 @@ final class UserState: Sendable {
             // get one only when they changed.
             let eventDays = rows.days == nil ? changedDays : appliedDays
             guard changed || !changedDays.isEmpty else {
-                return ExternalApplied(changedDays: [], eventDays: eventDays, unapplied: unapplied, snapshot: nil)
+                return ExternalApplied(changedDays: [], eventDays: eventDays, unapplied: unapplied)
             }
             contents.version &+= 1
             contents.cache.removeAll()
             contents.summaries.removeAll(keepingCapacity: true)
             recount(&contents, data: true)
-            let today = contents.today(now: now)
-            let snapshot = Snapshot(data: contents.data, version: contents.version, today: today)
-            return ExternalApplied(
-                changedDays: changedDays,
-                eventDays: eventDays,
-                unapplied: unapplied,
-                snapshot: snapshot
-            )
+            return ExternalApplied(changedDays: changedDays, eventDays: eventDays, unapplied: unapplied)
         }
     }
 }
@@ -418,8 +411,6 @@ struct ExternalApplied: Sendable {
     var eventDays: [CivilDate]
     /// What was not applied because a write of this server touched it meanwhile: read it again.
     var unapplied: ChangedData
-    /// The state after the change; nil when nothing changed.
-    var snapshot: UserState.Snapshot?
 }
 
 /// The bytes every user state counts, against an optional budget; the registry evicts when the

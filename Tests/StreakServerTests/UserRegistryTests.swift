@@ -138,7 +138,7 @@ struct UserRegistryTests {
             ),
             habitsAndSettings: nil
         )
-        let applied = state.applyExternal(rows, mark: mark, now: Date())
+        let applied = state.applyExternal(rows, mark: mark)
         #expect(applied.changedDays == [d3])
         #expect(applied.unapplied == ChangedData(days: [d1, d2]))
         let data = state.snapshot(now: Date()).data
@@ -152,8 +152,7 @@ struct UserRegistryTests {
         let again = try #require(state.beginExternalRead())
         let second = state.applyExternal(
             ExternalRows(days: [d1, d2], dayRows: DayRows(completions: [], skips: []), habitsAndSettings: nil),
-            mark: again,
-            now: Date()
+            mark: again
         )
         #expect(second.unapplied.isEmpty && second.changedDays == [d1, d2])
 
@@ -167,8 +166,7 @@ struct UserRegistryTests {
         )
         let result = state.applyExternal(
             ExternalRows(days: [d3], dayRows: DayRows(completions: [], skips: []), habitsAndSettings: profile),
-            mark: third,
-            now: Date()
+            mark: third
         )
         // The days were read with the habits: they wait for them.
         #expect(result.unapplied == ChangedData(days: [d3], habitsOrSettings: true) && result.changedDays.isEmpty)

@@ -1,3 +1,4 @@
+import StreakStorage
 import StreakTransport
 import StreakWire
 
@@ -8,4 +9,6 @@ struct PendingRequest: Sendable {
     var method: WireMethod
     var token: String?
     var user: UserState?
+    /// The user the token cache named, when its state was not in memory.
+    var userID: UserID?
 }

@@ -79,8 +79,8 @@ extension StreakService {
     /// today at most) to the watchers.
     private func reloadAndNotify(_ user: UserState, days: [CivilDate]) throws {
         let data = try users.data(of: user.id)
-        let after = user.update(now: now()) { $0 = data }.1
-        if !days.isEmpty { notifyWatchers(user, days: days, snapshot: after) }
+        _ = user.update(now: now()) { $0 = data }
+        if !days.isEmpty { notifyWatchers(user, days: days) }
     }
 
     /// The days from `start` through `end` (none when `start` is nil or after `end`).

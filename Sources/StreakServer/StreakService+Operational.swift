@@ -12,9 +12,11 @@ extension StreakService {
         }.serializedBytes()
     }
 
-    /// GetServerInfo: version, uptime and counters.
+    /// GetServerInfo: version, uptime, counters, the users in memory and the other servers' changes.
     func serverInfo() -> WireGetServerInfoResponse {
-        WireGetServerInfoResponse.with {
+        let usage = users.usage
+        let following = follower.counts
+        return WireGetServerInfoResponse.with {
             $0.version = configuration.version
             $0.uptimeSeconds = counters.uptimeSeconds
             $0.storage = configuration.storageName
@@ -22,6 +24,12 @@ extension StreakService {
             $0.errorsTotal = counters.errors.load(ordering: .relaxed)
             $0.connectionsCurrent = UInt64(connectionCounter?() ?? 0)
             $0.protocolVersion = UInt32(Preface.version)
+            $0.usersHeld = UInt64(usage.held)
+            $0.usersEvicted = usage.evicted
+            $0.userMemoryBytes = UInt64(max(0, usage.bytes))
+            $0.userMemoryBudgetBytes = UInt64(usage.budget ?? 0)
+            $0.usersDropped = usage.dropped
+            $0.changeNoticesTotal = following.notices
         }
     }
 }

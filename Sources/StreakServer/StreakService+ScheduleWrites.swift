@@ -127,7 +127,7 @@ extension StreakService {
                 let range = days ?? (applied as? RestPeriodRecord).map { $0.period.from...$0.period.to }
                 if let range {
                     let changed = ChangedDays.between(before, after, in: range, today: after.today)
-                    if !changed.isEmpty { self.notifyWatchers(user, days: changed, snapshot: after) }
+                    if !changed.isEmpty { self.notifyWatchers(user, days: changed) }
                 }
                 return applied
             },

@@ -24,37 +24,48 @@ extension StreakService {
         responder.onStreamTermination(request.id, generation: request.generation) { [watchers] in
             watchers.remove(user: userID, token: token)
         }
+        // A watched user stays in memory (the registry does not evict it); one evicted before
+        // the stream was registered is loaded again, so that other servers' changes reach it.
+        users.ensureLoaded(userID, on: workQueue)
     }
 
-    /// Pushes one event per changed day to every watcher of the user (called right after the commit).
-    func notifyWatchers(_ user: UserState, days: [CivilDate], snapshot: UserState.Snapshot) {
-        let subscriptions = watchers.subscriptions(of: user.id)
-        guard !subscriptions.isEmpty else { return }
-        var encoded: [CivilDate?: [[UInt8]]] = [:]
-        for subscription in subscriptions {
-            let events: [[UInt8]]
-            if let cached = encoded[subscription.asOf] {
-                events = cached
-            } else {
-                // Runs in commit order, so the current state is this snapshot's; the summary is shared
-                // with the responses of the write.
-                let streak = WireStreakSummary(user.currentStreak(asOf: subscription.asOf, now: now()).0)
-                events = days.map { day in
-                    WireWatchEvent.with {
-                        $0.day = WireDayRecord(snapshot.data.dayRecord(on: day))
-                        $0.streak = streak
-                    }.serializedBytes()
+    /// Pushes one event per changed day to every watcher of the user (called right after the
+    /// change was applied, by this server's writes and by the changes of other servers).
+    ///
+    /// The events are encoded from the state current when they are sent, under the user's
+    /// notification lock: this server's writes and other servers' changes are applied on
+    /// different queues, and this keeps a watcher's last event of a day from showing an older
+    /// state than an earlier one.
+    func notifyWatchers(_ user: UserState, days: [CivilDate]) {
+        guard watchers.isWatched(user.id) else { return }
+        user.withNotificationLock {
+            let subscriptions = watchers.subscriptions(of: user.id)
+            var encoded: [CivilDate?: [[UInt8]]] = [:]
+            for subscription in subscriptions {
+                let events: [[UInt8]]
+                if let cached = encoded[subscription.asOf] {
+                    events = cached
+                } else {
+                    // The summary is shared with the responses of the write.
+                    let (summary, current) = user.currentStreak(asOf: subscription.asOf, now: now())
+                    let streak = WireStreakSummary(summary)
+                    events = days.map { day in
+                        WireWatchEvent.with {
+                            $0.day = WireDayRecord(current.data.dayRecord(on: day))
+                            $0.streak = streak
+                        }.serializedBytes()
+                    }
+                    encoded[subscription.asOf] = events
                 }
-                encoded[subscription.asOf] = events
-            }
-            for event in events
-            where !subscription.responder.sendStreamMessage(
-                to: subscription.requestID,
-                generation: subscription.generation,
-                message: event
-            ) {
-                watchers.remove(user: user.id, token: subscription.token)
-                break
+                for event in events
+                where !subscription.responder.sendStreamMessage(
+                    to: subscription.requestID,
+                    generation: subscription.generation,
+                    message: event
+                ) {
+                    watchers.remove(user: user.id, token: subscription.token)
+                    break
+                }
             }
         }
     }
@@ -73,7 +84,7 @@ extension StreakService {
     private func recheckWatchers() {
         for (bearer, user) in watchers.bearers() {
             do {
-                guard try authenticate(bearer)?.id != user else { continue }
+                guard try userID(for: bearer) != user else { continue }
                 watchers.end(bearer: bearer, status: ServiceError.revoked.status)
             } catch {
                 // The store cannot answer now: keep the streams, ask again next time.

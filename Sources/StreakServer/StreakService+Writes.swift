@@ -137,9 +137,9 @@ extension StreakService {
             responder: responder,
             apply: { result in
                 guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
-                let after = self.apply(user) { $0.apply(changes) }
+                _ = self.apply(user) { $0.apply(changes) }
                 let changedDays = Set(zip(changes, changed).filter(\.1).map(\.0.date)).sorted()
-                if !changedDays.isEmpty { self.notifyWatchers(user, days: changedDays, snapshot: after) }
+                if !changedDays.isEmpty { self.notifyWatchers(user, days: changedDays) }
                 return changed
             },
             answer: answer
@@ -148,6 +148,7 @@ extension StreakService {
 
     /// Hands a write to the store. `apply` runs in the store's callback after the durable
     /// commit (commit order); `answer` encodes the response on the work queue, one hop per commit batch.
+    /// The user (pinned by the caller) stays pinned until the answer is encoded.
     func submit<Applied: Sendable>(
         _ write: StoreWrite,
         user: UserState,
@@ -156,10 +157,17 @@ extension StreakService {
         apply: @escaping @Sendable (StoreWriteResult) throws -> Applied,
         answer: @escaping @Sendable (Applied) throws -> [UInt8]
     ) {
+        let scope = WriteScope(write)
+        user.beginOwnWrite(scope)
         store.submit(write, for: user.id) { result in
             do {
-                let applied = try apply(result.get())
+                let applied: Applied
+                do {
+                    defer { user.finishOwnWrite(scope) }
+                    applied = try apply(result.get())
+                }
                 self.answers.submit {
+                    defer { user.unpin() }
                     do {
                         responder.respond(to: request, status: .ok, message: try answer(applied))
                     } catch {
@@ -167,6 +175,7 @@ extension StreakService {
                     }
                 }
             } catch {
+                user.unpin()
                 self.fail(request, error, responder)
             }
         }

@@ -19,6 +19,8 @@ public final class StreakService: RequestHandler, Sendable {
     let tokens: TokenCache
     let users: UserRegistry
     let watchers = WatchRegistry()
+    /// Applies what other servers sharing the store change.
+    let follower: ChangeFollower
     let builderCache: BuilderCache
     let counters: ServiceCounters
     let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
@@ -29,7 +31,12 @@ public final class StreakService: RequestHandler, Sendable {
     let answers: CoalescingQueue
     private let shuttingDown = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
-    private let connectionCountSource = Mutex<(@Sendable () -> Int)?>(nil)
+    /// (In a struct: a bare function type in a `Mutex` is re-wrapped in a thunk at every access,
+    /// so that each GetServerInfo would add to a chain of thunks.)
+    private struct ConnectionCount {
+        let count: @Sendable () -> Int
+    }
+    private let connectionCountSource = Mutex<ConnectionCount?>(nil)
 
     /// Creates the service over a store.
     /// - Parameters:
@@ -51,7 +58,17 @@ public final class StreakService: RequestHandler, Sendable {
         self.now = now
         tokens = TokenCache(ttl: configuration.tokenCacheTTL, clock: clock)
         counters = ServiceCounters(clock: clock)
-        users = UserRegistry(store: store, cacheLimits: configuration.userCacheLimits)
+        users = UserRegistry(
+            store: store,
+            cacheLimits: configuration.userCacheLimits,
+            budget: configuration.userMemoryBudget
+        )
+        follower = ChangeFollower(
+            store: store,
+            users: users,
+            logger: logger,
+            maximumLag: configuration.followerMaximumLag
+        )
         builderCache = BuilderCache(
             limit: configuration.responseCacheLimit * 8,
             byteBudget: configuration.builderCacheBytes,
@@ -59,13 +76,18 @@ public final class StreakService: RequestHandler, Sendable {
         )
         answers = CoalescingQueue(target: store.completionQueue)
         scheduleWatcherRecheck()
-        store.onExternalChange { [weak self] change in self?.applyExternalChange(change) }
+        users.setHooks(
+            isWatched: { [watchers] in watchers.isWatched($0) },
+            changedWhileLoading: { [follower] id, change in follower.enqueue(id, change) }
+        )
+        follower.onChangedDays { [weak self] user, days in self?.notifyWatchers(user, days: days) }
+        store.onExternalChange { [follower] change in follower.receive(change) }
     }
 
     /// Reports the open connection count in GetServerInfo (set once the transport exists).
     public var connectionCounter: (@Sendable () -> Int)? {
-        get { connectionCountSource.withLock { $0 } }
-        set { connectionCountSource.withLock { $0 = newValue } }
+        get { connectionCountSource.withLock { $0?.count } }
+        set { connectionCountSource.withLock { $0 = newValue.map(ConnectionCount.init) } }
     }
 
     /// Whether `beginShutdown()` was called: Ping answers `serving = false`.
@@ -124,7 +146,19 @@ public final class StreakService: RequestHandler, Sendable {
         case .rejected:
             fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
             return nil
-        case .user(let user):
+        case .user(let id):
+            // A user not in memory (evicted, or dropped) is loaded on the work queue.
+            guard let user = users.loadedState(for: id) else {
+                return PendingRequest(
+                    request: request,
+                    responder: responder,
+                    method: method,
+                    token: token,
+                    user: nil,
+                    userID: id
+                )
+            }
+            user.touch()
             if answerInline(method, request, user: user, responder: responder) { return nil }
             return PendingRequest(request: request, responder: responder, method: method, token: token, user: user)
         case nil:
@@ -152,7 +186,14 @@ public final class StreakService: RequestHandler, Sendable {
             responder.respond(to: request, status: .ok, message: bytes)
             return true
         }
-        if method.isWrite || method == .watch {
+        if method.isWrite {
+            // Evicted since it was looked up: the work queue loads it again.
+            guard user.pin() else { return false }
+            defer { user.unpin() }
+            dispatch(method, request, user: user, responder: responder)
+            return true
+        }
+        if method == .watch {
             dispatch(method, request, user: user, responder: responder)
             return true
         }
@@ -163,31 +204,45 @@ public final class StreakService: RequestHandler, Sendable {
     private func process(_ item: PendingRequest, responder: Responder) {
         let request = item.request
         do {
-            let user = try item.user ?? authenticate(item.token)
-            guard let user else {
+            guard let id = try item.user?.id ?? item.userID ?? userID(for: item.token) else {
                 fail(request, ServiceError.unauthenticated, responder, streaming: item.method.isServerStreaming)
                 return
             }
+            // These need no user data: not worth loading one.
+            if item.method == .getServerInfo {
+                responder.respond(to: request, status: .ok, message: serverInfo().serializedBytes())
+                return
+            }
+            if item.method.isStatelessBuilder {
+                try answerBuilder(item.method, request, responder: responder)
+                return
+            }
+            // A write pins its user while it is validated and handed to the store: an evicted
+            // state would not see its acknowledgement.
+            let pin = item.method.isWrite
+            var known = item.user
+            if let user = known, pin, !user.pin() { known = nil }
+            let user = try known ?? users.state(for: id, pin: pin)
+            defer { if pin { user.unpin() } }
             dispatch(item.method, request, user: user, responder: responder)
         } catch {
             fail(request, error, responder, streaming: item.method.isServerStreaming)
         }
     }
 
-    /// Asks the store who owns `token` (unless the cache knows) and remembers the answer.
-    func authenticate(_ token: String?) throws -> UserState? {
+    /// The user who owns `token`: from the cache, else from the store (and remembered).
+    func userID(for token: String?) throws -> UserID? {
         guard let token else { return nil }
         if let entry = tokens.lookup(token) {
-            if case .user(let user) = entry { return user }
+            if case .user(let id) = entry { return id }
             return nil
         }
         guard let id = try store.authenticate(token: token) else {
             tokens.remember(token, .rejected)
             return nil
         }
-        let user = try users.state(for: id)
-        tokens.remember(token, .user(user))
-        return user
+        tokens.remember(token, .user(id))
+        return id
     }
 
     /// Runs the method for an authenticated user; writes answer later from the store's callback.

@@ -12,12 +12,13 @@ import Synchronization
 final class TokenCache: Sendable {
     /// What the cache knows about a token.
     enum Entry: Sendable {
-        case user(UserState)
+        /// The token is this user's (whose state the registry holds, or loads).
+        case user(UserID)
         case rejected
     }
 
     private struct Contents {
-        var accepted: [String: (user: UserState, expiresAt: UInt64)] = [:]
+        var accepted: [String: (user: UserID, expiresAt: UInt64)] = [:]
         var rejected: [TokenDigest: UInt64] = [:]
     }
 

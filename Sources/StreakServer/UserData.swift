@@ -57,6 +57,31 @@ struct UserData: Sendable {
         index.replaceRestPeriods(restPeriods.map(\.period))
     }
 
+    /// Replaces the habits, rest periods and settings by those read from the store (another
+    /// server changed them), keeping completions and skips. - Returns: whether anything changed.
+    mutating func replace(_ profile: HabitsAndSettings) -> Bool {
+        var changed = index.replaceHabits(profile.habits)
+        let periods = profile.restPeriods.sorted()
+        if periods != restPeriods {
+            restPeriods = periods
+            index.replaceRestPeriods(periods.map(\.period))
+            changed = true
+        }
+        if profile.settings != settings {
+            settings = profile.settings
+            changed = true
+        }
+        return changed
+    }
+
+    /// The heap bytes this data holds: the index, the rest periods with their notes and the
+    /// settings' strings (see `HeapEstimate`).
+    var estimatedHeapBytes: Int {
+        index.estimatedHeapBytes + HeapEstimate.array(restPeriods)
+            + restPeriods.reduce(0) { $0 + HeapEstimate.string($1.note) }
+            + HeapEstimate.string(settings.timeZone) + HeapEstimate.string(settings.locale)
+    }
+
     /// Throws NOT_FOUND unless the user has a rest period with `id`.
     func requireRestPeriod(_ id: Int64) throws(ServiceError) {
         guard restPeriods.contains(where: { $0.id == id }) else {

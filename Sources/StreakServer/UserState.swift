@@ -4,8 +4,12 @@ import StreakStorage
 import StreakWire
 import Synchronization
 
-/// One user's data held in memory, loaded once from the store and updated after every
-/// acknowledged write, with a cache of encoded responses that any write empties.
+/// One user's data held in memory, loaded from the store and updated after every acknowledged
+/// write, with a cache of encoded responses that any write empties.
+///
+/// The registry may evict it (`retire`) when it was used least recently and nothing pins it: a
+/// write between its validation and its answer, or an open Watch (which the registry checks).
+/// A retired state keeps its data for whoever still holds it, but takes no more changes.
 final class UserState: Sendable {
     /// The user.
     let id: UserID
@@ -18,18 +22,48 @@ final class UserState: Sendable {
         /// user answer from whatever state is current, and share one computation.
         var summaries: [Int: StreakSummary] = [:]
         var clock = TodayClock()
+        /// The estimate of `data`'s heap bytes, recounted when it changes.
+        var dataBytes = 0
+        /// What the meter holds for this state (0 once retired).
+        var counted = 0
+        var retired = false
+        /// Writes between their validation and their answer: the state cannot be retired.
+        var pins = 0
+        var ownWrites = OwnWrites()
 
         /// Today in the user's time zone, as the user's day start says.
         mutating func today(now: Date) -> CivilDate {
             clock.today(in: data.settings.timeZone, dayStart: data.settings.dayStart, now: now)
         }
+
+        /// The bytes this state takes: the object, its data and its cached answers.
+        var bytes: Int {
+            UserState.fixedBytes + dataBytes + cache.bytes + summaries.count * UserState.summaryBytes
+        }
     }
 
     private let contents: Mutex<Contents>
+    /// Serialises the pushes to the user's watchers (`StreakService.notifyWatchers`).
+    private let notifications = Mutex(())
+    private let meter: MemoryMeter
+    /// When it was last used (the meter's clock), for least-recently-used eviction.
+    private let lastUse: Atomic<UInt64>
 
-    init(id: UserID, data: UserData, cacheLimits: ResponseCacheLimits) {
+    /// Bytes counted for every user besides its data and cached answers: this object, its lock
+    /// and contents, the registry's entry and the zone name of its clock.
+    static let fixedBytes = HeapEstimate.chunk(48 + MemoryLayout<Contents>.stride) + 96
+    /// Bytes counted per cached streak summary (a dictionary slot and the summary).
+    static let summaryBytes = 32 + MemoryLayout<StreakSummary>.stride
+
+    init(id: UserID, data: UserData, cacheLimits: ResponseCacheLimits, meter: MemoryMeter = MemoryMeter()) {
         self.id = id
-        contents = Mutex(Contents(data: data, cache: BoundedResponseCache(limits: cacheLimits)))
+        self.meter = meter
+        lastUse = Atomic(meter.tick)
+        var contents = Contents(data: data, cache: BoundedResponseCache(limits: cacheLimits))
+        contents.dataBytes = data.estimatedHeapBytes
+        contents.counted = contents.bytes
+        meter.add(contents.counted)
+        self.contents = Mutex(contents)
     }
 
     /// A consistent copy of the data, its version and today's date in the user's zone.
@@ -38,6 +72,72 @@ final class UserState: Sendable {
         var version: UInt64
         var today: CivilDate
     }
+
+    /// Runs `body` while no other push to this user's watchers runs.
+    func withNotificationLock<T>(_ body: () throws -> T) rethrows -> T {
+        try notifications.withLock { _ in try body() }
+    }
+
+    // MARK: Use and eviction
+
+    /// Marks the state used now.
+    func touch() {
+        lastUse.store(meter.tick, ordering: .relaxed)
+    }
+
+    /// When it was last used (the meter's clock).
+    var lastUsed: UInt64 { lastUse.load(ordering: .relaxed) }
+
+    /// Whether the registry evicted it.
+    var isRetired: Bool { contents.withLock { $0.retired } }
+
+    /// The bytes this state counts against the budget now.
+    var countedBytes: Int { contents.withLock { $0.counted } }
+
+    /// Keeps the state from being retired until `unpin()`; false when it already was.
+    func pin() -> Bool {
+        contents.withLock { contents in
+            guard !contents.retired else { return false }
+            contents.pins += 1
+            return true
+        }
+    }
+
+    /// Releases a `pin()`. The last one lets an eviction pass that had to skip the state run again.
+    func unpin() {
+        let free = contents.withLock { contents in
+            contents.pins -= 1
+            return contents.pins == 0
+        }
+        if free { meter.recheck() }
+    }
+
+    /// Retires the state unless it is pinned: it takes no more changes, and its bytes leave the
+    /// meter. - Returns: whether it is retired now.
+    func retire() -> Bool {
+        contents.withLock { contents in
+            guard !contents.retired else { return true }
+            guard contents.pins == 0 else { return false }
+            contents.retired = true
+            contents.cache.removeAll()
+            meter.add(-contents.counted)
+            contents.counted = 0
+            return true
+        }
+    }
+
+    /// Brings the meter up to date with the state's bytes (on its lock). The data's estimate walks
+    /// every day, so after a change it is taken again every eighth version only (a write adds a
+    /// few dozen bytes at most; a sixteenth of the budget is kept free anyway).
+    private func recount(_ contents: inout Contents, data changed: Bool) {
+        guard !contents.retired else { return }
+        if changed && contents.version & 7 == 0 { contents.dataBytes = contents.data.estimatedHeapBytes }
+        let bytes = contents.bytes
+        meter.add(bytes - contents.counted)
+        contents.counted = bytes
+    }
+
+    // MARK: Reads
 
     /// The cached response for a read, or the key to cache it under once computed.
     func cachedResponse(_ method: WireMethod, message: [UInt8], now: Date) -> (key: ResponseKey, bytes: [UInt8]?) {
@@ -64,8 +164,9 @@ final class UserState: Sendable {
     /// Caches a response computed from the snapshot of `version`, unless a write came since.
     func cache(_ bytes: [UInt8], for key: ResponseKey, version: UInt64) {
         contents.withLock { contents in
-            guard contents.version == version else { return }
+            guard contents.version == version, !contents.retired else { return }
             contents.cache.insert(bytes, for: key, keyBytes: key.message.count + 16)
+            recount(&contents, data: false)
         }
     }
 
@@ -86,10 +187,14 @@ final class UserState: Sendable {
         if let cached { return (cached, snapshot) }
         let summary = snapshot.data.streakSummary(asOf: asOf ?? snapshot.today)
         contents.withLock { contents in
-            if contents.version == snapshot.version { contents.summaries[summary.asOf.dayNumber] = summary }
+            guard contents.version == snapshot.version, !contents.retired else { return }
+            contents.summaries[summary.asOf.dayNumber] = summary
+            recount(&contents, data: false)
         }
         return (summary, snapshot)
     }
+
+    // MARK: This server's writes
 
     /// Applies an acknowledged write and empties the cache.
     /// - Returns: what `body` returns, and the snapshot after the change.
@@ -99,8 +204,251 @@ final class UserState: Sendable {
             contents.version &+= 1
             contents.cache.removeAll()
             contents.summaries.removeAll(keepingCapacity: true)
+            recount(&contents, data: true)
             let today = contents.today(now: now)
             return (result, Snapshot(data: contents.data, version: contents.version, today: today))
         }
+    }
+
+    /// A write of this server was handed to the store: pins the state until `unpin()` (the caller
+    /// holds a pin already) and notes what the write may change, so that a change read from the
+    /// store meanwhile does not undo it.
+    func beginOwnWrite(_ scope: WriteScope) {
+        contents.withLock { contents in
+            contents.pins += 1
+            contents.ownWrites.begin(scope)
+        }
+    }
+
+    /// The store acknowledged (or refused) a write of `beginOwnWrite`, and it was applied. The
+    /// pin stays until its answer is encoded (`unpin()`).
+    func finishOwnWrite(_ scope: WriteScope) {
+        contents.withLock { $0.ownWrites.finish(scope) }
+    }
+
+    // MARK: Other servers' changes
+
+    /// A read of what another server changed is about to start: returns the mark that
+    /// `applyExternal` compares this server's writes with, or nil when the state is retired.
+    func beginExternalRead() -> UInt64? {
+        contents.withLock { contents in
+            guard !contents.retired else { return nil }
+            return contents.ownWrites.beginRead()
+        }
+    }
+
+    /// Ends a read of `beginExternalRead` that will not be applied (it failed).
+    func cancelExternalRead() {
+        contents.withLock { $0.ownWrites.endRead() }
+    }
+
+    /// The ids of the habits held now (the follower reads their days).
+    var habitIDs: [Int64] {
+        contents.withLock { $0.data.index.habits.map(\.id) }
+    }
+
+    /// Applies rows read from the store after another server changed them (`beginExternalRead`
+    /// gave `mark`). A day or the habits that a write of this server touched since the mark, or
+    /// still touches, keep their in-memory state and come back in `unapplied` to be read again:
+    /// the rows may predate that write. (Days read with habits that cannot be applied wait with them.)
+    func applyExternal(_ rows: ExternalRows, mark: UInt64) -> ExternalApplied {
+        contents.withLock { contents in
+            defer { contents.ownWrites.endRead() }
+            guard !contents.retired else {
+                return ExternalApplied(changedDays: [], eventDays: [], unapplied: ChangedData())
+            }
+            let own = contents.ownWrites
+            var unapplied = ChangedData()
+            var changed = false
+            if let profile = rows.habitsAndSettings {
+                guard !own.touchedHabits(since: mark) else {
+                    // The days were read with these habits: they wait for them.
+                    let days = rows.days.map { ChangedData(days: $0, habitsOrSettings: true) } ?? .all
+                    return ExternalApplied(changedDays: [], eventDays: [], unapplied: days)
+                }
+                changed = contents.data.replace(profile) || changed
+            }
+            var completed: [Int: Set<Int64>] = [:]
+            var skipped: [Int: Set<Int64>] = [:]
+            for completion in rows.dayRows.completions {
+                completed[completion.date.dayNumber, default: []].insert(completion.habitID)
+            }
+            for skip in rows.dayRows.skips { skipped[skip.date.dayNumber, default: []].insert(skip.habitID) }
+            let days: [Int] =
+                rows.days?.map(\.dayNumber)
+                ?? Set(contents.data.index.dayNumbersWithRecords).union(completed.keys).union(skipped.keys).sorted()
+            var changedDays: [CivilDate] = []
+            var appliedDays: [CivilDate] = []
+            var unappliedDays: [CivilDate] = []
+            for number in days {
+                guard let date = try? CivilDate(dayNumber: number) else { continue }
+                if own.touchedDay(number, since: mark) {
+                    unappliedDays.append(date)
+                    continue
+                }
+                appliedDays.append(date)
+                if contents.data.index.replaceDay(
+                    date,
+                    completed: completed[number] ?? [],
+                    skipped: skipped[number] ?? []
+                ) {
+                    changedDays.append(date)
+                }
+            }
+            unapplied.days = unappliedDays
+            // Every day a notice named gets its event, changed in memory or not: a write of this
+            // server that changed nothing in the store (another server had made the same change)
+            // may have brought the memory there first, without an event. Days of a whole-user read
+            // get one only when they changed.
+            let eventDays = rows.days == nil ? changedDays : appliedDays
+            guard changed || !changedDays.isEmpty else {
+                return ExternalApplied(changedDays: [], eventDays: eventDays, unapplied: unapplied)
+            }
+            contents.version &+= 1
+            contents.cache.removeAll()
+            contents.summaries.removeAll(keepingCapacity: true)
+            recount(&contents, data: true)
+            return ExternalApplied(changedDays: changedDays, eventDays: eventDays, unapplied: unapplied)
+        }
+    }
+}
+
+/// What a write of this server may change: some days' completions and skips, the habits and
+/// settings, or anything (a write whose answer reads the whole user again).
+enum WriteScope: Sendable {
+    case days([Int])
+    case habitsOrSettings
+    case everything
+
+    init(_ write: StoreWrite) {
+        switch write {
+        case .completions(let changes):
+            self = .days(changes.count == 1 ? [changes[0].date.dayNumber] : Array(Set(changes.map(\.date.dayNumber))))
+        case .deleteHabit, .unarchiveHabit, .importData: self = .everything
+        default: self = .habitsOrSettings
+        }
+    }
+}
+
+/// The bookkeeping of this server's writes that keeps a change read from the store from undoing
+/// one of them: what is in flight, and, while reads are pending, what was applied since when.
+private struct OwnWrites {
+    var inFlightDays: [Int: Int] = [:]
+    var inFlightHabits = 0
+    var inFlightEverything = 0
+    /// Counts applied writes; a read's mark is its value when the read began.
+    var sequence: UInt64 = 0
+    /// Reads of other servers' changes not applied yet; the stamps are kept only while there are.
+    var reads = 0
+    var dayStamps: [Int: UInt64] = [:]
+    var habitsStamp: UInt64 = 0
+    var everythingStamp: UInt64 = 0
+
+    mutating func begin(_ scope: WriteScope) {
+        switch scope {
+        case .days(let days): for day in days { inFlightDays[day, default: 0] += 1 }
+        case .habitsOrSettings: inFlightHabits += 1
+        case .everything: inFlightEverything += 1
+        }
+    }
+
+    mutating func finish(_ scope: WriteScope) {
+        sequence &+= 1
+        switch scope {
+        case .days(let days):
+            for day in days {
+                let left = (inFlightDays[day] ?? 1) - 1
+                inFlightDays[day] = left > 0 ? left : nil
+                if reads > 0 { dayStamps[day] = sequence }
+            }
+        case .habitsOrSettings:
+            inFlightHabits -= 1
+            habitsStamp = sequence
+        case .everything:
+            inFlightEverything -= 1
+            everythingStamp = sequence
+        }
+    }
+
+    mutating func beginRead() -> UInt64 {
+        reads += 1
+        return sequence
+    }
+
+    mutating func endRead() {
+        reads -= 1
+        if reads == 0 { dayStamps.removeAll() }
+    }
+
+    func touchedEverything(since mark: UInt64) -> Bool {
+        inFlightEverything > 0 || everythingStamp > mark
+    }
+
+    func touchedHabits(since mark: UInt64) -> Bool {
+        touchedEverything(since: mark) || inFlightHabits > 0 || habitsStamp > mark
+    }
+
+    func touchedDay(_ day: Int, since mark: UInt64) -> Bool {
+        touchedEverything(since: mark) || inFlightDays[day] != nil || (dayStamps[day] ?? 0) > mark
+    }
+}
+
+/// Rows read from the store after another server changed them.
+struct ExternalRows: Sendable {
+    /// The days whose rows were read; nil: every day of the user.
+    var days: [CivilDate]?
+    /// The completions and skips of those days.
+    var dayRows: DayRows
+    /// The habits and settings, when they were read.
+    var habitsAndSettings: HabitsAndSettings?
+}
+
+/// What applying `ExternalRows` did.
+struct ExternalApplied: Sendable {
+    /// The days whose completions or skips changed in memory.
+    var changedDays: [CivilDate]
+    /// The days to push to the user's watchers.
+    var eventDays: [CivilDate]
+    /// What was not applied because a write of this server touched it meanwhile: read it again.
+    var unapplied: ChangedData
+}
+
+/// The bytes every user state counts, against an optional budget; the registry evicts when the
+/// total passes it.
+final class MemoryMeter: Sendable {
+    private let total = Atomic<Int>(0)
+    private let clock = Atomic<UInt64>(0)
+    /// (In a struct: a bare function type in a `Mutex` is re-wrapped in a thunk at every access.)
+    private struct Action {
+        let run: @Sendable () -> Void
+    }
+    private let overBudget = Mutex<Action?>(nil)
+    /// The budget; nil: unbounded.
+    let budget: Int?
+
+    init(budget: Int? = nil) {
+        self.budget = budget
+    }
+
+    /// The bytes counted now.
+    var bytes: Int { total.load(ordering: .relaxed) }
+
+    /// A use counter: larger is more recent.
+    var tick: UInt64 { clock.add(1, ordering: .relaxed).newValue }
+
+    /// Called when an addition passes the budget.
+    func onOverBudget(_ action: @escaping @Sendable () -> Void) {
+        overBudget.withLock { $0 = Action(run: action) }
+    }
+
+    /// Calls the over-budget action when the total is over the budget.
+    func recheck() {
+        if let budget, bytes > budget, let action = overBudget.withLock({ $0 }) { action.run() }
+    }
+
+    func add(_ bytes: Int) {
+        guard bytes != 0 else { return }
+        let now = total.add(bytes, ordering: .relaxed).newValue
+        if bytes > 0, let budget, now > budget, let action = overBudget.withLock({ $0 }) { action.run() }
     }
 }

@@ -63,6 +63,11 @@ final class WatchRegistry: Sendable {
         }
     }
 
+    /// Whether the user has an open stream.
+    func isWatched(_ user: UserID) -> Bool {
+        contents.withLock { $0.byUser[user] != nil }
+    }
+
     /// The streams of a user.
     func subscriptions(of user: UserID) -> [Subscription] {
         contents.withLock { $0.byUser[user] ?? [] }

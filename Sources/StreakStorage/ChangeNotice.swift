@@ -1,11 +1,16 @@
 import StreakCore
 
 /// What a server tells the others sharing its PostgreSQL database about a commit: whose data
-/// changed and on which days, sent with `pg_notify` inside the transaction, so that it is
-/// delivered exactly when the commit is visible, and never for a rolled-back one.
+/// changed, and which parts of it, sent with `pg_notify` inside the transaction, so that it is
+/// delivered exactly when the commit is visible, and never for a rolled-back one. The others read
+/// only those parts again.
 ///
-/// Payload (text, under PostgreSQL's 8,000 bytes): `v1 ORIGIN USER DAYS`, where DAYS is a comma
-/// list of day numbers, or `*` when habits or settings changed (or too many days to list).
+/// Payload (text, under PostgreSQL's 8,000 bytes): `v2 ORIGIN USER HABITS DAYS`, where HABITS is
+/// `h` when habits (with their schedules), rest periods or settings changed and `-` otherwise,
+/// and DAYS is a comma list of the day numbers whose completions or skips changed, `-` for none,
+/// or `*` when anything may have changed (an import, or more days than `maximumDays`). The
+/// payload of earlier servers, `v1 ORIGIN USER DAYS` (DAYS a list, or `*` for anything but
+/// completions), is still understood: a list is those days, `*` is everything.
 struct ChangeNotice: Hashable, Sendable {
     /// The channel every server listens on.
     static let channel = "streakd_changes"
@@ -16,36 +21,59 @@ struct ChangeNotice: Hashable, Sendable {
     var origin: String
     /// The user whose data changed.
     var user: UserID
-    /// The days whose completions changed; nil: anything of the user's may have changed.
-    var days: [CivilDate]?
+    /// What changed.
+    var change: ChangedData
 
     var payload: String {
-        let list = days.map { $0.map { String($0.dayNumber) }.joined(separator: ",") } ?? "*"
-        return "v1 \(origin) \(user) \(list)"
+        let habits = change.habitsOrSettings ? "h" : "-"
+        let days =
+            change.everything
+            ? "*" : change.days.isEmpty ? "-" : change.days.map { String($0.dayNumber) }.joined(separator: ",")
+        return "v2 \(origin) \(user) \(change.everything ? "h" : habits) \(days)"
     }
 
-    init(origin: String, user: UserID, days: [CivilDate]?) {
+    init(origin: String, user: UserID, change: ChangedData) {
         self.origin = origin
         self.user = user
-        self.days = days.flatMap { $0.count > Self.maximumDays ? nil : $0 }
+        self.change = change.days.count > Self.maximumDays ? .all : change
     }
 
     /// Parses a payload; nil for one this version does not understand.
     init?(payload: String) {
         let fields = payload.split(separator: " ", omittingEmptySubsequences: false)
-        guard fields.count == 4, fields[0] == "v1", let user = UserID(fields[2]) else { return nil }
+        guard fields.count >= 4, let user = UserID(fields[2]), !fields[1].isEmpty else { return nil }
         origin = String(fields[1])
         self.user = user
-        if fields[3] == "*" {
-            days = nil
-        } else {
-            var days: [CivilDate] = []
-            for number in fields[3].split(separator: ",") {
-                guard let value = Int(number), let day = try? CivilDate(dayNumber: value) else { return nil }
-                days.append(day)
+        switch (fields[0], fields.count) {
+        case ("v1", 4):
+            guard fields[3] != "*" else {
+                change = .all
+                return
             }
-            self.days = days
+            guard let days = Self.days(fields[3]), !days.isEmpty else { return nil }
+            change = ChangedData(days: days)
+        case ("v2", 5):
+            guard fields[3] == "h" || fields[3] == "-" else { return nil }
+            if fields[4] == "*" {
+                change = .all
+            } else {
+                guard let days = fields[4] == "-" ? [] : Self.days(fields[4]) else { return nil }
+                change = ChangedData(days: days, habitsOrSettings: fields[3] == "h")
+                guard !change.isEmpty else { return nil }
+            }
+        default:
+            return nil
         }
+    }
+
+    /// The days of a comma list of day numbers, ascending; nil when one is not a day.
+    private static func days(_ list: Substring) -> [CivilDate]? {
+        var days: [CivilDate] = []
+        for number in list.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let value = Int(number), let day = try? CivilDate(dayNumber: value) else { return nil }
+            days.append(day)
+        }
+        return Set(days).sorted()
     }
 
     /// The notices for a committed batch: one per user whose data a successful write changed.
@@ -55,26 +83,43 @@ struct ChangeNotice: Hashable, Sendable {
         results: [Result<StoreWriteResult, StorageError>]
     ) -> [ChangeNotice] {
         var order: [UserID] = []
+        var habits: [UserID: Bool] = [:]
         var days: [UserID: Set<CivilDate>?] = [:]
         for (pending, result) in zip(writes, results) {
             guard case .success(let stored) = result else { continue }
-            let changed: Set<CivilDate>?
+            // nil: anything may have changed.
+            var changedDays: Set<CivilDate>? = []
+            var changedHabits = true
             switch (pending.write, stored) {
             case (.completions(let changes), .completions(let flags)):
-                changed = Set(zip(changes, flags).filter(\.1).map(\.0.date))
-                if changed?.isEmpty == true { continue }
+                changedDays = Set(zip(changes, flags).filter(\.1).map(\.0.date))
+                changedHabits = false
+                if changedDays?.isEmpty == true { continue }
+            case (.deleteHabit, .deletedHabit(_, let completions, let skips)):
+                changedDays = Set(completions + skips)
+            case (.importData, _):
+                changedDays = nil
             default:
-                changed = nil
+                break
             }
-            if days[pending.user] == nil { order.append(pending.user) }
-            switch (days[pending.user], changed) {
-            case (.none, _): days[pending.user] = .some(changed)
+            if days[pending.user] == nil {
+                order.append(pending.user)
+                days[pending.user] = .some([])
+            }
+            habits[pending.user, default: false] = habits[pending.user, default: false] || changedHabits
+            switch (days[pending.user], changedDays) {
             case (.some(.some(let known)), .some(let more)): days[pending.user] = .some(known.union(more))
             default: days[pending.user] = .some(nil)
             }
         }
         return order.map { user in
-            ChangeNotice(origin: origin, user: user, days: days[user]!.map { $0.sorted() })
+            let change: ChangedData =
+                if let listed = days[user]!.map({ $0.sorted() }) {
+                    ChangedData(days: listed, habitsOrSettings: habits[user] ?? false)
+                } else {
+                    .all
+                }
+            return ChangeNotice(origin: origin, user: user, change: change)
         }
     }
 }

@@ -88,7 +88,7 @@ final class PostgresListener: @unchecked Sendable {
         }
         for payload in payloads {
             guard let notice = ChangeNotice(payload: payload), notice.origin != origin else { continue }
-            let change = ExternalChange.user(notice.user, days: notice.days)
+            let change = ExternalChange.user(notice.user, notice.change)
             queue.async { [handler] in handler(change) }
         }
     }

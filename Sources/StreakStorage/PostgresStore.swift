@@ -7,14 +7,19 @@ import Synchronization
 /// Like the SQLite store it reads through one connection and writes through a single writer
 /// thread with group commit; a write is acknowledged after PostgreSQL's durable COMMIT
 /// (`synchronous_commit` on, the server's default). Each commit notifies the other servers of the
-/// users and days it changed (`ChangeNotice`), so that they reload those users' in-memory state
-/// and push to their watchers (`onExternalChange`).
+/// users and parts it changed (`ChangeNotice`), so that they read those rows again into their
+/// in-memory state and push to their watchers (`onExternalChange`), through a third connection
+/// (`dayRows`, `habitsAndSettings`).
 public final class PostgresStore: SQLStore, @unchecked Sendable {
     private let url: String
     /// This store's name in its change notices, so that it ignores its own.
     private let origin = UUID().uuidString
     private let reader: PostgresConnection
+    /// Reads what other servers changed (`dayRows`, `habitsAndSettings`), apart from `reader`.
+    private let followerReader: PostgresConnection
     private let writeConnection: PostgresConnection
+    /// Where external changes are reported, in the order they were committed.
+    private let notices = DispatchQueue(label: "streakd.storage.notices", qos: .userInitiated)
     private let listeners = Mutex<[PostgresListener]>([])
 
     /// Connects to the database at `url` (e.g. `postgresql://streakd@127.0.0.1:5432/streakd`) and
@@ -26,16 +31,18 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
         let writeConnection = try PostgresConnection(url: url)
         try Migration.migrate(writeConnection, migrations: Migration.postgres)
         let reader = try PostgresConnection(url: url)
+        let followerReader = try PostgresConnection(url: url)
         self.writeConnection = writeConnection
         self.reader = reader
+        self.followerReader = followerReader
         let notifier = ChangeNotice.Sender(origin: origin)
         let writer = GroupCommitWriter(connection: writeConnection, beforeCommit: notifier.send)
-        super.init(reader: reader, writer: writer)
+        super.init(reader: reader, followerReader: followerReader, writer: writer)
     }
 
     /// Listens for the other servers' changes (a connection of its own) and reports them.
     public override func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void) {
-        let listener = PostgresListener(url: url, origin: origin, queue: completionQueue, handler: handler)
+        let listener = PostgresListener(url: url, origin: origin, queue: notices, handler: handler)
         listeners.withLock { $0.append(listener) }
     }
 
@@ -45,6 +52,7 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
     override func closeConnections() {
         for listener in listeners.withLock({ $0 }) { listener.stop() }
         reader.close()
+        followerReader.close()
         writeConnection.close()
     }
 }

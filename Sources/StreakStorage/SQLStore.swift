@@ -13,10 +13,16 @@ public class SQLStore: StreakStore, @unchecked Sendable {
     /// Whether the store was closed; holding it also serialises the use of `reader`.
     private let readerClosed = Mutex(false)
     private let reader: any SQLSession
+    /// Serialises the use of `followerReader`; true once closed.
+    private let followerClosed = Mutex(false)
+    /// The connection that `dayRows` and `habitsAndSettings` read through, when the store has a
+    /// second one (PostgreSQL); else they share `reader`.
+    private let followerReader: (any SQLSession)?
     private let writer: GroupCommitWriter
 
-    init(reader: any SQLSession, writer: GroupCommitWriter) {
+    init(reader: any SQLSession, followerReader: (any SQLSession)? = nil, writer: GroupCommitWriter) {
         self.reader = reader
+        self.followerReader = followerReader
         self.writer = writer
     }
 
@@ -152,6 +158,127 @@ public class SQLStore: StreakStore, @unchecked Sendable {
         try withReader { connection throws(StorageError) in try SettingsRow.load(user: user, from: connection) }.get()
     }
 
+    public func dayRows(of user: UserID, on days: [CivilDate]) throws(StorageError) -> DayRows {
+        guard !days.isEmpty else { return DayRows(completions: [], skips: []) }
+        return try withFollowerReader { connection throws(StorageError) in
+            let numbers = days.map { Int64($0.dayNumber) }
+            let list: SQLValue =
+                connection.dialect == .postgres
+                ? .integerArray(numbers) : .text("[" + numbers.map(String.init).joined(separator: ",") + "]")
+            let condition =
+                connection.dialect == .postgres ? "day = ANY(?::integer[])" : "day IN (SELECT value FROM json_each(?))"
+            // One statement, so one snapshot of both tables. Through the user's habits, so that
+            // PostgreSQL probes the primary key (user, habit, day) instead of scanning the user's rows.
+            let rows = try connection.query(
+                """
+                SELECT 0, c.habit_id, c.day FROM habits h JOIN completions c
+                    ON c.user_id = h.user_id AND c.habit_id = h.id AND c.\(condition) WHERE h.user_id = ?
+                UNION ALL
+                SELECT 1, s.habit_id, s.day FROM habits h JOIN skips s
+                    ON s.user_id = h.user_id AND s.habit_id = h.id AND s.\(condition) WHERE h.user_id = ?
+                """,
+                [list, .integer(user), list, .integer(user)]
+            )
+            return try Self.dayRows(rows)
+        }.get()
+    }
+
+    public func habitDays(_ keys: [HabitDay]) throws(StorageError) -> (done: [HabitDay], skipped: [HabitDay]) {
+        guard !keys.isEmpty else { return ([], []) }
+        let postgres = try withFollowerReader { connection throws(StorageError) in connection.dialect == .postgres }
+            .get()
+        guard postgres else {
+            // SQLite (no other server writes it): the days of each user, kept to the keys.
+            var done: [HabitDay] = []
+            var skipped: [HabitDay] = []
+            for (user, userKeys) in Dictionary(grouping: keys, by: \.user) {
+                let wanted = Set(userKeys)
+                let rows = try dayRows(of: user, on: Array(Set(userKeys.map(\.date))))
+                done += rows.completions.map { HabitDay(user: user, habitID: $0.habitID, date: $0.date) }.filter(
+                    wanted.contains
+                )
+                skipped += rows.skips.map { HabitDay(user: user, habitID: $0.habitID, date: $0.date) }.filter(
+                    wanted.contains
+                )
+            }
+            return (done, skipped)
+        }
+        return try withFollowerReader { connection throws(StorageError) in
+            let users = SQLValue.integerArray(keys.map(\.user))
+            let habits = SQLValue.integerArray(keys.map(\.habitID))
+            let days = SQLValue.integerArray(keys.map { Int64($0.date.dayNumber) })
+            // Exact primary-key lookups, one per key, for completions and skips in one snapshot.
+            let rows = try connection.query(
+                """
+                SELECT 0, w.u, w.h, w.d FROM unnest(?::bigint[], ?::bigint[], ?::integer[]) AS w(u, h, d)
+                    JOIN completions c ON c.user_id = w.u AND c.habit_id = w.h AND c.day = w.d
+                UNION ALL
+                SELECT 1, w.u, w.h, w.d FROM unnest(?::bigint[], ?::bigint[], ?::integer[]) AS w(u, h, d)
+                    JOIN skips s ON s.user_id = w.u AND s.habit_id = w.h AND s.day = w.d
+                """,
+                [users, habits, days, users, habits, days]
+            )
+            var done: [HabitDay] = []
+            var skipped: [HabitDay] = []
+            for row in rows {
+                let key = HabitDay(
+                    user: row[1].integer ?? 0,
+                    habitID: row[2].integer ?? 0,
+                    date: try HabitRow.date(row[3])
+                )
+                if row[0].integer == 0 { done.append(key) } else { skipped.append(key) }
+            }
+            return (done, skipped)
+        }.get()
+    }
+
+    public func allDayRows(of user: UserID) throws(StorageError) -> DayRows {
+        try withFollowerReader { connection throws(StorageError) in
+            let rows = try connection.query(
+                """
+                SELECT 0, habit_id, day FROM completions WHERE user_id = ?
+                UNION ALL
+                SELECT 1, habit_id, day FROM skips WHERE user_id = ?
+                """,
+                [.integer(user), .integer(user)]
+            )
+            return try Self.dayRows(rows)
+        }.get()
+    }
+
+    public func habitsAndSettings(of user: UserID) throws(StorageError) -> HabitsAndSettings {
+        try withFollowerReader { connection throws(StorageError) in
+            let habits = try connection.query(
+                "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? ORDER BY id",
+                [.integer(user)]
+            ).map { row throws(StorageError) in try HabitRow.habit(from: row) }
+            let restPeriods = try connection.query(
+                "SELECT id, from_day, to_day, note FROM rest_periods WHERE user_id = ? ORDER BY from_day, id",
+                [.integer(user)]
+            ).map { row throws(StorageError) in try ScheduleRow.restPeriod(from: row) }
+            return HabitsAndSettings(
+                habits: ScheduleRow.attach(try ScheduleRow.load(user: user, from: connection), to: habits),
+                restPeriods: restPeriods,
+                settings: try SettingsRow.load(user: user, from: connection)
+            )
+        }.get()
+    }
+
+    /// Rows of (0 for a completion or 1 for a skip, habit id, day number).
+    private static func dayRows(_ rows: [[SQLValue]]) throws(StorageError) -> DayRows {
+        var result = DayRows(completions: [], skips: [])
+        for row in rows {
+            let habitID = row[1].integer ?? 0
+            let date = try HabitRow.date(row[2])
+            if row[0].integer == 0 {
+                result.completions.append(Completion(habitID: habitID, date: date))
+            } else {
+                result.skips.append(Skip(habitID: habitID, date: date))
+            }
+        }
+        return result
+    }
+
     public func submit(
         _ write: StoreWrite,
         for user: UserID,
@@ -165,10 +292,13 @@ public class SQLStore: StreakStore, @unchecked Sendable {
     public func close() {
         writer.stop()
         writerStopped()
-        readerClosed.withLock { closed in
-            guard !closed else { return }
-            closed = true
-            closeConnections()
+        followerClosed.withLock { closed in
+            readerClosed.withLock { readerClosed in
+                guard !readerClosed else { return }
+                readerClosed = true
+                closed = true
+                closeConnections()
+            }
         }
     }
 
@@ -180,6 +310,21 @@ public class SQLStore: StreakStore, @unchecked Sendable {
 
     /// Called once by `close`, with the reader locked, after the writer has ended.
     func closeConnections() {}
+
+    /// Runs `body` on the follower's connection, or on the reader when there is none.
+    private func withFollowerReader<T: Sendable>(
+        _ body: (any SQLSession) throws(StorageError) -> T
+    ) -> Result<T, StorageError> {
+        guard let followerReader else { return withReader(body) }
+        return followerClosed.withLock { closed -> Result<T, StorageError> in
+            guard !closed else { return .failure(StorageError.storeClosed) }
+            do throws(StorageError) {
+                return .success(try body(followerReader))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
 
     private func withReader<T: Sendable>(
         _ body: (any SQLSession) throws(StorageError) -> T

@@ -109,14 +109,87 @@ public enum StoreWriteResult: Sendable, Hashable {
     case imported(ImportOutcome)
 }
 
+/// What of one user's data a commit changed.
+public struct ChangedData: Hashable, Sendable {
+    /// The days whose completions or skips changed, ascending.
+    public var days: [CivilDate]
+    /// Whether habits (with their schedules), rest periods or settings changed.
+    public var habitsOrSettings: Bool
+    /// Whether anything may have changed (an import, more days than a notice lists, or a notice
+    /// of a server that does not say which parts changed).
+    public var everything: Bool
+
+    /// A change of these parts.
+    public init(days: [CivilDate] = [], habitsOrSettings: Bool = false, everything: Bool = false) {
+        self.days = days
+        self.habitsOrSettings = habitsOrSettings
+        self.everything = everything
+    }
+
+    /// Anything of the user's may have changed.
+    public static let all = ChangedData(everything: true)
+
+    /// Whether it names nothing at all.
+    public var isEmpty: Bool { days.isEmpty && !habitsOrSettings && !everything }
+
+    /// This change and `other` together.
+    public func merged(with other: ChangedData) -> ChangedData {
+        if everything || other.everything { return .all }
+        let days =
+            self.days.isEmpty ? other.days : other.days.isEmpty ? self.days : Set(self.days + other.days).sorted()
+        return ChangedData(days: days, habitsOrSettings: habitsOrSettings || other.habitsOrSettings)
+    }
+}
+
 /// A change that another server committed to a store they share.
 public enum ExternalChange: Sendable, Hashable {
-    /// The user's data changed: `days` lists the days whose completions changed, nil when habits
-    /// or settings changed (or too many days to list).
-    case user(UserID, days: [CivilDate]?)
+    /// The user's data changed, in these parts.
+    case user(UserID, ChangedData)
     /// Changes may have been missed (the connection that listens for them was lost and
     /// restored): every user's data may have changed.
     case everyone
+}
+
+/// The completions and skips of some of a user's days, as the store has them.
+public struct DayRows: Hashable, Sendable {
+    /// The completions on those days.
+    public var completions: [Completion]
+    /// The skips on those days.
+    public var skips: [Skip]
+
+    public init(completions: [Completion], skips: [Skip]) {
+        self.completions = completions
+        self.skips = skips
+    }
+}
+
+/// One habit's day of one user.
+public struct HabitDay: Hashable, Sendable {
+    public var user: UserID
+    public var habitID: Int64
+    public var date: CivilDate
+
+    public init(user: UserID, habitID: Int64, date: CivilDate) {
+        self.user = user
+        self.habitID = habitID
+        self.date = date
+    }
+}
+
+/// A user's habits (with their schedules), rest periods and settings, as the store has them.
+public struct HabitsAndSettings: Hashable, Sendable {
+    /// The habits, archived ones included, by id.
+    public var habits: [Habit]
+    /// The rest periods, ascending by first day then id.
+    public var restPeriods: [RestPeriodRecord]
+    /// The settings.
+    public var settings: UserSettings
+
+    public init(habits: [Habit], restPeriods: [RestPeriodRecord], settings: UserSettings) {
+        self.habits = habits
+        self.restPeriods = restPeriods
+        self.settings = settings
+    }
 }
 
 /// Where Streakd keeps users, habits, completions and settings.
@@ -160,6 +233,18 @@ public protocol StreakStore: AnyObject, Sendable {
     func restPeriods(of user: UserID) throws(StorageError) -> [RestPeriodRecord]
     /// The user's settings (the defaults until changed).
     func settings(of user: UserID) throws(StorageError) -> UserSettings
+    /// The completions and skips of the user on `days` (the rows a change notice names), read in
+    /// one statement, on a connection of their own where the store has one (so that following
+    /// other servers never waits behind loads and authentication).
+    func dayRows(of user: UserID, on days: [CivilDate]) throws(StorageError) -> DayRows
+    /// Which of `keys` (any users') are done and which are skipped (the others hold nothing), read
+    /// like `dayRows` in one statement: a server following others reads the days of every user
+    /// they changed in one round trip.
+    func habitDays(_ keys: [HabitDay]) throws(StorageError) -> (done: [HabitDay], skipped: [HabitDay])
+    /// The user's habits with their schedules, rest periods and settings, read like `dayRows`.
+    func habitsAndSettings(of user: UserID) throws(StorageError) -> HabitsAndSettings
+    /// Every completion and skip of the user, read like `dayRows`.
+    func allDayRows(of user: UserID) throws(StorageError) -> DayRows
     /// The serial queue on which `submit`'s completions run, in commit order. Work queued on it
     /// runs after the completions of every write already acknowledged (and before later ones).
     var completionQueue: DispatchQueue { get }
@@ -171,9 +256,11 @@ public protocol StreakStore: AnyObject, Sendable {
     )
     /// Finishes queued writes and closes the store; later calls fail with `.closed`.
     func close()
-    /// Calls `handler` on `completionQueue`, in order with the completions of this server's own
-    /// writes, for every change another server commits to a store they share. A store that no
-    /// other server writes (SQLite) never calls it. Set it once, before serving.
+    /// Calls `handler` for every change another server commits to a store they share, in the order
+    /// the changes were committed, on a serial queue of the store's own (not `completionQueue`:
+    /// following other servers must never delay the acknowledgements of this server's writes).
+    /// The handler should return quickly. A store that no other server writes (SQLite) never
+    /// calls it. Set it once, before serving.
     func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void)
 }
 

@@ -49,18 +49,42 @@ struct BenchUser: Sendable {
         }
     }
 
-    /// A year of completions before `asOf`, each habit with its own seeded rate, in batches.
-    private static func recordYear(token: String, habitIDs: [Int64], connection: LoadConnection) throws(LoadError) {
+    /// The days of a year before `asOf` on which each of `habitCount` habits is done, each habit
+    /// with its own seeded rate (45 % to 85 %).
+    static func yearOfDays(token: String) -> [[CivilDate]] {
         var generator = SplitMix64(
             seed: token.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         )
-        var completions: [WireCompletion] = []
-        for (index, habitID) in habitIDs.enumerated() {
+        return (0..<habitCount).map { index in
             let rate = 0.45 + 0.1 * Double(index)
-            for offset in 0..<365 where Double(generator.next() % 1000) / 1000 < rate {
+            return (0..<365).compactMap { offset in
+                Double(generator.next() % 1000) / 1000 < rate ? try! asOf.adding(days: -offset) : nil
+            }
+        }
+    }
+
+    /// The data set of one user as one ImportData request: the same habits and days as `prepare`.
+    static func importRequest(token: String) -> WireImportDataRequest {
+        var request = WireImportDataRequest()
+        let createdOn = try! asOf.adding(days: -400)
+        request.habits = yearOfDays(token: token).enumerated().map { index, days in
+            var habit = WireImportHabit()
+            habit.name = "bench habit \(index + 1)"
+            habit.createdOn = createdOn
+            habit.completions = days
+            return habit
+        }
+        return request
+    }
+
+    /// A year of completions before `asOf` (`yearOfDays`), in batches.
+    private static func recordYear(token: String, habitIDs: [Int64], connection: LoadConnection) throws(LoadError) {
+        var completions: [WireCompletion] = []
+        for (habitID, days) in zip(habitIDs, yearOfDays(token: token)) {
+            for date in days {
                 var completion = WireCompletion()
                 completion.habitId = habitID
-                completion.date = try! asOf.adding(days: -offset)
+                completion.date = date
                 completions.append(completion)
             }
         }

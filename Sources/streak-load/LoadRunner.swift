@@ -43,6 +43,11 @@ struct LoadRunner {
     var stats: ServerProcessStats?
     /// TLS for every connection, or nil for plaintext.
     var tls: LoadTLS?
+    /// Requests per second over all connections (open loop: each slot sends on a schedule, or
+    /// as soon as its answer came when it is late); nil: each slot sends as soon as its answer came.
+    var rate: Double? = nil
+    /// Added to every slot's key, so that two runs against servers sharing users write other days.
+    var keyOffset = 0
 
     /// How long after the window requests still in flight may take before they count as errors.
     static let drainTimeout: UInt64 = 10_000_000_000
@@ -51,9 +56,12 @@ struct LoadRunner {
         var drivers: [ConnectionDriver] = []
         for index in 0..<connections {
             let user = users[index % users.count]
-            let firstKey = (index / users.count) * depth
+            let firstKey = keyOffset + (index / users.count) * depth
             let mixes = (0..<depth).map { RequestMix(scenario: scenario, user: user, key: firstKey + $0) }
-            drivers.append(ConnectionDriver(connection: try LoadConnection(address: endpoint, tls: tls), mixes: mixes))
+            let interval = rate.map { UInt64(Double(connections * depth) / $0 * 1e9) }
+            drivers.append(
+                ConnectionDriver(connection: try LoadConnection(address: endpoint, tls: tls), mixes: mixes, interval: interval)
+            )
         }
         let start = MonotonicClock.now() + UInt64(warmup * 1e9)
         let end = start + UInt64(duration * 1e9)
@@ -71,7 +79,22 @@ struct LoadRunner {
                 result.fail("\(active) connections still had requests in flight 10 s after the window")
                 break
             }
-            let ready = retryingOnInterrupt { poll(&polls, nfds_t(polls.count), 100) }
+            var timeout: Int32 = 100
+            if rate != nil {
+                for index in drivers.indices where polls[index].fd >= 0 {
+                    drivers[index].sendDue(now: now, window: start..<end, result: &result)
+                    if drivers[index].finished {
+                        polls[index].fd = -1
+                        active -= 1
+                        continue
+                    }
+                    if let due = drivers[index].nextDue {
+                        timeout = min(timeout, Int32(clamping: due > now ? (due - now + 999_999) / 1_000_000 : 0))
+                    }
+                    polls[index].events = Int16(POLLIN) | (drivers[index].hasUnsentOutput ? Int16(POLLOUT) : 0)
+                }
+            }
+            let ready = retryingOnInterrupt { poll(&polls, nfds_t(polls.count), timeout) }
             if ready < 0 { throw .system("poll") }
             guard ready > 0 else { continue }
             for index in polls.indices where polls[index].revents != 0 && polls[index].fd >= 0 {
@@ -106,17 +129,46 @@ struct LoadRunner {
 private struct ConnectionDriver {
     let connection: LoadConnection
     var mixes: [RequestMix]
+    /// Nanoseconds between a slot's sends, when paced.
+    private let interval: UInt64?
+    /// When each slot is due to send next (paced).
+    private var dueAt: [UInt64]
+    /// The slots whose answer came before they were due: they send at `dueAt`.
+    private var waiting: [Int] = []
     private var sentAt: [UInt64]
     private var output: [UInt8] = []
     private var outputOffset = 0
     private var outstanding = 0
+    /// Each waiting slot's next request id.
+    private var nextID: [Int: UInt32] = [:]
     /// True once every request got its answer after the window, or the connection failed.
     private(set) var finished = false
 
-    init(connection: LoadConnection, mixes: [RequestMix]) {
+    init(connection: LoadConnection, mixes: [RequestMix], interval: UInt64? = nil) {
         self.connection = connection
         self.mixes = mixes
+        self.interval = interval
         sentAt = [UInt64](repeating: 0, count: mixes.count)
+        dueAt = [UInt64](repeating: MonotonicClock.now(), count: mixes.count)
+    }
+
+    /// The earliest time a waiting slot is due to send (paced runs).
+    var nextDue: UInt64? { waiting.map { dueAt[$0] }.min() }
+
+    /// Sends the requests of the waiting slots that are due (paced runs); after the window, they end.
+    mutating func sendDue(now: UInt64, window: Range<UInt64>, result: inout WorkerResult) {
+        guard !waiting.isEmpty else { return }
+        if now >= window.upperBound {
+            outstanding -= waiting.count
+            waiting.removeAll()
+            if outstanding == 0 { finished = true }
+            return
+        }
+        let due = waiting.filter { dueAt[$0] <= now }
+        guard !due.isEmpty else { return }
+        waiting.removeAll { dueAt[$0] <= now }
+        for slot in due { enqueue(slot: slot, id: nextID[slot] ?? UInt32(slot + 1)) }
+        flush(result: &result)
     }
 
     var hasUnsentOutput: Bool { outputOffset < output.count || connection.hasPendingOutput }
@@ -145,10 +197,20 @@ private struct ConnectionDriver {
                     _ = result.latency.record((now - sentAt[slot]) / 1000)
                     if status.code != .ok { result.fail("\(status)") }
                 }
-                if now < window.upperBound {
-                    enqueue(slot: slot, id: id &+ UInt32(mixes.count))
-                } else {
+                if now >= window.upperBound {
                     outstanding -= 1
+                } else if let interval {
+                    // Open loop: due one interval after the last due time; a slot more than a
+                    // second behind its schedule starts a new one instead of sending a burst.
+                    dueAt[slot] = max(dueAt[slot] &+ interval, now > 1_000_000_000 ? now - 1_000_000_000 : 0)
+                    if dueAt[slot] <= now {
+                        enqueue(slot: slot, id: id &+ UInt32(mixes.count))
+                    } else {
+                        nextID[slot] = id &+ UInt32(mixes.count)
+                        waiting.append(slot)
+                    }
+                } else {
+                    enqueue(slot: slot, id: id &+ UInt32(mixes.count))
                 }
             }
         } catch {

@@ -13,7 +13,7 @@ struct StreakLoad: ParsableCommand {
             Every result is printed as one line starting with RESULT, which scripts/bench turns into a table.
             Requests name the fixed day 2026-06-30 as as_of, so that every run computes the same answers.
             """,
-        subcommands: [Setup.self, Run.self, Idle.self]
+        subcommands: [Setup.self, Run.self, Idle.self, Populate.self, Scale.self]
     )
 }
 
@@ -106,6 +106,15 @@ extension StreakLoad {
         @Option(help: "Seconds measured.")
         var duration = 10.0
 
+        @Option(help: "Requests per second over all connections (paced); default: as fast as answers come.")
+        var rate: Double?
+
+        @Option(help: "Shifts the (habit, day) pairs the write scenarios use, e.g. for a second run on the same users.")
+        var keyOffset = 0
+
+        @Option(help: "The name in the RESULT line (default: the scenario).")
+        var name: String?
+
         func validate() throws {
             guard ScenarioName(rawValue: scenario) != nil else {
                 throw ValidationError(
@@ -115,6 +124,8 @@ extension StreakLoad {
             guard connections > 0, depth > 0, duration > 0, warmup >= 0 else {
                 throw ValidationError("connections, depth and duration must be positive")
             }
+            if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
+            guard keyOffset >= 0 else { throw ValidationError("--key-offset must not be negative") }
         }
 
         func run() throws {
@@ -127,9 +138,12 @@ extension StreakLoad {
                 warmup: warmup,
                 duration: duration,
                 stats: target.stats,
-                tls: try target.tlsSettings()
+                tls: try target.tlsSettings(),
+                rate: rate,
+                keyOffset: keyOffset
             )
-            let result = try runner.run(ScenarioName(rawValue: scenario)!)
+            var result = try runner.run(ScenarioName(rawValue: scenario)!)
+            if let name { result.name = name }
             print(result.resultLine)
             if let error = result.firstError {
                 FileHandle.standardError.write(Data("\(scenario): first error: \(error)\n".utf8))

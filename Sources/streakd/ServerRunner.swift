@@ -19,12 +19,20 @@ final class ServerRunner: Sendable {
     private let configuration: TransportConfiguration
     private let dataDirectory: URL
     private let storage: DataDirectoryOptions
+    private let userMemoryBudget: Int?
     private let logger: Logger
 
-    init(configuration: TransportConfiguration, dataDirectory: URL, storage: DataDirectoryOptions, logger: Logger) {
+    init(
+        configuration: TransportConfiguration,
+        dataDirectory: URL,
+        storage: DataDirectoryOptions,
+        userMemoryBudget: Int?,
+        logger: Logger
+    ) {
         self.configuration = configuration
         self.dataDirectory = dataDirectory
         self.storage = storage
+        self.userMemoryBudget = userMemoryBudget
         self.logger = logger
     }
 
@@ -63,10 +71,17 @@ final class ServerRunner: Sendable {
             store: store,
             configuration: ServiceConfiguration(
                 version: StreakdVersion.current,
-                storageName: shared ? "postgres" : "sqlite"
+                storageName: shared ? "postgres" : "sqlite",
+                userMemoryBudget: userMemoryBudget
             ),
             logger: Logger(label: "streakd.service")
         )
+        if let budget = userMemoryBudget, budget < 1 << 20 {
+            logger.notice(
+                "the user memory budget is smaller than most users: every request loads its user from the store",
+                metadata: ["bytes": "\(budget)"]
+            )
+        }
         let transport = ServerTransport(
             configuration: configuration,
             handler: service,

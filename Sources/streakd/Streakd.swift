@@ -21,7 +21,7 @@ struct Streakd: ParsableCommand {
             loopback addresses unless --insecure-plaintext: bearer tokens would travel in clear.
 
             Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR, STREAKD_DATABASE_URL, \
-            STREAKD_TLS_CERT, STREAKD_TLS_KEY (flags take precedence). With a database URL the data is in PostgreSQL, which several servers may \
+            STREAKD_TLS_CERT, STREAKD_TLS_KEY, STREAKD_USER_MEMORY_BUDGET (flags take precedence). With a database URL the data is in PostgreSQL, which several servers may \
             share; the data directory then only holds the local user's token.
             The first start on an empty data directory creates the user "local" and writes its \
             token to <data dir>/token (mode 0600).
@@ -32,6 +32,7 @@ struct Streakd: ParsableCommand {
 
     @OptionGroup var server: ServerOptions
     @OptionGroup var storage: DataDirectoryOptions
+    @OptionGroup var memory: MemoryOptions
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
@@ -42,6 +43,7 @@ struct Streakd: ParsableCommand {
             configuration: configuration,
             dataDirectory: directory,
             storage: storage,
+            userMemoryBudget: try memory.budget(),
             logger: Logger(label: "streakd")
         )
         try runner.run()

@@ -8,13 +8,7 @@ import Testing
 
 @Suite("Token cache")
 struct TokenCacheTests {
-    static func user(_ id: UserID) -> UserState {
-        UserState(
-            id: id,
-            data: UserData(habits: [], completions: [], settings: .defaults),
-            cacheLimits: ResponseCacheLimits(entries: 8, bytes: 4096, entryBytes: 1024)
-        )
-    }
+    static func user(_ id: UserID) -> UserID { id }
 
     static func wrongToken(_ index: Int) -> String {
         let hex = String(index, radix: 16)
@@ -31,7 +25,7 @@ struct TokenCacheTests {
             Issue.record("the valid token was evicted")
             return
         }
-        #expect(user.id == 7)
+        #expect(user == 7)
         #expect(cache.counts.accepted == 1 && cache.counts.rejected <= 16)
         if case .rejected = cache.lookup(Self.wrongToken(999)) {} else { Issue.record("the last refusal is forgotten") }
         #expect(cache.lookup(Self.wrongToken(5000)) == nil)

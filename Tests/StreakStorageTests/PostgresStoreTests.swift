@@ -11,17 +11,28 @@ struct ChangeNoticeTests {
     @Test("a payload round-trips; anything else is ignored")
     func payloads() {
         let days = [day("2024-02-29"), day("2024-03-01")]
-        let notice = ChangeNotice(origin: "a1", user: 42, days: days)
-        #expect(notice.payload == "v1 a1 42 \(days[0].dayNumber),\(days[1].dayNumber)")
+        let notice = ChangeNotice(origin: "a1", user: 42, change: ChangedData(days: days))
+        #expect(notice.payload == "v2 a1 42 - \(days[0].dayNumber),\(days[1].dayNumber)")
         #expect(ChangeNotice(payload: notice.payload) == notice)
-        let everything = ChangeNotice(origin: "a1", user: 42, days: nil)
-        #expect(everything.payload == "v1 a1 42 *")
+        let habits = ChangeNotice(origin: "a1", user: 42, change: ChangedData(habitsOrSettings: true))
+        #expect(habits.payload == "v2 a1 42 h -")
+        #expect(ChangeNotice(payload: habits.payload) == habits)
+        let both = ChangeNotice(origin: "a1", user: 42, change: ChangedData(days: days, habitsOrSettings: true))
+        #expect(ChangeNotice(payload: both.payload) == both)
+        let everything = ChangeNotice(origin: "a1", user: 42, change: .all)
+        #expect(everything.payload == "v2 a1 42 h *")
         #expect(ChangeNotice(payload: everything.payload) == everything)
-        for bad in ["", "v2 a1 42 *", "v1 a1 x *", "v1 a1 42 1,y", "v1 a1 42", "v1 a1 42 * extra"] {
+        // An older server's notices: a day list, or anything.
+        #expect(ChangeNotice(payload: "v1 a1 42 \(days[0].dayNumber)")?.change == ChangedData(days: [days[0]]))
+        #expect(ChangeNotice(payload: "v1 a1 42 *")?.change == .all)
+        for bad in [
+            "", "v3 a1 42 - *", "v1 a1 x *", "v1 a1 42 1,y", "v1 a1 42", "v1 a1 42 * extra", "v2 a1 42 *",
+            "v2 a1 42 x 1", "v2 a1 42 - -", "v2 a1 42 - 1,", "v2  42 h -", "v2 a1 42 h - extra",
+        ] {
             #expect(ChangeNotice(payload: bad) == nil, "\(bad)")
         }
         let many = (0..<(ChangeNotice.maximumDays + 1)).map { try! day("2024-01-01").adding(days: $0) }
-        #expect(ChangeNotice(origin: "a1", user: 1, days: many).days == nil)
+        #expect(ChangeNotice(origin: "a1", user: 1, change: ChangedData(days: many)).change == .all)
     }
 
     @Test("a batch gives one notice per user whose data changed, with the days that changed")
@@ -50,6 +61,14 @@ struct ChangeNoticeTests {
                 completion: ignore
             ),
             PendingWrite(write: .renameHabit(id: 5, name: "x"), user: 5, completion: ignore),
+            PendingWrite(
+                write: .completions([.record(habitID: 6, date: day("2024-01-07"))]),
+                user: 6,
+                completion: ignore
+            ),
+            PendingWrite(write: .renameHabit(id: 6, name: "x"), user: 6, completion: ignore),
+            PendingWrite(write: .deleteHabit(id: 7), user: 7, completion: ignore),
+            PendingWrite(write: .importData(ImportBatch(today: day("2024-01-01"))), user: 8, completion: ignore),
         ]
         let results: [Result<StoreWriteResult, StorageError>] = [
             .success(.completions(changed: [true])),
@@ -58,12 +77,34 @@ struct ChangeNoticeTests {
             .success(.habit(Habit(id: 3, name: "x", createdOn: day("2024-01-01")))),
             .failure(StorageError(.notFound, "no habit")),
             .success(.habit(Habit(id: 5, name: "x", createdOn: day("2024-01-01")))),
+            .success(.completions(changed: [true])),
+            .success(.habit(Habit(id: 6, name: "x", createdOn: day("2024-01-01")))),
+            .success(
+                .deletedHabit(
+                    Habit(id: 7, name: "x", createdOn: day("2024-01-01")),
+                    completions: [day("2024-01-03")],
+                    skips: [day("2024-01-02")]
+                )
+            ),
+            .success(.imported(ImportOutcome())),
         ]
+        let habits = ChangedData(habitsOrSettings: true)
         #expect(
             ChangeNotice.notices(origin: "o", writes: writes, results: results) == [
-                ChangeNotice(origin: "o", user: 1, days: [day("2024-01-01"), day("2024-01-02")]),
-                ChangeNotice(origin: "o", user: 3, days: nil),
-                ChangeNotice(origin: "o", user: 5, days: nil),
+                ChangeNotice(origin: "o", user: 1, change: ChangedData(days: [day("2024-01-01"), day("2024-01-02")])),
+                ChangeNotice(origin: "o", user: 3, change: habits),
+                ChangeNotice(origin: "o", user: 5, change: habits),
+                ChangeNotice(
+                    origin: "o",
+                    user: 6,
+                    change: ChangedData(days: [day("2024-01-07")], habitsOrSettings: true)
+                ),
+                ChangeNotice(
+                    origin: "o",
+                    user: 7,
+                    change: ChangedData(days: [day("2024-01-02"), day("2024-01-03")], habitsOrSettings: true)
+                ),
+                ChangeNotice(origin: "o", user: 8, change: .all),
             ]
         )
     }
@@ -96,16 +137,19 @@ struct PostgresStoreTests {
         second.onExternalChange { heardBySecond.append($0) }
         let user = try first.createUser(name: "u").user.id
         let habit = try write(.createHabit(name: "h", createdOn: day("2024-01-01")), to: second, for: user)
-        #expect(heardByFirst.await(.user(user, days: nil)).contains(.user(user, days: nil)))
+        let habitChange = ExternalChange.user(user, ChangedData(habitsOrSettings: true))
+        #expect(heardByFirst.await(habitChange).contains(habitChange))
         guard case .habit(let created) = habit else { throw StorageError(.corrupt, "not a habit") }
         let days = [day("2024-01-03"), day("2024-01-04")]
         _ = try write(.completions(days.map { .record(habitID: created.id, date: $0) }), to: second, for: user)
-        #expect(heardByFirst.await(.user(user, days: days)).contains(.user(user, days: days)))
+        let dayChange = ExternalChange.user(user, ChangedData(days: days))
+        #expect(heardByFirst.await(dayChange).contains(dayChange))
         // A notice's own store ignores it; the first store's write reaches the second.
         _ = try write(.completions([.remove(habitID: created.id, date: days[0])]), to: first, for: user)
-        #expect(heardBySecond.await(.user(user, days: [days[0]])) == [.user(user, days: [days[0]])])
+        let removal = ExternalChange.user(user, ChangedData(days: [days[0]]))
+        #expect(heardBySecond.await(removal) == [removal])
         // Notices are delivered in commit order: by now the first store would have heard its own.
-        #expect(!heardByFirst.await(.user(user, days: [days[0]]), seconds: 0.2).contains(.user(user, days: [days[0]])))
+        #expect(!heardByFirst.await(removal, seconds: 0.2).contains(removal))
 
         // Several users' writes submitted together (one group commit, one notice each).
         let others = try (1...5).map { try first.createUser(name: "other\($0)").user.id }
@@ -116,7 +160,8 @@ struct PostgresStoreTests {
         }
         for box in boxes { _ = try box.wait().get() }
         for other in others {
-            #expect(heardByFirst.await(.user(other, days: nil)).contains(.user(other, days: nil)), "user \(other)")
+            let created = ExternalChange.user(other, ChangedData(habitsOrSettings: true))
+            #expect(heardByFirst.await(created).contains(created), "user \(other)")
         }
     }
 

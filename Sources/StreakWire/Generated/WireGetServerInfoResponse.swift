@@ -20,6 +20,19 @@ public struct WireGetServerInfoResponse: WireMessage {
     public var connectionsTotal: UInt64 = 0
     /// The `protocol_version` field.
     public var protocolVersion: UInt32 = 0
+    /// Users in memory: see docs/PROTOCOL.md section 5 (GetServerInfo). users whose data the server holds in memory
+    /// now.
+    public var usersHeld: UInt64 = 0
+    /// Users evicted since the start to keep the memory budget.
+    public var usersEvicted: UInt64 = 0
+    /// The bytes the users held take, as the budget counts them.
+    public var userMemoryBytes: UInt64 = 0
+    /// The budget; 0: none.
+    public var userMemoryBudgetBytes: UInt64 = 0
+    /// Users dropped since the start: other servers' changes fell behind.
+    public var usersDropped: UInt64 = 0
+    /// Other servers' change notices taken for users held here.
+    public var changeNoticesTotal: UInt64 = 0
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -33,7 +46,13 @@ public struct WireGetServerInfoResponse: WireMessage {
         errorsTotal: UInt64 = 0,
         connectionsCurrent: UInt64 = 0,
         connectionsTotal: UInt64 = 0,
-        protocolVersion: UInt32 = 0
+        protocolVersion: UInt32 = 0,
+        usersHeld: UInt64 = 0,
+        usersEvicted: UInt64 = 0,
+        userMemoryBytes: UInt64 = 0,
+        userMemoryBudgetBytes: UInt64 = 0,
+        usersDropped: UInt64 = 0,
+        changeNoticesTotal: UInt64 = 0
     ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
@@ -43,6 +62,12 @@ public struct WireGetServerInfoResponse: WireMessage {
         self.connectionsCurrent = connectionsCurrent
         self.connectionsTotal = connectionsTotal
         self.protocolVersion = protocolVersion
+        self.usersHeld = usersHeld
+        self.usersEvicted = usersEvicted
+        self.userMemoryBytes = userMemoryBytes
+        self.userMemoryBudgetBytes = userMemoryBudgetBytes
+        self.usersDropped = usersDropped
+        self.changeNoticesTotal = changeNoticesTotal
     }
 }
 
@@ -88,6 +113,12 @@ extension WireGetServerInfoResponse: CBridgedMessage {
         c.pointee.connections_current = connectionsCurrent
         c.pointee.connections_total = connectionsTotal
         c.pointee.protocol_version = protocolVersion
+        c.pointee.users_held = usersHeld
+        c.pointee.users_evicted = usersEvicted
+        c.pointee.user_memory_bytes = userMemoryBytes
+        c.pointee.user_memory_budget_bytes = userMemoryBudgetBytes
+        c.pointee.users_dropped = usersDropped
+        c.pointee.change_notices_total = changeNoticesTotal
         return c
     }
 
@@ -101,5 +132,11 @@ extension WireGetServerInfoResponse: CBridgedMessage {
         connectionsCurrent = c.pointee.connections_current
         connectionsTotal = c.pointee.connections_total
         protocolVersion = c.pointee.protocol_version
+        usersHeld = c.pointee.users_held
+        usersEvicted = c.pointee.users_evicted
+        userMemoryBytes = c.pointee.user_memory_bytes
+        userMemoryBudgetBytes = c.pointee.user_memory_budget_bytes
+        usersDropped = c.pointee.users_dropped
+        changeNoticesTotal = c.pointee.change_notices_total
     }
 }

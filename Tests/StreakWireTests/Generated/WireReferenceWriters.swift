@@ -772,6 +772,24 @@ extension WireGetServerInfoRequest: ReferenceWritable {
 
 extension WireGetServerInfoResponse: ReferenceWritable {
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.changeNoticesTotal != 0 {
+            writer.uint64(14, m.pointee.changeNoticesTotal)
+        }
+        if m.pointee.usersDropped != 0 {
+            writer.uint64(13, m.pointee.usersDropped)
+        }
+        if m.pointee.userMemoryBudgetBytes != 0 {
+            writer.uint64(12, m.pointee.userMemoryBudgetBytes)
+        }
+        if m.pointee.userMemoryBytes != 0 {
+            writer.uint64(11, m.pointee.userMemoryBytes)
+        }
+        if m.pointee.usersEvicted != 0 {
+            writer.uint64(10, m.pointee.usersEvicted)
+        }
+        if m.pointee.usersHeld != 0 {
+            writer.uint64(9, m.pointee.usersHeld)
+        }
         if m.pointee.protocolVersion != 0 {
             writer.uint32(8, m.pointee.protocolVersion)
         }

@@ -276,7 +276,8 @@ class GetServerInfoRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class GetServerInfoResponse(_message.Message):
-    __slots__ = ["connections_current", "connections_total", "errors_total", "protocol_version", "requests_total", "storage", "uptime_seconds", "version"]
+    __slots__ = ["change_notices_total", "connections_current", "connections_total", "errors_total", "protocol_version", "requests_total", "storage", "uptime_seconds", "user_memory_budget_bytes", "user_memory_bytes", "users_dropped", "users_evicted", "users_held", "version"]
+    CHANGE_NOTICES_TOTAL_FIELD_NUMBER: _ClassVar[int]
     CONNECTIONS_CURRENT_FIELD_NUMBER: _ClassVar[int]
     CONNECTIONS_TOTAL_FIELD_NUMBER: _ClassVar[int]
     ERRORS_TOTAL_FIELD_NUMBER: _ClassVar[int]
@@ -284,7 +285,13 @@ class GetServerInfoResponse(_message.Message):
     REQUESTS_TOTAL_FIELD_NUMBER: _ClassVar[int]
     STORAGE_FIELD_NUMBER: _ClassVar[int]
     UPTIME_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    USERS_DROPPED_FIELD_NUMBER: _ClassVar[int]
+    USERS_EVICTED_FIELD_NUMBER: _ClassVar[int]
+    USERS_HELD_FIELD_NUMBER: _ClassVar[int]
+    USER_MEMORY_BUDGET_BYTES_FIELD_NUMBER: _ClassVar[int]
+    USER_MEMORY_BYTES_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    change_notices_total: int
     connections_current: int
     connections_total: int
     errors_total: int
@@ -292,8 +299,13 @@ class GetServerInfoResponse(_message.Message):
     requests_total: int
     storage: str
     uptime_seconds: int
+    user_memory_budget_bytes: int
+    user_memory_bytes: int
+    users_dropped: int
+    users_evicted: int
+    users_held: int
     version: str
-    def __init__(self, version: _Optional[str] = ..., uptime_seconds: _Optional[int] = ..., storage: _Optional[str] = ..., requests_total: _Optional[int] = ..., errors_total: _Optional[int] = ..., connections_current: _Optional[int] = ..., connections_total: _Optional[int] = ..., protocol_version: _Optional[int] = ...) -> None: ...
+    def __init__(self, version: _Optional[str] = ..., uptime_seconds: _Optional[int] = ..., storage: _Optional[str] = ..., requests_total: _Optional[int] = ..., errors_total: _Optional[int] = ..., connections_current: _Optional[int] = ..., connections_total: _Optional[int] = ..., protocol_version: _Optional[int] = ..., users_held: _Optional[int] = ..., users_evicted: _Optional[int] = ..., user_memory_bytes: _Optional[int] = ..., user_memory_budget_bytes: _Optional[int] = ..., users_dropped: _Optional[int] = ..., change_notices_total: _Optional[int] = ...) -> None: ...
 
 class GetSettingsRequest(_message.Message):
     __slots__ = []

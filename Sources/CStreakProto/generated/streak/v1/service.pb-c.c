@@ -6158,7 +6158,7 @@ const ProtobufCMessageDescriptor streak__v1__get_server_info_request__descriptor
   (ProtobufCMessageInit) streak__v1__get_server_info_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__get_server_info_response__field_descriptors[8] =
+static const ProtobufCFieldDescriptor streak__v1__get_server_info_response__field_descriptors[14] =
 {
   {
     "version",
@@ -6256,8 +6256,81 @@ static const ProtobufCFieldDescriptor streak__v1__get_server_info_response__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "users_held",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__GetServerInfoResponse, users_held),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "users_evicted",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__GetServerInfoResponse, users_evicted),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "user_memory_bytes",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__GetServerInfoResponse, user_memory_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "user_memory_budget_bytes",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__GetServerInfoResponse, user_memory_budget_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "users_dropped",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__GetServerInfoResponse, users_dropped),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "change_notices_total",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__GetServerInfoResponse, change_notices_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__get_server_info_response__field_indices_by_name[] = {
+  13,   /* field[13] = change_notices_total */
   5,   /* field[5] = connections_current */
   6,   /* field[6] = connections_total */
   4,   /* field[4] = errors_total */
@@ -6265,12 +6338,17 @@ static const unsigned streak__v1__get_server_info_response__field_indices_by_nam
   3,   /* field[3] = requests_total */
   2,   /* field[2] = storage */
   1,   /* field[1] = uptime_seconds */
+  11,   /* field[11] = user_memory_budget_bytes */
+  10,   /* field[10] = user_memory_bytes */
+  12,   /* field[12] = users_dropped */
+  9,   /* field[9] = users_evicted */
+  8,   /* field[8] = users_held */
   0,   /* field[0] = version */
 };
 static const ProtobufCIntRange streak__v1__get_server_info_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor streak__v1__get_server_info_response__descriptor =
 {
@@ -6280,7 +6358,7 @@ const ProtobufCMessageDescriptor streak__v1__get_server_info_response__descripto
   "Streak__V1__GetServerInfoResponse",
   "streak.v1",
   sizeof(Streak__V1__GetServerInfoResponse),
-  8,
+  14,
   streak__v1__get_server_info_response__field_descriptors,
   streak__v1__get_server_info_response__field_indices_by_name,
   1,  streak__v1__get_server_info_response__number_ranges,

@@ -1088,10 +1088,37 @@ struct  Streak__V1__GetServerInfoResponse
   uint64_t connections_current;
   uint64_t connections_total;
   uint32_t protocol_version;
+  /*
+   * Users in memory: see docs/PROTOCOL.md section 5 (GetServerInfo).
+   */
+  /*
+   * users whose data the server holds in memory now
+   */
+  uint64_t users_held;
+  /*
+   * users evicted since the start to keep the memory budget
+   */
+  uint64_t users_evicted;
+  /*
+   * the bytes the users held take, as the budget counts them
+   */
+  uint64_t user_memory_bytes;
+  /*
+   * the budget; 0: none
+   */
+  uint64_t user_memory_budget_bytes;
+  /*
+   * users dropped since the start: other servers' changes fell behind
+   */
+  uint64_t users_dropped;
+  /*
+   * other servers' change notices taken for users held here
+   */
+  uint64_t change_notices_total;
 };
 #define STREAK__V1__GET_SERVER_INFO_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__get_server_info_response__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 /* Streak__V1__CreateHabitRequest methods */

@@ -1,0 +1,43 @@
+extension CompletionIndex {
+    /// The day numbers that hold a completion or a skip, ascending.
+    public var dayNumbersWithRecords: [Int] {
+        guard !skipTable.isEmpty else { return daysWithCompletions }
+        return Array(Set(daysWithCompletions).union(skipTable.days)).sorted()
+    }
+
+    /// Makes one day hold exactly `completed` and `skipped` (habit ids, any order; a habit in both
+    /// is done, as in `init`), whatever it held before: a day read again from the store.
+    /// Costs O(log n) plus the habits of that day.
+    /// - Returns: whether anything changed.
+    @discardableResult
+    public mutating func replaceDay(_ date: CivilDate, completed: Set<Int64>, skipped: Set<Int64>) -> Bool {
+        let day = date.dayNumber
+        let before = Set(allCompletedHabitIDs(onDayNumber: day))
+        let beforeSkipped = Set(skipTable.ids(onDayNumber: day))
+        let skippedOnly = skipped.subtracting(completed)
+        guard before != completed || beforeSkipped != skippedOnly else { return false }
+        for id in before.union(beforeSkipped).union(completed).union(skippedOnly) {
+            let target: HabitDayState =
+                completed.contains(id) ? .done : skippedOnly.contains(id) ? .skipped : .nothing
+            switch (state(habitID: id, on: date), target) {
+            case (let now, let wanted) where now == wanted: continue
+            case (_, .done): apply(.complete, habitID: id, date: date)
+            case (_, .skipped): apply(.skip, habitID: id, date: date)
+            case (.done, .nothing): apply(.uncomplete, habitID: id, date: date)
+            default: apply(.unskip, habitID: id, date: date)
+            }
+        }
+        return true
+    }
+
+    /// Replaces every habit (with its schedule) by `habits`, keeping completions and skips: the
+    /// habits read again from the store. - Returns: whether anything changed.
+    @discardableResult
+    public mutating func replaceHabits(_ habits: [Habit]) -> Bool {
+        let sorted = habits.sorted { $0.id < $1.id }
+        guard sorted != self.habits else { return false }
+        self.habits = sorted
+        rebuildWindows()
+        return true
+    }
+}

@@ -36,7 +36,8 @@ final class BatchHabits {
     }
 
     /// Reads, in one query, every habit that the batch's writes name and that is not known yet;
-    /// ids that no user of the batch has are remembered as missing.
+    /// ids that no user of the batch has are remembered as missing. On PostgreSQL the rows are
+    /// locked until the commit, in one order (`SQLDialect.lockHabitsForWrite`).
     func prefetch(for batch: [PendingWrite], from connection: any SQLSession) throws(StorageError) {
         var wanted: [UserID: Set<Int64>] = [:]
         for pending in batch {
@@ -51,6 +52,7 @@ final class BatchHabits {
             """
             SELECT id, name, created_on, archived_on, user_id FROM habits
             WHERE user_id = ANY(?::bigint[]) AND id = ANY(?::bigint[])
+            ORDER BY user_id, id\(connection.dialect.lockHabitsForWrite)
             """,
             [.integerArray(wanted.keys.sorted()), .integerArray(ids.sorted())]
         )

@@ -38,6 +38,18 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// Appended to a write transaction's query of the habits it writes: on PostgreSQL it locks
+    /// them until the commit, so that two servers' writes of one habit happen one after the other
+    /// (otherwise a completion committed on one and a skip of the same day committed on the other
+    /// can both stay: neither transaction sees the other's row). SQLite's write lock already
+    /// serialises every write transaction.
+    var lockHabitsForWrite: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR NO KEY UPDATE"
+        }
+    }
+
     /// Starts the transaction that migrates the schema, holding the database's write lock.
     var beginMigration: String {
         switch self {

@@ -169,7 +169,8 @@ struct WriteApplier {
         case nil: break
         }
         let rows = try connection.query(
-            "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? AND id = ?",
+            "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? AND id = ?"
+                + connection.dialect.lockHabitsForWrite,
             [.integer(user), .integer(id)]
         )
         guard let row = rows.first else {

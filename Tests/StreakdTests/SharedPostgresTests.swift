@@ -203,11 +203,11 @@ struct SharedPostgresTests {
         while ContinuousClock.now - began < .seconds(3) {
             let user = Int(random.next() % UInt64(tokens.count))
             let habit = habits[user][Int(random.next() % 3)]
-            // Records on the storm's days; skips on days of their own. (A record on one server and
-            // a skip on another, of the same habit and day and committed at the same time, can
-            // both stay in the database: a race of the store, not of following.)
+            // Records and skips on the storm's days (and skips on 40 more): a record on one server
+            // and a skip of the same habit and day on the other, committed at the same time, must
+            // not both stay in the database (each write locks its habit's row until its commit).
             let skip = random.next() % 2 == 1
-            let date = try start.adding(days: skip ? 120 + Int(random.next() % 40) : Int(random.next() % 120))
+            let date = try start.adding(days: Int(random.next() % (skip ? 160 : 120)))
             let sent = ContinuousClock.now
             let status =
                 !skip
@@ -338,5 +338,106 @@ struct SharedPostgresTests {
                 "the last event of \(date)"
             )
         }
+    }
+
+    @Test("a completion on one server and a skip of the same day on the other, at the same time: one of them stays")
+    func recordAndSkipRace() throws {
+        let database = try PostgresTestDatabase()
+        let first = try ServerProcess.start(extraArguments: ["--database-url", database.url])
+        let second = try ServerProcess.start(extraArguments: ["--database-url", database.url])
+        defer {
+            _ = first.stop()
+            _ = second.stop()
+        }
+        let token = try #require(first.token)
+        let recorder = try first.connect()
+        let skipper = try second.connect()
+        let habit = try #require(
+            try recorder.call(
+                .createHabit,
+                WireCreateHabitRequest.with {
+                    $0.name = "Stretch"
+                    $0.createdOn = day("2024-01-01")
+                },
+                token: token,
+                as: WireCreateHabitResponse.self
+            ).habit
+        )
+        // 300 days, each recorded on one server and skipped on the other, pipelined 50 at a time
+        // on both (under the in-flight limit) so that the two servers' transactions overlap.
+        let days = try (0..<300).map { try day("2024-01-01").adding(days: $0) }
+        for chunk in stride(from: 0, to: days.count, by: 50) {
+            var recordIDs: [UInt32] = []
+            var skipIDs: [UInt32] = []
+            for date in days[chunk..<chunk + 50] {
+                recordIDs.append(
+                    try recorder.sendRequest(
+                        WireMethod.recordCompletion.rawValue,
+                        message: WireRecordCompletionRequest.with {
+                            $0.habitId = habit.id
+                            $0.date = date
+                            $0.asOf = day("2024-12-31")
+                        }.serializedBytes(),
+                        token: token
+                    )
+                )
+                skipIDs.append(
+                    try skipper.sendRequest(
+                        WireMethod.skipHabit.rawValue,
+                        message: WireSkipHabitRequest.with {
+                            $0.habitId = habit.id
+                            $0.date = date
+                            $0.asOf = day("2024-12-31")
+                        }.serializedBytes(),
+                        token: token
+                    )
+                )
+            }
+            for (connection, ids) in [(recorder, recordIDs), (skipper, skipIDs)] {
+                for id in ids {
+                    let status = try connection.awaitResponse(id).status
+                    #expect(status.code == .ok, "\(status)")
+                }
+            }
+        }
+
+        // Each day is done or skipped, never both: a day left holding both reads as done, and
+        // removing its completion brings the skip back. So: the days a third server (reading the
+        // database) says are done, their completions removed, must be open.
+        func states(_ connection: TestConnection) throws -> [(done: Bool, skipped: Bool)] {
+            try days.map { date in
+                let detail: WireGetDayResponse = try connection.call(
+                    .getDay,
+                    WireGetDayRequest.with { $0.date = date },
+                    token: token
+                )
+                return (
+                    detail.day?.completedHabits.contains { $0.id == habit.id } == true,
+                    detail.day?.skippedHabits.contains { $0.id == habit.id } == true
+                )
+            }
+        }
+        let third = try ServerProcess.start(extraArguments: ["--database-url", database.url])
+        defer { _ = third.stop() }
+        let before = try states(try third.connect())
+        #expect(before.allSatisfy { $0.done != $0.skipped }, "every day is done or skipped")
+        let done = zip(days, before).filter(\.1.done).map(\.0)
+        for date in done {
+            let status = try recorder.status(
+                of: .removeCompletion,
+                WireRemoveCompletionRequest.with {
+                    $0.habitId = habit.id
+                    $0.date = date
+                    $0.asOf = day("2024-12-31")
+                },
+                token: token
+            )
+            #expect(status.code == .ok, "\(status)")
+        }
+        let fourth = try ServerProcess.start(extraArguments: ["--database-url", database.url])
+        defer { _ = fourth.stop() }
+        let after = try states(try fourth.connect())
+        let skipsUnderneath = zip(days, zip(before, after)).filter { $1.0.done && $1.1.skipped }.map(\.0)
+        #expect(skipsUnderneath.isEmpty, "days that were done and skipped at once: \(skipsUnderneath)")
     }
 }

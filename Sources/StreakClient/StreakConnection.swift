@@ -159,16 +159,9 @@ public final class StreakConnection: Sendable {
         let address = address
         let registered: Result<UInt32, StreakClientError> = state.withLock { state in
             if let closedError = state.closedError { return .failure(closedError) }
-            if state.goAway != nil {
-                return .failure(
-                    StreakClientError(
-                        .unavailable,
-                        "streakd at \(address) is going away",
-                        origin: .connection,
-                        isSafeToRetry: true
-                    )
-                )
-            }
+            // The GOAWAY's reason too: a refusal (a plaintext client on a TLS port) may arrive
+            // before the first request is registered.
+            if let goAway = state.goAway { return .failure(Self.goingAway(address, goAway.status)) }
             var id = state.nextID
             while id == 0 || state.pending[id] != nil { id &+= 1 }
             state.nextID = id &+ 1
@@ -276,14 +269,19 @@ public final class StreakConnection: Sendable {
             let unanswered = state.pending.keys.filter { $0 > lastID }
             return (unanswered, state.pending.count == unanswered.count)
         }
-        let error = StreakClientError(
+        let error = Self.goingAway(address, status)
+        for id in unanswered { finish(id, .failure(error)) }
+        if idle { socket.shutdown() }
+    }
+
+    /// The error of a request the server will not process because it sent GOAWAY with `status`.
+    private static func goingAway(_ address: ServerAddress, _ status: Status) -> StreakClientError {
+        StreakClientError(
             .unavailable,
             "streakd at \(address) is going away (\(status)); the request was not processed",
             origin: .connection,
             isSafeToRetry: true
         )
-        for id in unanswered { finish(id, .failure(error)) }
-        if idle { socket.shutdown() }
     }
 
     func connectionEnded(_ failure: StreakClientError?) {

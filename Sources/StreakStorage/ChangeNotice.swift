@@ -66,6 +66,15 @@ struct ChangeNotice: Hashable, Sendable {
         }
     }
 
+    /// A payload this version does not understand (a later version's, or a damaged one) that
+    /// still names its origin and user the way every version does (`VERSION ORIGIN USER ...`):
+    /// anything of that user may have changed. nil when it does not even name a user.
+    init?(unknownPayload payload: String) {
+        let fields = payload.split(separator: " ", omittingEmptySubsequences: false)
+        guard fields.count >= 3, !fields[1].isEmpty, let user = UserID(fields[2]) else { return nil }
+        self.init(origin: String(fields[1]), user: user, change: .all)
+    }
+
     /// The days of a comma list of day numbers, ascending; nil when one is not a day.
     private static func days(_ list: Substring) -> [CivilDate]? {
         var days: [CivilDate] = []

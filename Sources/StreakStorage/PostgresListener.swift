@@ -87,7 +87,9 @@ final class PostgresListener: @unchecked Sendable {
             return
         }
         for payload in payloads {
-            guard let notice = ChangeNotice(payload: payload), notice.origin != origin else { continue }
+            guard let notice = ChangeNotice(payload: payload) ?? ChangeNotice(unknownPayload: payload),
+                notice.origin != origin
+            else { continue }
             let change = ExternalChange.user(notice.user, notice.change)
             queue.async { [handler] in handler(change) }
         }

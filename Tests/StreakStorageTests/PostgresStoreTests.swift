@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Change notices")
 struct ChangeNoticeTests {
-    @Test("a payload round-trips; anything else is ignored")
+    @Test("a payload round-trips; one not understood means all of its user's data, or nothing without a user")
     func payloads() {
         let days = [day("2024-02-29"), day("2024-03-01")]
         let notice = ChangeNotice(origin: "a1", user: 42, change: ChangedData(days: days))
@@ -30,6 +30,12 @@ struct ChangeNoticeTests {
             "v2 a1 42 x 1", "v2 a1 42 - -", "v2 a1 42 - 1,", "v2  42 h -", "v2 a1 42 h - extra",
         ] {
             #expect(ChangeNotice(payload: bad) == nil, "\(bad)")
+        }
+        // One not understood that still names its origin and user: anything of that user.
+        #expect(ChangeNotice(unknownPayload: "v3 a1 42 - *") == ChangeNotice(origin: "a1", user: 42, change: .all))
+        #expect(ChangeNotice(unknownPayload: "v2 a1 42 x 1")?.change == .all)
+        for nameless in ["", "v3", "v3 a1", "v3 a1 x", "v3  42"] {
+            #expect(ChangeNotice(unknownPayload: nameless) == nil, "\(nameless)")
         }
         let many = (0..<(ChangeNotice.maximumDays + 1)).map { try! day("2024-01-01").adding(days: $0) }
         #expect(ChangeNotice(origin: "a1", user: 1, change: ChangedData(days: many)).change == .all)

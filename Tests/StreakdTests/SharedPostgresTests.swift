@@ -26,17 +26,7 @@ struct SharedPostgresTests {
         #expect(second.token == nil)
         let writer = try first.connect()
         let reader = try second.connect()
-        let habit = try #require(
-            try writer.call(
-                .createHabit,
-                WireCreateHabitRequest.with {
-                    $0.name = "Read"
-                    $0.createdOn = day("2024-01-01")
-                },
-                token: token,
-                as: WireCreateHabitResponse.self
-            ).habit
-        )
+        let habit = try createHabit("Read", on: writer, token: token)
 
         // The second server loads the user (habit included) and caches a streak, then watches.
         let before: WireGetStreakResponse = try reader.call(
@@ -352,17 +342,7 @@ struct SharedPostgresTests {
         let token = try #require(first.token)
         let recorder = try first.connect()
         let skipper = try second.connect()
-        let habit = try #require(
-            try recorder.call(
-                .createHabit,
-                WireCreateHabitRequest.with {
-                    $0.name = "Stretch"
-                    $0.createdOn = day("2024-01-01")
-                },
-                token: token,
-                as: WireCreateHabitResponse.self
-            ).habit
-        )
+        let habit = try createHabit("Stretch", on: recorder, token: token)
         // 300 days, each recorded on one server and skipped on the other, pipelined 50 at a time
         // on both (under the in-flight limit) so that the two servers' transactions overlap.
         let days = try (0..<300).map { try day("2024-01-01").adding(days: $0) }
@@ -439,5 +419,20 @@ struct SharedPostgresTests {
         let after = try states(try fourth.connect())
         let skipsUnderneath = zip(days, zip(before, after)).filter { $1.0.done && $1.1.skipped }.map(\.0)
         #expect(skipsUnderneath.isEmpty, "days that were done and skipped at once: \(skipsUnderneath)")
+    }
+
+    /// Creates a habit that starts on 2024-01-01.
+    private func createHabit(_ name: String, on connection: TestConnection, token: String) throws -> WireHabit {
+        try #require(
+            try connection.call(
+                .createHabit,
+                WireCreateHabitRequest.with {
+                    $0.name = name
+                    $0.createdOn = day("2024-01-01")
+                },
+                token: token,
+                as: WireCreateHabitResponse.self
+            ).habit
+        )
     }
 }

@@ -27,6 +27,15 @@ public struct TransportConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(300)
     /// Unsent output above which a connection's reads stop until it drains to half.
     public var maxPendingOutputBytes = 4 * 1024 * 1024
+    /// The per-turn budget of one connection (docs/PROTOCOL.md section 2.2): in one turn of its
+    /// event loop a connection reads at most this many bytes from its socket ...
+    public var maxReadBytesPerTurn = 256 * 1024
+    /// ... handles at most this many frames ...
+    public var maxFramesPerTurn = 64
+    /// ... and writes at most this many bytes; what is left waits for its next turn, after the
+    /// other ready connections of the loop had theirs, so one connection's pipelined requests or
+    /// big answers (a 20-year heatmap) cannot monopolise the loop.
+    public var maxWriteBytesPerTurn = 256 * 1024
     /// Event loops: each serves its share of the connections on one thread at a time. Half the
     /// active processors by default (at least one): one loop keeps a core busy at about 80k
     /// small requests per second, and the other cores are left to Dispatch's manager thread, the

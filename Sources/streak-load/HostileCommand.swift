@@ -7,7 +7,8 @@ extension StreakLoad {
     /// A normal client's latency while other connections pipeline big requests and never read.
     struct Hostile: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "A normal client's GetStreak latency alone, then while hogs pipeline 20-year heatmaps and never read.",
+            abstract:
+                "A normal client's GetStreak latency alone, then while hogs pipeline 20-year heatmaps and never read.",
             discussion: """
                 Each hog connection sends --requests GetHeatmap requests for 20 years (7,320 days, accessibility
                 labels on, about 400 KB an answer; the ranges rotate so that answers are computed, not only
@@ -24,7 +25,10 @@ extension StreakLoad {
         @Option(help: "Hog connections.")
         var hogs = 10
 
-        @Option(help: "Requests each hog connection sends before it stops (in flight beyond the server's limit are refused).")
+        @Option(
+            help:
+                "Requests each hog connection sends before it stops (in flight beyond the server's limit are refused)."
+        )
         var requests = 256
 
         @Option(help: "Seconds a hog connection stays open without reading before it reconnects.")
@@ -47,7 +51,9 @@ extension StreakLoad {
 
         func validate() throws {
             guard hogs >= 0, requests > 0, hold > 0, connections > 0, duration > 0, warmup >= 0 else {
-                throw ValidationError("hogs must not be negative; requests, hold, connections and duration must be positive")
+                throw ValidationError(
+                    "hogs must not be negative; requests, hold, connections and duration must be positive"
+                )
             }
         }
 

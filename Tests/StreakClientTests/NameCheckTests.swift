@@ -42,8 +42,12 @@ struct NameCheckTests {
     private func sentNames(_ server: FakeServer) throws -> [String] {
         try server.frames.compactMap { frame -> String? in
             guard case .request(_, let method, _, let message) = frame else { return nil }
-            if method == WireMethod.createHabit.rawValue { return try WireCreateHabitRequest(serializedBytes: message).name }
-            if method == WireMethod.renameHabit.rawValue { return try WireRenameHabitRequest(serializedBytes: message).name }
+            if method == WireMethod.createHabit.rawValue {
+                return try WireCreateHabitRequest(serializedBytes: message).name
+            }
+            if method == WireMethod.renameHabit.rawValue {
+                return try WireRenameHabitRequest(serializedBytes: message).name
+            }
             return nil
         }
     }
@@ -59,9 +63,10 @@ struct NameCheckTests {
             _ = try await client.renameHabit(id: 7, to: name)
         }
         #expect(try sentNames(server) == Self.accepted.flatMap { [$0, $0] })
-        let tooLong = Self.accepted.map { $0 + String($0.unicodeScalars.last!) } + [
-            String(repeating: "e\u{301}", count: 100) + "e"
-        ]
+        let tooLong =
+            Self.accepted.map { $0 + String($0.unicodeScalars.last!) } + [
+                String(repeating: "e\u{301}", count: 100) + "e"
+            ]
         for name in tooLong {
             #expect(name.unicodeScalars.count == 201)
             await expectRefused(client, name, "a habit name is 1 to 200 characters (Unicode scalars; got 201)")

@@ -12,8 +12,8 @@ extension StreakLoad {
             discussion: """
                 Each hog connection sends --requests GetHeatmap requests for 20 years (7,320 days, accessibility
                 labels on, about 400 KB an answer; the ranges rotate so that answers are computed, not only
-                cached) in one go, never reads, and after --hold seconds closes and connects again, so the
-                pressure lasts the whole window. Prints two RESULT lines (NAME-alone, NAME) with the normal
+                cached) in one go and never reads; with --hold it closes after that many seconds and connects
+                again, otherwise it stays for the whole run. Prints two RESULT lines (NAME-alone, NAME) with the normal
                 client's latency; the second also has the server's resident memory before the hogs
                 (rss_base_mib), its largest sample while they ran (rss_max_mib, every 50 ms) and the bound the
                 server's configuration implies (bound_mib: hogs x --max-pending-output-bytes).
@@ -31,8 +31,10 @@ extension StreakLoad {
         )
         var requests = 256
 
-        @Option(help: "Seconds a hog connection stays open without reading before it reconnects.")
-        var hold = 1.0
+        @Option(
+            help: "Seconds a hog connection stays open without reading before it reconnects (default: the whole run)."
+        )
+        var hold: Double?
 
         @Option(help: "The server's --max-pending-output-bytes, for the memory bound printed.")
         var maxPendingOutputBytes = 4 * 1024 * 1024
@@ -50,7 +52,7 @@ extension StreakLoad {
         var name = "hostile"
 
         func validate() throws {
-            guard hogs >= 0, requests > 0, hold > 0, connections > 0, duration > 0, warmup >= 0 else {
+            guard hogs >= 0, requests > 0, hold ?? 1 > 0, connections > 0, duration > 0, warmup >= 0 else {
                 throw ValidationError(
                     "hogs must not be negative; requests, hold, connections and duration must be positive"
                 )
@@ -80,7 +82,7 @@ extension StreakLoad {
                 tls: try target.tlsSettings(),
                 tokens: users.map(\.token),
                 requests: requests,
-                hold: hold
+                hold: hold ?? (warmup + duration + 1)
             )
             hogGroup.start(count: hogs)
             var loaded = try runner.run(.streak)

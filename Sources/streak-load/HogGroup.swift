@@ -11,6 +11,7 @@ final class HogGroup: @unchecked Sendable {
     private let templates: [RequestTemplate]
     private let requests: Int
     private let hold: Double
+    private let reading: Bool
     private let lock = NSLock()
     private var running = true
     private var sentRequests = 0
@@ -22,8 +23,11 @@ final class HogGroup: @unchecked Sendable {
     /// The ranges that rotate: enough that most answers are computed rather than cached.
     static let rangeCount = 64
 
-    init(endpoint: ServerEndpoint, tls: LoadTLS?, tokens: [String], requests: Int, hold: Double) {
+    /// - Parameter reading: the hogs read every answer instead (and send a new request for each),
+    ///   so that 20-year answers flow to them without a pause.
+    init(endpoint: ServerEndpoint, tls: LoadTLS?, tokens: [String], requests: Int, hold: Double, reading: Bool = false) {
         self.endpoint = endpoint
+        self.reading = reading
         self.tls = tls
         self.requests = requests
         self.hold = hold
@@ -87,6 +91,10 @@ final class HogGroup: @unchecked Sendable {
             }
             lock.withLock { connections += 1 }
             connection.makeNonBlocking()
+            if reading {
+                readAnswers(connection, hog: hog)
+                continue
+            }
             var output: [UInt8] = []
             var frameEnds: [Int] = []
             for index in 0..<requests {
@@ -106,6 +114,43 @@ final class HogGroup: @unchecked Sendable {
             let written = frameEnds.prefix { $0 <= offset }.count
             lock.withLock { sentRequests += written }
             _ = connection  // closed here, unread
+        }
+    }
+
+    /// A reading hog: keeps `requests` in flight, reads every answer and sends one request per answer.
+    private func readAnswers(_ connection: LoadConnection, hog: Int) {
+        var output: [UInt8] = []
+        var offset = 0
+        var nextID: UInt32 = 1
+        func enqueue(_ count: Int) {
+            if offset == output.count {
+                output.removeAll(keepingCapacity: true)
+                offset = 0
+            }
+            for _ in 0..<count {
+                templates[(hog * 7 + Int(nextID)) % templates.count].appendFrame(id: nextID, to: &output)
+                nextID = nextID == .max ? 1 : nextID + 1
+            }
+        }
+        enqueue(requests)
+        var poller = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        do {
+            while isRunning {
+                if offset < output.count { offset = try connection.sendSome(output, from: offset) }
+                poller.events = Int16(POLLIN) | (offset < output.count ? Int16(POLLOUT) : 0)
+                _ = poll(&poller, 1, 10)
+                try connection.receiveAvailable()
+                var answered = 0
+                while let frame = try connection.bufferedFrame() {
+                    if case .response = frame { answered += 1 }
+                }
+                if answered > 0 {
+                    enqueue(answered)
+                    lock.withLock { sentRequests += answered }
+                }
+            }
+        } catch {
+            lock.withLock { failure = failure ?? "\(error)" }
         }
     }
 }

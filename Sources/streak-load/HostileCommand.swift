@@ -13,7 +13,8 @@ extension StreakLoad {
                 Each hog connection sends --requests GetHeatmap requests for 20 years (7,320 days, accessibility
                 labels on, about 400 KB an answer; the ranges rotate so that answers are computed, not only
                 cached) in one go and never reads; with --hold it closes after that many seconds and connects
-                again, otherwise it stays for the whole run. Prints two RESULT lines (NAME-alone, NAME) with the normal
+                again, otherwise it stays for the whole run. With --reading the hogs read every answer
+                instead and send a new request for each: 20-year answers flow without a pause. Prints two RESULT lines (NAME-alone, NAME) with the normal
                 client's latency; the second also has the server's resident memory before the hogs
                 (rss_base_mib), its largest sample while they ran (rss_max_mib, every 50 ms) and the bound the
                 server's configuration implies (bound_mib: hogs x --max-pending-output-bytes).
@@ -35,6 +36,9 @@ extension StreakLoad {
             help: "Seconds a hog connection stays open without reading before it reconnects (default: the whole run)."
         )
         var hold: Double?
+
+        @Flag(help: "The hogs read every answer (and send a request for each) instead of never reading.")
+        var reading = false
 
         @Option(help: "The server's --max-pending-output-bytes, for the memory bound printed.")
         var maxPendingOutputBytes = 4 * 1024 * 1024
@@ -82,7 +86,8 @@ extension StreakLoad {
                 tls: try target.tlsSettings(),
                 tokens: users.map(\.token),
                 requests: requests,
-                hold: hold ?? (warmup + duration + 1)
+                hold: hold ?? (warmup + duration + 10),
+                reading: reading
             )
             hogGroup.start(count: hogs)
             var loaded = try runner.run(.streak)
@@ -92,7 +97,7 @@ extension StreakLoad {
             let bound = Double(hogs * maxPendingOutputBytes) / 1_048_576
             print(
                 loaded.resultLine
-                    + " hogs=\(hogs) hog_requests=\(hogGroup.sent) hog_connections=\(hogGroup.connected)"
+                    + " hogs=\(hogs) reading=\(reading) hog_requests=\(hogGroup.sent) hog_connections=\(hogGroup.connected)"
                     + " rss_base_mib=\(base.map { String(format: "%.1f", $0) } ?? "-")"
                     + " rss_max_mib=\(peak.map { String(format: "%.1f", $0) } ?? "-")"
                     + " bound_mib=\(String(format: "%.1f", bound))"

@@ -37,7 +37,8 @@ extension Connection {
             close()
             return
         }
-        // At most the turn's budget: the rest waits for writability, reported in a later turn.
+        // Until the socket is full, or the turn's budget (when one is set) is spent: the rest waits
+        // for writability, reported in a later turn.
         var budget = configuration.maxWriteBytesPerTurn
         while unsentOffset < unsent.count && budget > 0 {
             let written = unsent.withUnsafeBytes { bytes in

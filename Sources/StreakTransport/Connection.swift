@@ -10,10 +10,11 @@ import Glibc
 
 /// One client connection, served by its event loop on the loop's serial queue.
 ///
-/// Reads are handled in bursts: what is readable is read, the complete frames handled inline,
-/// and every answer given during the burst written with one `send`, each within a per-turn
-/// budget (`maxReadBytesPerTurn`, `maxFramesPerTurn`, `maxWriteBytesPerTurn`) so that the loop
-/// moves on to its other connections; what is left waits for the connection's next turn.
+/// Reads are handled in bursts: what is readable is read and the complete frames handled
+/// inline, within a per-turn budget (`maxReadBytesPerTurn`, `maxFramesPerTurn`) so that the loop
+/// moves on to its other connections (what is left waits for the connection's next turn), and
+/// every answer given during the burst is written with one `send` (until the socket is full, or
+/// `maxWriteBytesPerTurn` when set).
 /// Answers from other threads are appended by the responder and flushed by one scheduled block.
 /// The socket waits for writability only while output is pending, and for readability unless
 /// reads are paused.

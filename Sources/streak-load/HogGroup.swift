@@ -25,7 +25,8 @@ final class HogGroup: @unchecked Sendable {
 
     /// - Parameter reading: the hogs read every answer instead (and send a new request for each),
     ///   so that 20-year answers flow to them without a pause.
-    init(endpoint: ServerEndpoint, tls: LoadTLS?, tokens: [String], requests: Int, hold: Double, reading: Bool = false) {
+    init(endpoint: ServerEndpoint, tls: LoadTLS?, tokens: [String], requests: Int, hold: Double, reading: Bool = false)
+    {
         self.endpoint = endpoint
         self.reading = reading
         self.tls = tls

@@ -60,7 +60,11 @@ struct LoadRunner {
             let mixes = (0..<depth).map { RequestMix(scenario: scenario, user: user, key: firstKey + $0) }
             let interval = rate.map { UInt64(Double(connections * depth) / $0 * 1e9) }
             drivers.append(
-                ConnectionDriver(connection: try LoadConnection(address: endpoint, tls: tls), mixes: mixes, interval: interval)
+                ConnectionDriver(
+                    connection: try LoadConnection(address: endpoint, tls: tls),
+                    mixes: mixes,
+                    interval: interval
+                )
             )
         }
         let start = MonotonicClock.now() + UInt64(warmup * 1e9)

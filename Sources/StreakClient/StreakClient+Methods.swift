@@ -4,6 +4,9 @@ public import StreakWire
 /// One typed method per unary rpc of `streak.v1.Streaks`.
 extension StreakClient {
     /// CreateHabit: a new habit, active from `createdOn` (default: today in the user's zone).
+    ///
+    /// A name the server would refuse (`HabitName`: blank, over 200 Unicode scalars, a control
+    /// character) throws INVALID_ARGUMENT (origin `.local`) before anything is sent.
     public func createHabit(name: String, createdOn: CivilDate? = nil) async throws(StreakClientError) -> WireHabit {
         let response: WireCreateHabitResponse = try await call(
             .createHabit,
@@ -21,7 +24,7 @@ extension StreakClient {
         return response.habits
     }
 
-    /// RenameHabit.
+    /// RenameHabit. A name the server would refuse throws INVALID_ARGUMENT, unsent (as `createHabit`).
     public func renameHabit(id: Int64, to name: String) async throws(StreakClientError) -> WireHabit {
         let response: WireRenameHabitResponse = try await call(
             .renameHabit,

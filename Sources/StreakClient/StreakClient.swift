@@ -94,6 +94,7 @@ public final class StreakClient: Sendable {
         deadline: Duration? = nil
     ) async throws(StreakClientError) -> Response {
         let deadline = deadline ?? configuration.defaultDeadline
+        try Self.checkNames(method, request)
         do {
             return try await connection().call(method, request, deadline: deadline)
         } catch  where error.isSafeToRetry {

@@ -20,18 +20,10 @@ enum HabitRow {
         return date
     }
 
-    /// Checks a habit name: 1 to 200 characters (Unicode scalars), not all white space, no control characters.
+    /// Checks a habit name (`HabitName`): 1 to 200 characters (Unicode scalars), not all white
+    /// space, no control characters.
     static func validate(name: String) throws(StorageError) {
-        let length = TextLength.of(name)
-        guard length > 0, length <= TextLength.maximum else {
-            throw StorageError(.invalidArgument, "a habit name is 1 to 200 characters (Unicode scalars; got \(length))")
-        }
-        guard name.contains(where: { !$0.isWhitespace }) else {
-            throw StorageError(.invalidArgument, "a habit name needs a character that is not white space")
-        }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw StorageError(.invalidArgument, "a habit name may not contain control characters")
-        }
+        if let problem = HabitName.problem(name) { throw StorageError(.invalidArgument, problem) }
     }
 }
 

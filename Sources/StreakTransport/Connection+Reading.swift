@@ -11,26 +11,45 @@ import Glibc
 
 /// Reading: bursts of frames from the socket, handled inline on the loop's queue.
 extension Connection {
-    func readAvailable() {
+    /// One turn of reading: the frames a spent budget left in the decoder first, then (when
+    /// `fromSocket` and none are left) at most `maxReadBytesPerTurn` from the socket and at most
+    /// `maxFramesPerTurn` frames of it. A spent budget queues the connection's next turn.
+    func readAvailable(fromSocket: Bool = true) {
         guard !machine.isClosed else { return }
         if machine.isLingering {
             discardInput()
             return
         }
         guard machine.readsFrames else {
+            framesLeft = false
             pauseReads()  // level-triggered: input left unread must not be reported again and again
             return
         }
+        if framesLeft {
+            handleBurst()
+            if framesLeft {
+                scheduleNextTurn()
+                return
+            }
+        }
+        guard fromSocket, !machine.isClosed else { return }
         let buffer = loop.readBuffer
         var received = false
         var ended = false
         var broken = false
+        var budgetSpent = false
+        var total = 0
         while true {
             let count = receive(into: buffer)
             if count > 0 {
                 decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 received = true
+                total += count
                 if count < buffer.count { break }  // a short read: the socket is drained
+                if total >= configuration.maxReadBytesPerTurn {
+                    budgetSpent = true
+                    break
+                }
             } else if count == 0 {
                 ended = true
                 break
@@ -51,13 +70,18 @@ extension Connection {
             return
         }
         if ended && !machine.isClosed {
+            // Nothing more comes: the frames left are handled now, before the end is taken.
+            while framesLeft && !machine.isClosed { handleBurst() }
+            guard !machine.isClosed else { return }
             do {
                 try decoder.finish()
             } catch {
                 logger.debug("a connection ended inside a frame", metadata: ["reason": "\(error.code)"])
             }
             peerStoppedSending()
+            return
         }
+        if budgetSpent || framesLeft { scheduleNextTurn() }
     }
 
     /// The client sent everything it will send: end its streams, answer what is in flight, close.
@@ -80,13 +104,23 @@ extension Connection {
         }
     }
 
+    /// Handles the complete frames in the decoder, at most `maxFramesPerTurn` of them (then
+    /// `framesLeft` is set), and sends what they were answered with.
     func handleBurst() {
         responder.beginBurst()
+        framesLeft = false
+        var handled = 0
         do {
             while machine.readsFrames, let frame = try nextFrame() {
                 handle(frame)
+                handled += 1
+                if handled >= configuration.maxFramesPerTurn {
+                    framesLeft = true
+                    break
+                }
             }
-            _ = try nextFrame()  // a preface that completed without a frame still gets its answer
+            // A preface that completed without a frame still gets its answer.
+            if !framesLeft { _ = try nextFrame() }
         } catch {
             fail(error.status)
         }
@@ -106,9 +140,11 @@ extension Connection {
 
     /// Hands held requests to the handler while the bytes they may answer with fit: the output
     /// waiting for the client plus, for every request computing, the connection's answer size
-    /// estimate stay under `maxPendingOutputBytes` (one request may always compute). A client that
-    /// pipelines big requests and never reads therefore holds at most about that many bytes of
-    /// answers, not `maxInFlight` times an answer; its reads stop while requests are held.
+    /// estimate stay under `maxPendingOutputBytes` (when nothing computes and the output waiting
+    /// is under the bound, one request may start even if its estimate does not fit; none starts
+    /// while the output waiting is at the bound, until the client reads). A client that
+    /// pipelines big requests and never reads therefore holds at most about the bound plus one
+    /// answer, not `maxInFlight` times an answer; its reads stop while requests are held.
     func dispatchHeld() {
         // Rounds: a request the handler turned into a stream (a Watch) no longer counts as an
         // answer being computed, so the next round may hand over more.
@@ -118,7 +154,8 @@ extension Connection {
             var batch: [IncomingRequest] = []
             var taken = 0
             for request in held {
-                if computing > 0 && pending + (computing + 1) * estimate > configuration.maxPendingOutputBytes { break }
+                let bound = configuration.maxPendingOutputBytes
+                if pending + (computing + 1) * estimate > bound && (computing > 0 || pending >= bound) { break }
                 taken += 1
                 // Cancelled or past its deadline while held: already answered.
                 guard responder.isActive(request.id, generation: request.generation) else { continue }

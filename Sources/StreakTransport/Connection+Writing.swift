@@ -37,12 +37,16 @@ extension Connection {
             close()
             return
         }
-        while unsentOffset < unsent.count {
+        // Until the socket is full, or the turn's budget (when one is set) is spent: the rest waits
+        // for writability, reported in a later turn.
+        var budget = configuration.maxWriteBytesPerTurn
+        while unsentOffset < unsent.count && budget > 0 {
             let written = unsent.withUnsafeBytes { bytes in
-                transmit(bytes.baseAddress! + unsentOffset, bytes.count - unsentOffset)
+                transmit(bytes.baseAddress! + unsentOffset, min(bytes.count - unsentOffset, budget))
             }
             if written > 0 {
                 unsentOffset += written
+                budget -= written
             } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 break
             } else {
@@ -78,6 +82,8 @@ extension Connection {
         } else if readsPaused && machine.mayResumeReads && pending <= configuration.maxPendingOutputBytes / 2 {
             readsPaused = false
             interestChanged()
+            // Input a spent read budget left inside a TLS session is not reported by the socket.
+            scheduleNextTurn()
         }
     }
 

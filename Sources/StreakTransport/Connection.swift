@@ -10,10 +10,14 @@ import Glibc
 
 /// One client connection, served by its event loop on the loop's serial queue.
 ///
-/// Reads are handled in bursts: everything readable is read, every complete frame handled
-/// inline, and every answer given during the burst written with one `send`. Answers from other
-/// threads are appended by the responder and flushed by one scheduled block. The socket waits
-/// for writability only while output is pending, and for readability unless reads are paused.
+/// Reads are handled in bursts: what is readable is read and the complete frames handled
+/// inline, within a per-turn budget (`maxReadBytesPerTurn`, `maxFramesPerTurn`) so that the loop
+/// moves on to its other connections (what is left waits for the connection's next turn), and
+/// every answer given during the burst is written with one `send` (until the socket is full, or
+/// `maxWriteBytesPerTurn` when set).
+/// Answers from other threads are appended by the responder and flushed by one scheduled block.
+/// The socket waits for writability only while output is pending, and for readability unless
+/// reads are paused.
 final class Connection: @unchecked Sendable {
     let loop: EventLoop
     /// The loop's queue: everything of the connection runs there.
@@ -50,6 +54,10 @@ final class Connection: @unchecked Sendable {
     var awaitingWritable = false
     var unsent: [UInt8] = []
     var unsentOffset = 0
+    /// Frames may be left in the decoder: the last burst stopped at `maxFramesPerTurn`.
+    var framesLeft = false
+    /// A turn of this connection is queued behind the loop's other work (`scheduleNextTurn`).
+    var nextTurnScheduled = false
 
     init(
         descriptor: Int32,
@@ -90,7 +98,8 @@ final class Connection: @unchecked Sendable {
 
     /// What the loop found ready.
     func serve(ready: EventLoop.Events) {
-        if ready.contains(.read) && interest.contains(.read) {
+        // A connection whose last turn spent its budget has its next one queued: it reads then.
+        if ready.contains(.read) && interest.contains(.read) && !nextTurnScheduled {
             readAvailable()
         }
         if ready.contains(.write) && awaitingWritable && !machine.isClosed {
@@ -100,6 +109,18 @@ final class Connection: @unchecked Sendable {
         // level-triggered registration would report the hang-up again and again.
         if ready.contains(.hangUp) && !machine.isClosed && !interest.contains(.read) {
             close()
+        }
+    }
+
+    /// Queues another turn for a connection that spent its read or frame budget: it runs after
+    /// the blocks already queued for the loop (other connections' ready events, answers from
+    /// other threads), handles the frames left in the decoder, then reads on unless reads are paused.
+    func scheduleNextTurn() {
+        guard !nextTurnScheduled, !machine.isClosed else { return }
+        nextTurnScheduled = true
+        queue.async { [self] in
+            nextTurnScheduled = false
+            readAvailable(fromSocket: interest.contains(.read))
         }
     }
 

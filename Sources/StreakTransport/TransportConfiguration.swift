@@ -27,6 +27,19 @@ public struct TransportConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(300)
     /// Unsent output above which a connection's reads stop until it drains to half.
     public var maxPendingOutputBytes = 4 * 1024 * 1024
+    /// The per-turn budget of one connection (docs/PROTOCOL.md section 2.2): in one turn of its
+    /// event loop a connection reads at most this many bytes from its socket ...
+    public var maxReadBytesPerTurn = 256 * 1024
+    /// ... and handles at most this many frames; what is left waits for its next turn, after the
+    /// other ready connections of the loop had theirs, so one connection's pipelined requests
+    /// cannot monopolise the loop.
+    public var maxFramesPerTurn = 64
+    /// Bytes written to one connection in one turn; the rest waits until the socket reports
+    /// writability in a later turn. Unlimited by default: a write already ends where the socket's
+    /// send buffer is full, and a smaller budget keeps a fast reader of big answers writable, so
+    /// that every turn serves it again (with 256 KiB or 1 MiB, a normal client's GetStreak was
+    /// slower while ten connections read 20-year heatmaps; docs/PERFORMANCE.md).
+    public var maxWriteBytesPerTurn = Int.max
     /// Event loops: each serves its share of the connections on one thread at a time. Half the
     /// active processors by default (at least one): one loop keeps a core busy at about 80k
     /// small requests per second, and the other cores are left to Dispatch's manager thread, the

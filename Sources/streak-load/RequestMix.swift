@@ -13,6 +13,8 @@ enum ScenarioName: String, CaseIterable, Sendable {
     case labels
     /// 70% GetHeatmap, 10% GetStreak, 10% BuildMonthLabels, 10% durable writes.
     case mix
+    /// GetStreak only: the normal client of `streak-load hostile`.
+    case streak
 }
 
 /// The requests one in-flight slot of one connection sends, in order.
@@ -88,6 +90,7 @@ struct RequestMix: Sendable {
         case .heatmap: return heatmap
         case .heatmapPacked: return packedHeatmap
         case .labels: return labels
+        case .streak: return streak
         case .record: return nextWrite()
         case .mix:
             switch sent % 10 {

@@ -13,7 +13,7 @@ struct StreakLoad: ParsableCommand {
             Every result is printed as one line starting with RESULT, which scripts/bench turns into a table.
             Requests name the fixed day 2026-06-30 as as_of, so that every run computes the same answers.
             """,
-        subcommands: [Setup.self, Run.self, Idle.self, Populate.self, Scale.self]
+        subcommands: [Setup.self, Run.self, Idle.self, Populate.self, Scale.self, Hostile.self]
     )
 }
 
@@ -86,12 +86,12 @@ extension StreakLoad {
     /// Runs one scenario and prints its RESULT line.
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run one scenario: heatmap, heatmap-packed, record, labels or mix."
+            abstract: "Run one scenario: heatmap, heatmap-packed, record, labels, mix or streak."
         )
 
         @OptionGroup var target: TargetOptions
 
-        @Argument(help: "heatmap | heatmap-packed | record | labels | mix")
+        @Argument(help: "heatmap | heatmap-packed | record | labels | mix | streak")
         var scenario: String
 
         @Option(help: "Concurrent connections.")
@@ -118,7 +118,7 @@ extension StreakLoad {
         func validate() throws {
             guard ScenarioName(rawValue: scenario) != nil else {
                 throw ValidationError(
-                    "unknown scenario \(scenario); choose heatmap, heatmap-packed, record, labels or mix"
+                    "unknown scenario \(scenario); choose heatmap, heatmap-packed, record, labels, mix or streak"
                 )
             }
             guard connections > 0, depth > 0, duration > 0, warmup >= 0 else {

@@ -158,6 +158,18 @@ import Glibc
         return kilobytes * 1024
     }
 
+    /// The process's user plus system CPU time, in clock ticks.
+    static func cpuTicks(_ pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        guard let closing = stat.lastIndex(of: ")") else { throw TestSupportError("no stat for \(pid)") }
+        // After "pid (comm)": utime and stime are the 12th and 13th fields.
+        let fields = stat[stat.index(after: closing)...].split(separator: " ")
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else {
+            throw TestSupportError("no CPU times for \(pid)")
+        }
+        return user + system
+    }
+
     @Test func aReaderThatNeverReadsHoldsAboutTheBound() throws {
         let harness = try ServerHarness(extraArguments: ["--max-pending-output-bytes", "1048576"])
         defer { harness.finish() }
@@ -193,6 +205,62 @@ import Glibc
 }
 
 extension OutputBoundTests {
+    /// Several non-readers at once: each holds about the bound (answers stop starting while its
+    /// unsent output is at the bound), and the loop they share still answers another client.
+    @Test func otherClientsAreAnsweredWhileSeveralPipelinersNeverRead() throws {
+        let bound = 512 << 10
+        let harness = try ServerHarness(extraArguments: ["--max-pending-output-bytes", "\(bound)"])
+        defer { harness.finish() }
+        let habit = try harness.createHabit("h", on: day("2005-01-01"))
+        try harness.record(habit.id, day("2005-01-03"))
+        let normal = try harness.server.connect(timeout: .seconds(10))
+        #expect(try normal.status(of: .getStreak, WireGetStreakRequest(), token: harness.token).code == .ok)
+        let before = try Self.residentBytes(harness.server.pid)
+        // Three connections each pipeline the in-flight maximum of 20-year heatmaps (about 400 KB
+        // an answer, each range a day apart so that every one is computed) and never read.
+        let hogCount = 3
+        var hogs: [TestConnection] = []
+        for hog in 0..<hogCount {
+            let connection = try harness.server.connect()
+            var request = WireGetHeatmapRequest(from: day("2005-01-01"), to: day("2024-12-31"))
+            request.accessibilityLabels = true
+            for index in 0..<128 {
+                request.to = try day("2024-12-31").adding(days: -(hog * 128 + index))
+                try connection.sendRequest(
+                    WireMethod.getHeatmap.rawValue,
+                    message: request.serializedBytes(),
+                    token: harness.token
+                )
+            }
+            hogs.append(connection)
+        }
+        // The other connection's small requests keep being answered (each read waits up to 10 s).
+        for _ in 0..<20 {
+            #expect(try normal.status(of: .getStreak, WireGetStreakRequest(), token: harness.token).code == .ok)
+        }
+        // Resident memory, sampled while the server does what it will, until its CPU time stops
+        // growing (it computes nothing more) or a minute passed: within the hogs' bounds (plus one
+        // answer each that may start under the bound) and a constant for malloc's slack and the
+        // response cache (the old rule let each hog hold every answer: over 100 MB here).
+        var largest = 0
+        var lastTicks = try Self.cpuTicks(harness.server.pid)
+        var quietSamples = 0
+        let giveUp = Date().addingTimeInterval(60)
+        while quietSamples < 3 && Date() < giveUp {
+            Thread.sleep(forTimeInterval: 0.3)
+            largest = max(largest, try Self.residentBytes(harness.server.pid) - before)
+            let ticks = try Self.cpuTicks(harness.server.pid)
+            quietSamples = ticks - lastTicks < 3 ? quietSamples + 1 : 0
+            lastTicks = ticks
+        }
+        print(
+            "resident growth with \(hogCount) non-reading pipeliners: \(largest / 1024) KiB (bound \(bound / 1024) KiB each)"
+        )
+        #expect(largest < hogCount * (bound + 512 * 1024) + (32 << 20), "the server grew by \(largest / 1024) KiB")
+        #expect(try normal.status(of: .getStreak, WireGetStreakRequest(), token: harness.token).code == .ok)
+        withExtendedLifetime(hogs) {}
+    }
+
     @Test func aWatchOpenedWithAnUncachedTokenDoesNotHoldBackTheRequestsAfterIt() throws {
         let harness = try ServerHarness(extraArguments: ["--max-pending-output-bytes", "65536"])
         defer { harness.finish() }

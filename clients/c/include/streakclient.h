@@ -94,10 +94,26 @@ const char *streak_tls_version(const streak_client *client);
  * "authorization: Bearer <token>". `deadline_ms` > 0 is sent as "deadline-ms" and enforced
  * locally (then CANCEL is sent and DEADLINE_EXCEEDED returned); 0 means no deadline.
  * On STREAK_OK, *response is a message of `response_type` to free with streak_free_message.
+ * A habit name the server would refuse is INVALID_ARGUMENT before anything is sent (below).
  * Returns status->code. */
 streak_code streak_call(streak_client *client, const char *method, const char *token, int deadline_ms,
                         const ProtobufCMessage *request, const ProtobufCMessageDescriptor *response_type,
                         ProtobufCMessage **response, streak_status *status);
+
+/* The habit name rule (docs/PROTOCOL.md section 2.2), checked by streak_call before anything is
+ * sent: a CreateHabit or RenameHabit request whose name the server would refuse returns
+ * STREAK_INVALID_ARGUMENT with the reason, unsent. A name is valid UTF-8 of 1 to
+ * STREAK_MAX_HABIT_NAME_LENGTH Unicode scalars (the UTF-8 lead bytes: an emoji is one, e + a
+ * combining accent two), at least one not white space, none a control character (U+0000 cannot
+ * be in a C string at all).
+ * streak_check_habit_name: 0 when the server takes `name`, else -1 with the reason in `error`
+ * (at most error_size bytes, NUL-terminated; error may be NULL). */
+#define STREAK_MAX_HABIT_NAME_LENGTH 200
+int streak_check_habit_name(const char *name, char *error, size_t error_size);
+
+/* The same for the habit name of `request` when it is a CreateHabit or RenameHabit request; 0 for
+ * any other message. */
+int streak_check_request_names(const ProtobufCMessage *request, char *error, size_t error_size);
 
 /* Called by streak_stream for each message of a server stream, parsed as the stream's message
  * type; the message is freed when the function returns. Return 0 to go on, anything else to

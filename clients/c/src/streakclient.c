@@ -593,6 +593,10 @@ streak_code streak_call(streak_client *c, const char *method, const char *token,
     if (c == NULL || method == NULL || request == NULL || response_type == NULL || response == NULL) {
         return set_status(status, STREAK_INVALID_ARGUMENT, "streak_call: missing argument");
     }
+    char reason[160];
+    if (streak_check_request_names(request, reason, sizeof reason) != 0) {
+        return set_status(status, STREAK_INVALID_ARGUMENT, "%s: %s", method, reason);
+    }
     char path[256];
     uint32_t id = 0;
     int64_t deadline = deadline_ms > 0 ? now_ms() + deadline_ms : -1;

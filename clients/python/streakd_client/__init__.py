@@ -17,6 +17,7 @@ from .models import (BatchResult, Completion, CompletionResult, DayDetail, DayRe
                      ImportRecordError, ImportResult, LegendEntry, MonthDay, MonthLabel, MonthPage, Pong, RestPeriod,
                      RestPeriodResult, ScheduleEntry, ServerInfo, Settings, Skip, Streak, WatchEvent, Weekday,
                      WeekdayChart, WeekdayCount, WeekdaySeries)
+from .names import MAX_HABIT_NAME_LENGTH, check_habit_name
 from .packed import (PackedCell, PackedHeatmapError, accessibility_label, decode_day_deltas, decode_packed_heatmap,
                      encode_day_deltas, packed_cells)
 from .pb import service_pb2, types_pb2
@@ -41,6 +42,8 @@ __all__ = [
     "ImportRecordError", "ImportResult", "LegendEntry", "MonthDay", "MonthLabel", "MonthPage", "Pong", "RestPeriod",
     "RestPeriodResult", "ScheduleEntry", "ServerInfo", "Settings", "Skip", "Streak", "WatchEvent", "Weekday",
     "WeekdayChart", "WeekdayCount", "WeekdaySeries",
+    # the habit name rule, checked before sending
+    "MAX_HABIT_NAME_LENGTH", "check_habit_name",
     # the compact encodings (PROTOCOL.md section 9)
     "PackedCell", "PackedHeatmapError", "accessibility_label", "decode_day_deltas", "decode_packed_heatmap",
     "encode_day_deltas", "packed_cells",

@@ -21,6 +21,7 @@ from .framing import FrameKind
 from .models import (BatchResult, Completion, CompletionResult, DayDetail, DeletedHabit, Export, ExportedHabit,
                      ExportPage, Habit, Heatmap, HeatmapResult, ImportHabit, ImportResult, MonthLabel, MonthPage,
                      Pong, RestPeriod, RestPeriodResult, ServerInfo, Settings, Skip, Streak, WatchEvent, WeekdayChart)
+from .names import check_habit_name
 from .packed import decode_packed_heatmap, encode_day_deltas
 from .pb import service_pb2, types_pb2
 
@@ -50,6 +51,8 @@ SERVICE = "streak.v1.Streaks"
 _SERVICE_DESCRIPTOR = service_pb2.DESCRIPTOR.services_by_name["Streaks"]
 _STREAMING = {"Watch", "ExportData"}
 _NO_TOKEN = {"Ping"}
+_NAMED = {"CreateHabit", "RenameHabit"}
+"""The methods whose `name` is a habit name, checked before sending (`check_habit_name`)."""
 
 
 def method_path(name: str) -> str:
@@ -367,10 +370,15 @@ class Client:
     def call(self, method: str, request: Message | None = None, /, *, timeout: Timeout = DEFAULT_TIMEOUT,
              metadata: list[tuple[str, str]] | None = None, **fields: Any) -> Any:
         """Calls a unary method by name (e.g. `"GetStreak"`) with a request message or its fields
-        (the protocol's names: `**{"from": ...}`), and returns the response message (protobuf)."""
+        (the protocol's names: `**{"from": ...}`), and returns the response message (protobuf).
+
+        CreateHabit's and RenameHabit's `name` is checked first: a name the server would refuse
+        (blank, over 200 Unicode scalars, a control character) raises ValueError, unsent."""
         if method in _STREAMING:
             raise ValueError(f"{method} is server-streaming: use watch() or export_data()")
         message = _build(method, request, fields)
+        if method in _NAMED:
+            check_habit_name(cast(Any, message).name)  # refused here, before anything is sent
         seconds = self.timeout if timeout is DEFAULT_TIMEOUT else timeout
         deadline = None if seconds is None else time.monotonic() + seconds
         token = None if method in _NO_TOKEN else self.token

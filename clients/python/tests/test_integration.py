@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from streakd_client import Client, Completion, Habit, RestPeriod, StatusCode, StreakError, Weekday, framing, service_pb2, types_pb2
+from streakd_client import (Client, Completion, Habit, RestPeriod, StatusCode, StreakError, Weekday, framing,
+                            method_path, service_pb2, types_pb2)
 from streakd_client.framing import FrameKind
 from streakd_process import running_streakd
 
@@ -288,9 +289,27 @@ def test_invalid_date_message_names_the_date(client):
     assert "2024-02-30" in error.message
 
 
+def server_status(client, method, message):
+    """The status the server answers `message` with, sent as it is (past the client's own checks)."""
+    conn = client.connection
+    request_id = conn.start_request(method_path(method), message.SerializeToString(), token=client.token, timeout=10)
+    try:
+        frame = conn.wait(request_id, time.monotonic() + 10)
+        assert frame is not None, f"{method}: no answer"
+        status, _ = framing.decode_status(frame.body)
+        return status
+    finally:
+        conn.forget(request_id)
+
+
 def test_other_invalid_arguments(client):
-    expect_error(StatusCode.INVALID_ARGUMENT, client.create_habit, "")
-    expect_error(StatusCode.INVALID_ARGUMENT, client.create_habit, "x" * 201)
+    # The client refuses a name the server would refuse before sending it; the server does too.
+    for name, got in (("", "got 0"), ("x" * 201, "got 201"), ("\U0001F3C3" * 201, "got 201")):
+        with pytest.raises(ValueError, match=got):
+            client.create_habit(name)
+        status = server_status(client, "CreateHabit", service_pb2.CreateHabitRequest(name=name))
+        assert status.code == StatusCode.INVALID_ARGUMENT and got in status.message, status
+    assert client.create_habit("\U0001F3C3" * 200).name == "\U0001F3C3" * 200  # 200 scalars, 800 bytes
     expect_error(StatusCode.INVALID_ARGUMENT, client.get_day)  # date is required
     expect_error(StatusCode.INVALID_ARGUMENT, client.update_settings, min_percent=101)
 

@@ -21,6 +21,11 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// The writes not yet taken into a batch; guarded by the worker's lock.
     private var queue: [PendingWrite] = []
     private var commits = 0
+    /// The habits known from earlier batches, on SQLite (one writer, this one: nothing else changes
+    /// them); nil on PostgreSQL, where other servers change them between batches.
+    private let knownHabits: BatchHabits?
+    /// Past this many users the known habits are dropped and read again as writes name them.
+    static let knownHabitUsers = 4096
 
     /// Runs inside each batch's transaction, after its writes and before COMMIT, with the writes
     /// and their results; a failure fails the whole batch (PostgreSQL: tells the other servers).
@@ -33,6 +38,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     init(connection: any SQLSession, beforeCommit: BeforeCommit? = nil) {
         self.connection = connection
         self.beforeCommit = beforeCommit
+        knownHabits = connection.dialect == .sqlite ? BatchHabits() : nil
         worker.start(
             take: { [unowned self] _ in
                 guard !queue.isEmpty else { return nil }
@@ -83,12 +89,13 @@ final class GroupCommitWriter: @unchecked Sendable {
         } catch {
             return batch.map { _ in .failure(error) }
         }
-        let habits = BatchHabits()
+        if let knownHabits, knownHabits.userCount > Self.knownHabitUsers { knownHabits.removeAll() }
+        let habits = knownHabits ?? BatchHabits()
         if connection.dialect.batchesStatements {
             do {
                 try habits.prefetch(for: batch, from: connection)
             } catch {
-                _ = try? connection.query("ROLLBACK")
+                rollback()
                 return batch.map { _ in .failure(error) }
             }
         }
@@ -111,6 +118,8 @@ final class GroupCommitWriter: @unchecked Sendable {
                 if isolated { try connection.query("SAVEPOINT write") }
                 let result = try applier.apply(pending.write)
                 if isolated { try connection.query("RELEASE write") }
+                // An import changes habits without telling the cache.
+                if case .importData = pending.write { habits.forget(pending.user) }
                 results.append(.success(result))
             } catch {
                 habits.forget(pending.user)
@@ -118,7 +127,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                     _ = try? connection.query("ROLLBACK TO write")
                     _ = try? connection.query("RELEASE write")
                 } else if connection.transactionAborted {
-                    _ = try? connection.query("ROLLBACK")
+                    rollback()
                     return commit(batch, isolatingEvery: true)
                 }
                 results.append(.failure(error))
@@ -130,7 +139,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             }
         } catch {
             // One deferred record failed in the database and took the transaction with it.
-            _ = try? connection.query("ROLLBACK")
+            rollback()
             return commit(batch, isolatingEvery: true)
         }
         do throws(StorageError) {
@@ -143,9 +152,15 @@ final class GroupCommitWriter: @unchecked Sendable {
             worker.withLock { commits += 1 }
             return results
         } catch {
-            _ = try? connection.query("ROLLBACK")
+            rollback()
             return batch.map { _ in .failure(error) }
         }
+    }
+
+    /// Rolls the open transaction back; what the writes of it taught the habit cache goes with it.
+    private func rollback() {
+        _ = try? connection.query("ROLLBACK")
+        knownHabits?.removeAll()
     }
 }
 

@@ -74,7 +74,9 @@ public final class StreakService: RequestHandler, Sendable {
             byteBudget: configuration.builderCacheBytes,
             entryLimit: configuration.responseCacheEntryBytes
         )
-        answers = CoalescingQueue(target: store.completionQueue)
+        let answers = CoalescingQueue()
+        self.answers = answers
+        store.onBatchAcknowledged { answers.drain() }
         scheduleWatcherRecheck()
         users.setHooks(
             isWatched: { [watchers] in watchers.isWatched($0) },

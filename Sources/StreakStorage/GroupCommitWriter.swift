@@ -1,5 +1,6 @@
 import Foundation
 import StreakCore
+import Synchronization
 
 /// A write waiting for the writer thread.
 struct PendingWrite: Sendable {
@@ -10,13 +11,13 @@ struct PendingWrite: Sendable {
 
 /// The single writer: drains the queue into one transaction per batch (group commit).
 ///
-/// A batch's completions run on a serial queue of their own, in commit order, while the writer
-/// already commits the next batch: the writer never waits for the callers' bookkeeping, so a
-/// commit's cycle is its SQL and its fsync.
+/// After each commit the writer thread itself runs the batch's completions, then the batch hook
+/// (`onBatchAcknowledged`): no other thread is woken to acknowledge a batch, and the writes that
+/// arrive meanwhile make the next batch larger.
 final class GroupCommitWriter: @unchecked Sendable {
     private let connection: any SQLSession
-    /// Where completions run, a batch at a time, in commit order.
-    let acknowledgements = DispatchQueue(label: "streakd.storage.acknowledge", qos: .userInitiated)
+    /// Run after each batch's completions; added before serving.
+    private let batchHooks = Mutex<[BatchHook]>([])
     private let worker = WorkerThread<[PendingWrite]>(name: "streakd-storage-writer")
     /// The writes not yet taken into a batch; guarded by the worker's lock.
     private var queue: [PendingWrite] = []
@@ -47,9 +48,8 @@ final class GroupCommitWriter: @unchecked Sendable {
             },
             run: { [unowned self] batch in
                 let results = commit(batch)
-                acknowledgements.async {
-                    for (pending, result) in zip(batch, results) { pending.completion(result) }
-                }
+                for (pending, result) in zip(batch, results) { pending.completion(result) }
+                for hook in batchHooks.withLock({ $0 }) { hook.run() }
             }
         )
     }
@@ -66,10 +66,14 @@ final class GroupCommitWriter: @unchecked Sendable {
         if !accepted { write.completion(.failure(.storeClosed)) }
     }
 
+    /// Calls `hook` after the completions of every later batch, on the writer thread.
+    func onBatchAcknowledged(_ hook: @escaping @Sendable () -> Void) {
+        batchHooks.withLock { $0.append(BatchHook(run: hook)) }
+    }
+
     /// Finishes every queued write and delivers its completion, then stops the thread (waits for it).
     func stop() {
         worker.stop()
-        acknowledgements.sync {}
     }
 
     /// Applies a batch in one transaction; each write that changes several rows in its own
@@ -176,4 +180,10 @@ extension StoreWrite {
         default: false
         }
     }
+}
+
+/// The batch hook, in a struct: a bare function type kept in a Mutex is re-wrapped in a
+/// reabstraction thunk at every access (docs/PERFORMANCE.md).
+private struct BatchHook: Sendable {
+    let run: @Sendable () -> Void
 }

@@ -1,15 +1,12 @@
 // See include/streak_wal_vfs.h.
 #include "streak_wal_vfs.h"
 
-#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 const char *const streak_wal_vfs_name = "streak-wal";
-const char *const streak_wal_vfs_deferred_name = "streak-wal-deferred";
 
 enum { LIMIT = 4 << 20, CHUNK = 124 * 1024 };
 
@@ -22,14 +19,9 @@ typedef struct {
     size_t capacity;
     int failed;              // a flush failed: its error is reported by every later call
     long long writes;        // writes handed to `real`
-    int defers;              // under the deferring VFS: syncs after the first are left to the caller
-    int synced_once;         // the first sync (which also syncs the directory) went to `real`
-    int needs_sync;          // a sync was deferred since the caller last took it
-    int sync_fd;             // the log opened again, for the caller's fdatasync; -1 if none
 } WalFile;
 
 static sqlite3_vfs wal_vfs;
-static sqlite3_vfs deferred_vfs;
 static sqlite3_vfs *root;
 
 static int flush(WalFile *file) {
@@ -50,7 +42,6 @@ static int wal_close(sqlite3_file *base) {
     WalFile *file = (WalFile *)base;
     int rc = flush(file);
     int closed = file->real->pMethods->xClose(file->real);
-    if (file->sync_fd >= 0) close(file->sync_fd);
     free(file->buffer);
     file->buffer = NULL;
     return rc != SQLITE_OK ? rc : closed;
@@ -100,14 +91,7 @@ static int wal_truncate(sqlite3_file *base, sqlite3_int64 size) {
 static int wal_sync(sqlite3_file *base, int flags) {
     WalFile *file = (WalFile *)base;
     int rc = flush(file);
-    if (rc != SQLITE_OK) return rc;
-    if (file->defers && file->synced_once && file->sync_fd >= 0) {
-        file->needs_sync = 1;
-        return SQLITE_OK;
-    }
-    rc = file->real->pMethods->xSync(file->real, flags);
-    if (rc == SQLITE_OK) file->synced_once = 1;
-    return rc;
+    return rc != SQLITE_OK ? rc : file->real->pMethods->xSync(file->real, flags);
 }
 
 static int wal_file_size(sqlite3_file *base, sqlite3_int64 *size) {
@@ -204,6 +188,7 @@ static const sqlite3_io_methods wal_methods = {
 };
 
 static int wal_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *base, int flags, int *out_flags) {
+    (void)vfs;
     if (!(flags & SQLITE_OPEN_WAL)) {
         // Everything but a log is the default VFS's file, in place.
         return root->xOpen(root, name, base, flags, out_flags);
@@ -211,7 +196,6 @@ static int wal_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *base, int 
     WalFile *file = (WalFile *)base;
     memset(file, 0, sizeof(WalFile));
     file->real = (sqlite3_file *)(file + 1);
-    file->sync_fd = -1;
     int rc = root->xOpen(root, name, file->real, flags, out_flags);
     if (rc != SQLITE_OK) {
         // SQLite calls xClose only when pMethods is set: leave it NULL, but close the real file if it opened.
@@ -221,11 +205,6 @@ static int wal_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *base, int 
     if (file->real->pMethods->iVersion < 3) {
         file->real->pMethods->xClose(file->real);
         return SQLITE_CANTOPEN;
-    }
-    if (vfs == &deferred_vfs) {
-        // Without a descriptor of its own to sync, the log is synced by SQLite as usual.
-        file->sync_fd = open(name, O_RDONLY | O_CLOEXEC);
-        file->defers = file->sync_fd >= 0;
     }
     file->base.pMethods = &wal_methods;
     return SQLITE_OK;
@@ -240,11 +219,7 @@ static void register_once(void) {
     wal_vfs.pNext = NULL;
     wal_vfs.zName = streak_wal_vfs_name;
     wal_vfs.xOpen = wal_open;
-    deferred_vfs = wal_vfs;
-    deferred_vfs.zName = streak_wal_vfs_deferred_name;
-    if (sqlite3_vfs_register(&wal_vfs, 0) != SQLITE_OK || sqlite3_vfs_register(&deferred_vfs, 0) != SQLITE_OK) {
-        root = NULL;
-    }
+    if (sqlite3_vfs_register(&wal_vfs, 0) != SQLITE_OK) root = NULL;
 }
 
 int streak_wal_vfs_register(void) {
@@ -253,22 +228,9 @@ int streak_wal_vfs_register(void) {
     return root ? SQLITE_OK : SQLITE_ERROR;
 }
 
-static WalFile *log_of(sqlite3 *db) {
-    sqlite3_file *log = NULL;
-    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log) != SQLITE_OK) return NULL;
-    if (log == NULL || log->pMethods != &wal_methods) return NULL;
-    return (WalFile *)log;
-}
-
 long long streak_wal_vfs_log_writes(sqlite3 *db) {
-    WalFile *log = log_of(db);
-    return log ? __atomic_load_n(&log->writes, __ATOMIC_RELAXED) : -1;
-}
-
-int streak_wal_vfs_take_sync(sqlite3 *db) {
-    WalFile *log = log_of(db);
-    if (log == NULL || !log->needs_sync) return -1;
-    int fd = fcntl(log->sync_fd, F_DUPFD_CLOEXEC, 0);
-    if (fd >= 0) log->needs_sync = 0;
-    return fd < 0 ? -2 : fd;
+    sqlite3_file *log = NULL;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log) != SQLITE_OK) return -1;
+    if (log == NULL || log->pMethods != &wal_methods) return -1;
+    return __atomic_load_n(&((WalFile *)log)->writes, __ATOMIC_RELAXED);
 }

@@ -11,26 +11,17 @@ struct PendingWrite: Sendable {
 
 /// The single writer: drains the queue into one transaction per batch (group commit).
 ///
-/// Two threads share a batch's work. The writer runs its SQL and COMMIT; when COMMIT left the
-/// log's sync to it (SQLite, `DeferredSync`), the acknowledging thread runs that fsync while the
-/// writer already commits the next batch. Only after the sync does the acknowledging thread run
-/// the batch's completions and then the batch hook (`onBatchAcknowledged`), in commit order. The
-/// writer hands over one batch at a time: it waits until the acknowledging thread took the last
-/// one, so at most two batches are in flight, and writes that arrive meanwhile join the next.
+/// After each commit the writer thread itself runs the batch's completions, then the batch hook
+/// (`onBatchAcknowledged`): no other thread is woken to acknowledge a batch, and the writes that
+/// arrive meanwhile make the next batch larger.
 final class GroupCommitWriter: @unchecked Sendable {
     private let connection: any SQLSession
     /// Run after each batch's completions; added before serving.
     private let batchHooks = Mutex<[BatchHook]>([])
     private let worker = WorkerThread<[PendingWrite]>(name: "streakd-storage-writer")
-    private let acknowledger = WorkerThread<[CommittedBatch]>(name: "streakd-storage-ack")
     /// The writes not yet taken into a batch; guarded by the worker's lock.
     private var queue: [PendingWrite] = []
     private var commits = 0
-    /// Batches committed and not yet taken by the acknowledging thread; guarded by its lock.
-    private var committed: [CommittedBatch] = []
-    /// Set when a deferred sync failed: what was committed may not be durable, so every later
-    /// write fails with it (the server must be restarted); guarded by the acknowledger's lock.
-    private var syncFailure: StorageError?
     /// The habits known from earlier batches, on SQLite (one writer, this one: nothing else changes
     /// them); nil on PostgreSQL, where other servers change them between batches.
     private let knownHabits: BatchHabits?
@@ -56,59 +47,11 @@ final class GroupCommitWriter: @unchecked Sendable {
                 return queue
             },
             run: { [unowned self] batch in
-                handOver(commitDurably(batch))
+                let results = commit(batch)
+                for (pending, result) in zip(batch, results) { pending.completion(result) }
+                for hook in batchHooks.withLock({ $0 }) { hook.run() }
             }
         )
-        acknowledger.start(
-            take: { [unowned self] _ in
-                guard !committed.isEmpty else { return nil }
-                defer { committed.removeAll(keepingCapacity: true) }
-                return committed
-            },
-            run: { [unowned self] batches in acknowledge(batches) }
-        )
-    }
-
-    /// Commits `batch` and takes the sync its COMMIT left over, if any.
-    private func commitDurably(_ batch: [PendingWrite]) -> CommittedBatch {
-        if let failure = acknowledger.withLock({ syncFailure }) {
-            return CommittedBatch(writes: batch, results: batch.map { _ in .failure(failure) }, sync: nil)
-        }
-        let results = commit(batch)
-        do {
-            return CommittedBatch(writes: batch, results: results, sync: try connection.takeDeferredSync())
-        } catch {
-            // The commit may not be durable and cannot be synced: as a failed sync.
-            acknowledger.withLock { syncFailure = error }
-            return CommittedBatch(writes: batch, results: batch.map { _ in .failure(error) }, sync: nil)
-        }
-    }
-
-    /// Gives the acknowledging thread a committed batch, then waits until it took it.
-    private func handOver(_ batch: CommittedBatch) {
-        acknowledger.update { _ in committed.append(batch) }
-        acknowledger.wait { committed.isEmpty }
-    }
-
-    /// Syncs the log once for every batch taken (the last sync covers the earlier commits), then
-    /// runs their completions in commit order, then the batch hooks.
-    private func acknowledge(_ batches: [CommittedBatch]) {
-        var failure: StorageError?
-        if let last = batches.lastIndex(where: { $0.sync != nil }) {
-            for batch in batches[..<last] { batch.sync?.discard() }
-            do {
-                try batches[last].sync?.run()
-            } catch {
-                failure = error
-                acknowledger.withLock { syncFailure = error }
-            }
-        }
-        for batch in batches {
-            for (pending, result) in zip(batch.writes, batch.results) {
-                pending.completion(failure.map { .failure($0) } ?? result)
-            }
-        }
-        for hook in batchHooks.withLock({ $0 }) { hook.run() }
     }
 
     /// Transactions committed so far.
@@ -128,10 +71,9 @@ final class GroupCommitWriter: @unchecked Sendable {
         batchHooks.withLock { $0.append(BatchHook(run: hook)) }
     }
 
-    /// Finishes every queued write and delivers its completion, then stops both threads (waits for them).
+    /// Finishes every queued write and delivers its completion, then stops the thread (waits for it).
     func stop() {
         worker.stop()
-        acknowledger.stop()
     }
 
     /// Applies a batch in one transaction; each write that changes several rows in its own
@@ -244,12 +186,4 @@ extension StoreWrite {
 /// reabstraction thunk at every access (docs/PERFORMANCE.md).
 private struct BatchHook: Sendable {
     let run: @Sendable () -> Void
-}
-
-/// A batch the writer committed, for the acknowledging thread.
-private struct CommittedBatch: Sendable {
-    let writes: [PendingWrite]
-    let results: [Result<StoreWriteResult, StorageError>]
-    /// The log sync its COMMIT left over (nil: durable already, or nothing committed).
-    let sync: DeferredSync?
 }

@@ -14,15 +14,9 @@ protocol SQLSession: AnyObject {
     /// Whether a failed statement ended the open transaction's usefulness: PostgreSQL aborts it
     /// on any error until a rollback; SQLite rolls it back itself on a few (a full disk).
     var transactionAborted: Bool { get }
-    /// After COMMIT: the log sync the commit left to the caller, if any (SQLite under the
-    /// deferring VFS); nil when COMMIT itself made the transaction durable.
-    func takeDeferredSync() throws(StorageError) -> DeferredSync?
 }
 
 extension SQLSession {
-    /// COMMIT made the transaction durable (PostgreSQL, SQLite syncing in COMMIT).
-    func takeDeferredSync() throws(StorageError) -> DeferredSync? { nil }
-
     /// Runs one statement without arguments.
     @discardableResult
     func query(_ sql: String) throws(StorageError) -> [[SQLValue]] {

@@ -7,27 +7,13 @@ final class SQLiteConnection: SQLSession {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
 
-    /// How a connection writes the write-ahead log.
-    enum LogWrites {
-        /// SQLite's own VFS: two writes per frame, a sync in each COMMIT.
-        case direct
-        /// A commit's frames in one write (`streak_wal_vfs.h`), synced in its COMMIT.
-        case gathered
-        /// Gathered, and COMMIT leaves the sync to the caller (`takeDeferredSync`).
-        case gatheredDeferringSync
-    }
-
     /// Opens (creating) the database at `path` in WAL mode with full synchronous commits.
-    /// - Parameter logWrites: how it writes the log; the connection that commits gathers them.
-    init(path: String, logWrites: LogWrites = .direct) throws(StorageError) {
+    /// - Parameter gatheringLogWrites: write each commit's log frames with one system call
+    ///   (`streak_wal_vfs.h`); for the connection that commits.
+    init(path: String, gatheringLogWrites: Bool = false) throws(StorageError) {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let vfs: UnsafePointer<CChar>? =
-            switch logWrites {
-            case .direct: nil
-            case .gathered: streak_wal_vfs_register() == SQLITE_OK ? streak_wal_vfs_name : nil
-            case .gatheredDeferringSync:
-                streak_wal_vfs_register() == SQLITE_OK ? streak_wal_vfs_deferred_name : nil
-            }
+            gatheringLogWrites && streak_wal_vfs_register() == SQLITE_OK ? streak_wal_vfs_name : nil
         guard sqlite3_open_v2(path, &handle, flags, vfs) == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
@@ -104,19 +90,6 @@ final class SQLiteConnection: SQLSession {
 
     /// The writes the gathering VFS made to this connection's log so far, or -1 (for tests).
     var gatheredLogWrites: Int64 { handle.map { streak_wal_vfs_log_writes($0) } ?? -1 }
-
-    /// After a COMMIT whose log sync was deferred: the sync that makes every transaction
-    /// committed so far durable, to run (on any thread) before anyone is told so; nil when
-    /// nothing waits for one.
-    func takeDeferredSync() throws(StorageError) -> DeferredSync? {
-        guard let handle else { return nil }
-        let descriptor = streak_wal_vfs_take_sync(handle)
-        if descriptor == -1 { return nil }
-        guard descriptor >= 0 else {
-            throw StorageError(.io, "cannot open the write-ahead log again to sync it")
-        }
-        return DeferredSync(descriptor: descriptor)
-    }
 
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }

@@ -27,7 +27,7 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
     init(directory: String, checkpointThreshold: Int32) throws(StorageError) {
         try DataDirectory.create(directory)
         path = (directory as NSString).appendingPathComponent(Self.fileName)
-        let writeConnection = try SQLiteConnection(path: path, logWrites: .gatheredDeferringSync)
+        let writeConnection = try SQLiteConnection(path: path, gatheringLogWrites: true)
         try Migration.migrate(writeConnection, migrations: Migration.all)
         let reader = try SQLiteConnection(path: path)
         checkpointer = try WALCheckpointer(path: path, threshold: checkpointThreshold)

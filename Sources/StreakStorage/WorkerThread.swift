@@ -46,13 +46,6 @@ final class WorkerThread<Work>: @unchecked Sendable {
         condition.withLock(body)
     }
 
-    /// Waits (another thread) until `done`, checked under the lock whenever the thread took work.
-    func wait(until done: () -> Bool) {
-        condition.lock()
-        while !done() { condition.wait() }
-        condition.unlock()
-    }
-
     /// Asks the thread to stop and waits until it has: after the work `take` still finds.
     func stop() {
         condition.lock()
@@ -66,8 +59,6 @@ final class WorkerThread<Work>: @unchecked Sendable {
         condition.lock()
         while true {
             if let work = take(stopping) {
-                // Whoever waits for the work to be taken (`wait(until:)`) may go on.
-                condition.broadcast()
                 condition.unlock()
                 run(work)
                 condition.lock()

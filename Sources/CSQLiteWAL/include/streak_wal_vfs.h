@@ -14,8 +14,6 @@
 /// Only a connection with `PRAGMA synchronous = FULL` may use it: a commit must sync its log
 /// before SQLite publishes it to other connections, and the sync is what empties the buffer.
 
-typedef struct sqlite3 sqlite3;
-
 /// Registers the VFS (not as the default); safe to call more than once and from several threads.
 /// Returns SQLITE_OK or a SQLite error code.
 int streak_wal_vfs_register(void);
@@ -23,18 +21,7 @@ int streak_wal_vfs_register(void);
 /// The VFS's name, for sqlite3_open_v2.
 extern const char *const streak_wal_vfs_name;
 
-/// The same VFS, except that a commit's sync of the log (after the log's very first one, which
-/// also syncs its directory) only writes the gathered frames: COMMIT returns with the log written
-/// but not synced, and the caller syncs it with `streak_wal_vfs_take_sync`'s descriptor before it
-/// tells anyone the transaction is durable. Other connections may read such a transaction before
-/// it is synced (a checkpoint syncs the log itself before copying it into the database).
-extern const char *const streak_wal_vfs_deferred_name;
-
-/// After a COMMIT under the deferring VFS, on the connection's thread: a new descriptor of the
-/// log to fdatasync (then close) before the transactions committed so far may be called durable;
-/// -1 when no sync was deferred since the last call (nothing to do), -2 when no descriptor could
-/// be made (errno says why).
-int streak_wal_vfs_take_sync(sqlite3 *db);
+typedef struct sqlite3 sqlite3;
 
 /// The writes this VFS made to the connection's log so far (for tests), or -1 when the
 /// connection's log is not open or not under this VFS.

@@ -260,8 +260,9 @@ public protocol StreakStore: AnyObject, Sendable {
     /// Finishes queued writes and closes the store; later calls fail with `.closed`.
     func close()
     /// Calls `handler` for every change another server commits to a store they share, in the order
-    /// the changes were committed, on a serial queue of the store's own (not `completionQueue`:
-    /// following other servers must never delay the acknowledgements of this server's writes).
+    /// the changes were committed, on a serial queue of the store's own (not the writer thread that
+    /// runs `submit`'s completions: following other servers must never delay the acknowledgements
+    /// of this server's writes).
     /// The handler should return quickly. A store that no other server writes (SQLite) never
     /// calls it. Set it once, before serving.
     func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void)

@@ -77,6 +77,10 @@ let targets: [Target] = [
         providers: [.apt(["libsqlite3-dev"])]
     ),
 
+    // A VFS over SQLite's default one that hands a commit's log writes to the kernel in one write
+    // (include/streak_wal_vfs.h).
+    .target(name: "CSQLiteWAL", dependencies: ["CSQLite"]),
+
     // libpq, the PostgreSQL client library, loaded only when a server uses PostgreSQL (Debian's
     // libpq-dev headers; see include/streak_pq.h).
     .target(name: "CPostgres"),
@@ -85,7 +89,7 @@ let targets: [Target] = [
     // the store that several servers share.
     .target(
         name: "StreakStorage",
-        dependencies: ["StreakCore", "CSQLite", "CPostgres"],
+        dependencies: ["StreakCore", "CSQLite", "CSQLiteWAL", "CPostgres"],
         swiftSettings: swiftSettings
     ),
     .testTarget(

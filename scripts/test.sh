@@ -12,7 +12,8 @@ step() { printf '\n==> %s\n' "$*"; }
 step "system packages"
 # The PostgreSQL server only for the tests: the run command needs its client library alone.
 # zip: a ZIP reader test also reads an archive Info-ZIP wrote, not only ones the tests build.
-scripts/ensure-deps.sh postgresql man-db zip
+# gcc: the allocation guard compiles scripts/malloc-count.c (LD_PRELOADed into a streakd).
+scripts/ensure-deps.sh postgresql man-db zip gcc
 
 step "generated code is fresh"
 scripts/check-generated.sh

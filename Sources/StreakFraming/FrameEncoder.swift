@@ -11,7 +11,9 @@ public enum FrameEncoder {
     /// - Precondition: a REQUEST's id is greater than 0 and its metadata keys are printable ASCII.
     public static func encode(_ frame: Frame, into buffer: inout [UInt8]) {
         let start = buffer.count
-        buffer.append(contentsOf: [0, 0, 0, 0])
+        // One allocation for the frame instead of one per growth while it is appended.
+        buffer.reserveCapacity(start + sizeEstimate(frame))
+        appendUInt32(0, &buffer)
         switch frame {
         case .request(let id, let method, let metadata, let message):
             precondition(id > 0, "a REQUEST's id must be greater than 0")
@@ -66,6 +68,18 @@ public enum FrameEncoder {
         return buffer
     }
 
+    /// The encoded size of the frames answers are made of (exact unless a string is cut), and a
+    /// small guess for the others.
+    private static func sizeEstimate(_ frame: Frame) -> Int {
+        switch frame {
+        case .response(_, let status, let message):
+            12 + status.message.utf8.count + (status.code == .ok ? message.count : 0)
+        case .streamMessage(_, let message): 9 + message.count
+        case .endStream(_, let status): 12 + status.message.utf8.count
+        default: 64
+        }
+    }
+
     private static func header(_ kind: FrameKind, _ id: UInt32, _ buffer: inout [UInt8]) {
         buffer.append(kind.rawValue)
         appendUInt32(id, &buffer)
@@ -77,14 +91,16 @@ public enum FrameEncoder {
     }
 
     private static func appendString(_ string: String, maxBytes: Int, wideLength: Bool, _ buffer: inout [UInt8]) {
-        var utf8 = Array(string.utf8)
+        var utf8 = string.utf8[...]
         if utf8.count > maxBytes {
-            var end = maxBytes
-            while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }  // never split a character
-            utf8.removeSubrange(end...)
+            var end = utf8.index(utf8.startIndex, offsetBy: maxBytes)
+            // Never split a character.
+            while end > utf8.startIndex && utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+            utf8 = utf8[..<end]
         }
-        if wideLength { buffer.append(UInt8(utf8.count >> 8)) }
-        buffer.append(UInt8(utf8.count & 0xFF))
+        let count = utf8.count
+        if wideLength { buffer.append(UInt8(count >> 8)) }
+        buffer.append(UInt8(count & 0xFF))
         buffer.append(contentsOf: utf8)
     }
 

@@ -10,7 +10,7 @@ import Synchronization
 /// `StreakStore.habitDays`, for every user of a round at once; `habitsAndSettings` and those
 /// days when habits or settings changed) and applies them in memory.
 ///
-/// - Off the acknowledgement queue: notices are merged here and read on a queue of their own
+/// - Off the thread that acknowledges this server's writes: notices are merged here and read on a queue of their own
 ///   (through a connection of their own), so this server's own writes are acknowledged at the
 ///   same pace however fast the others write.
 /// - Merged: while a user's read is pending or running, further notices for that user join one

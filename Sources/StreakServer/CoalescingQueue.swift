@@ -1,38 +1,25 @@
-import Dispatch
 import Synchronization
 
-/// Runs submitted work on a target queue, many items per hop.
+/// Work set aside by the completions of a group commit, run together once the whole batch was
+/// applied (the store's batch hook calls `drain`, on the store's acknowledging thread).
 ///
-/// The store's writer acknowledges a whole group commit at once; hopping to the work queue
-/// once per acknowledged write costs a thread wake-up each and makes every answer compute its
-/// own streak summary against a state that later writes of the batch change again. Items
-/// submitted while a drain is pending join it: one hop per batch, and the writes of one user
-/// in that batch share one summary.
+/// Every acknowledged write empties its user's cached streak summary; answering each write as
+/// soon as it is applied would compute a summary per write against a state the next write of
+/// the batch changes again. Answered after the batch, the writes of one user share one summary.
 final class CoalescingQueue: Sendable {
-    private let target: DispatchQueue
-    private let state = Mutex<(items: [@Sendable () -> Void], scheduled: Bool)>(([], false))
+    private let items = Mutex<[@Sendable () -> Void]>([])
 
-    /// - Parameter target: where the items run.
-    init(target: DispatchQueue) {
-        self.target = target
-    }
-
-    /// Runs `item` on the target queue, together with the items submitted before the drain starts.
+    /// Sets `item` aside until the next `drain`.
     func submit(_ item: @escaping @Sendable () -> Void) {
-        let schedule = state.withLock { state in
-            state.items.append(item)
-            defer { state.scheduled = true }
-            return !state.scheduled
-        }
-        if schedule { target.async { self.drain() } }
+        items.withLock { $0.append(item) }
     }
 
-    private func drain() {
-        let items = state.withLock { state in
-            state.scheduled = false
-            defer { state.items.removeAll(keepingCapacity: true) }
-            return state.items
+    /// Runs every item set aside, in order.
+    func drain() {
+        let batch = items.withLock { items in
+            defer { items.removeAll(keepingCapacity: true) }
+            return items
         }
-        for item in items { item() }
+        for item in batch { item() }
     }
 }

@@ -8,7 +8,7 @@ import StreakWire
 extension StreakService {
     /// Validates a write against the user's state and submits it to the store. The store's
     /// callback (after the durable commit, in commit order) updates the in-memory state and
-    /// pushes watch events; the response is then encoded on the work queue.
+    /// pushes watch events; the response is encoded once the whole batch was applied.
     func submitWrite(_ method: WireMethod, _ request: IncomingRequest, user: UserState, responder: Responder) throws {
         let snapshot = user.snapshot(now: now())
         switch method {
@@ -138,8 +138,11 @@ extension StreakService {
             apply: { result in
                 guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
                 _ = self.apply(user) { $0.apply(changes) }
-                let changedDays = Set(zip(changes, changed).filter(\.1).map(\.0.date)).sorted()
-                if !changedDays.isEmpty { self.notifyWatchers(user, days: changedDays) }
+                // The changed days only for a watched user (notifyWatchers checks again, under its lock).
+                if self.watchers.isWatched(user.id) {
+                    let changedDays = Set(zip(changes, changed).filter(\.1).map(\.0.date)).sorted()
+                    if !changedDays.isEmpty { self.notifyWatchers(user, days: changedDays) }
+                }
                 return changed
             },
             answer: answer
@@ -147,7 +150,8 @@ extension StreakService {
     }
 
     /// Hands a write to the store. `apply` runs in the store's callback after the durable
-    /// commit (commit order); `answer` encodes the response on the work queue, one hop per commit batch.
+    /// commit (commit order); `answer` encodes the response after the batch's last `apply`, on the
+    /// same thread (the store's batch hook drains `answers`).
     /// The user (pinned by the caller) stays pinned until the answer is encoded.
     func submit<Applied: Sendable>(
         _ write: StoreWrite,

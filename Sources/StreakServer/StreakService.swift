@@ -26,8 +26,8 @@ public final class StreakService: RequestHandler, Sendable {
     let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
     /// Encodes export pages, paced by how fast each client reads them.
     let exportQueue = DispatchQueue(label: "streakd.service.export", qos: .utility)
-    /// Answers to acknowledged writes: encoded on the store's completion queue once the whole
-    /// group commit was applied, without waking another thread.
+    /// Answers to acknowledged writes: encoded by the store's batch hook on its writer thread once
+    /// the whole group commit was applied, without waking another thread.
     let answers: CoalescingQueue
     private let shuttingDown = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
@@ -74,7 +74,9 @@ public final class StreakService: RequestHandler, Sendable {
             byteBudget: configuration.builderCacheBytes,
             entryLimit: configuration.responseCacheEntryBytes
         )
-        answers = CoalescingQueue(target: store.completionQueue)
+        let answers = CoalescingQueue()
+        self.answers = answers
+        store.onBatchAcknowledged { answers.drain() }
         scheduleWatcherRecheck()
         users.setHooks(
             isWatched: { [watchers] in watchers.isWatched($0) },

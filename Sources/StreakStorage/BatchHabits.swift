@@ -5,7 +5,9 @@ import StreakCore
 /// trip; a batch's habits are also fetched together first, `prefetch`).
 ///
 /// Only valid inside its batch's transaction: the writer is the only one changing habits of the
-/// users it serves, and a write that fails forgets its user's entries (`forget`).
+/// users it serves, and a write that fails forgets its user's entries (`forget`). On SQLite, where
+/// this process's writer is the only one, the writer keeps it from one batch to the next and
+/// empties it whenever a transaction rolls back (`removeAll`).
 final class BatchHabits {
     /// What is known of a habit id for a user.
     enum Entry {
@@ -34,6 +36,14 @@ final class BatchHabits {
     func forget(_ user: UserID) {
         known[user] = nil
     }
+
+    /// Drops everything (a transaction rolled back).
+    func removeAll() {
+        known.removeAll()
+    }
+
+    /// The users with entries.
+    var userCount: Int { known.count }
 
     /// Reads, in one query, every habit that the batch's writes name and that is not known yet;
     /// ids that no user of the batch has are remembered as missing. On PostgreSQL the rows are

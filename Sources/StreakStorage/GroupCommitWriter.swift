@@ -1,5 +1,6 @@
 import Foundation
 import StreakCore
+import Synchronization
 
 /// A write waiting for the writer thread.
 struct PendingWrite: Sendable {
@@ -10,17 +11,22 @@ struct PendingWrite: Sendable {
 
 /// The single writer: drains the queue into one transaction per batch (group commit).
 ///
-/// A batch's completions run on a serial queue of their own, in commit order, while the writer
-/// already commits the next batch: the writer never waits for the callers' bookkeeping, so a
-/// commit's cycle is its SQL and its fsync.
+/// After each commit the writer thread itself runs the batch's completions, then the batch hook
+/// (`onBatchAcknowledged`): no other thread is woken to acknowledge a batch, and the writes that
+/// arrive meanwhile make the next batch larger.
 final class GroupCommitWriter: @unchecked Sendable {
     private let connection: any SQLSession
-    /// Where completions run, a batch at a time, in commit order.
-    let acknowledgements = DispatchQueue(label: "streakd.storage.acknowledge", qos: .userInitiated)
+    /// Run after each batch's completions; added before serving.
+    private let batchHooks = Mutex<[BatchHook]>([])
     private let worker = WorkerThread<[PendingWrite]>(name: "streakd-storage-writer")
     /// The writes not yet taken into a batch; guarded by the worker's lock.
     private var queue: [PendingWrite] = []
     private var commits = 0
+    /// The habits known from earlier batches, on SQLite (one writer, this one: nothing else changes
+    /// them); nil on PostgreSQL, where other servers change them between batches.
+    private let knownHabits: BatchHabits?
+    /// Past this many users the known habits are dropped and read again as writes name them.
+    static let knownHabitUsers = 4096
 
     /// Runs inside each batch's transaction, after its writes and before COMMIT, with the writes
     /// and their results; a failure fails the whole batch (PostgreSQL: tells the other servers).
@@ -33,6 +39,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     init(connection: any SQLSession, beforeCommit: BeforeCommit? = nil) {
         self.connection = connection
         self.beforeCommit = beforeCommit
+        knownHabits = connection.dialect == .sqlite ? BatchHabits() : nil
         worker.start(
             take: { [unowned self] _ in
                 guard !queue.isEmpty else { return nil }
@@ -41,9 +48,8 @@ final class GroupCommitWriter: @unchecked Sendable {
             },
             run: { [unowned self] batch in
                 let results = commit(batch)
-                acknowledgements.async {
-                    for (pending, result) in zip(batch, results) { pending.completion(result) }
-                }
+                for (pending, result) in zip(batch, results) { pending.completion(result) }
+                for hook in batchHooks.withLock({ $0 }) { hook.run() }
             }
         )
     }
@@ -60,10 +66,14 @@ final class GroupCommitWriter: @unchecked Sendable {
         if !accepted { write.completion(.failure(.storeClosed)) }
     }
 
+    /// Calls `hook` after the completions of every later batch, on the writer thread.
+    func onBatchAcknowledged(_ hook: @escaping @Sendable () -> Void) {
+        batchHooks.withLock { $0.append(BatchHook(run: hook)) }
+    }
+
     /// Finishes every queued write and delivers its completion, then stops the thread (waits for it).
     func stop() {
         worker.stop()
-        acknowledgements.sync {}
     }
 
     /// Applies a batch in one transaction; each write that changes several rows in its own
@@ -83,12 +93,13 @@ final class GroupCommitWriter: @unchecked Sendable {
         } catch {
             return batch.map { _ in .failure(error) }
         }
-        let habits = BatchHabits()
+        if let knownHabits, knownHabits.userCount > Self.knownHabitUsers { knownHabits.removeAll() }
+        let habits = knownHabits ?? BatchHabits()
         if connection.dialect.batchesStatements {
             do {
                 try habits.prefetch(for: batch, from: connection)
             } catch {
-                _ = try? connection.query("ROLLBACK")
+                rollback()
                 return batch.map { _ in .failure(error) }
             }
         }
@@ -111,6 +122,8 @@ final class GroupCommitWriter: @unchecked Sendable {
                 if isolated { try connection.query("SAVEPOINT write") }
                 let result = try applier.apply(pending.write)
                 if isolated { try connection.query("RELEASE write") }
+                // An import changes habits without telling the cache.
+                if case .importData = pending.write { habits.forget(pending.user) }
                 results.append(.success(result))
             } catch {
                 habits.forget(pending.user)
@@ -118,7 +131,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                     _ = try? connection.query("ROLLBACK TO write")
                     _ = try? connection.query("RELEASE write")
                 } else if connection.transactionAborted {
-                    _ = try? connection.query("ROLLBACK")
+                    rollback()
                     return commit(batch, isolatingEvery: true)
                 }
                 results.append(.failure(error))
@@ -130,7 +143,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             }
         } catch {
             // One deferred record failed in the database and took the transaction with it.
-            _ = try? connection.query("ROLLBACK")
+            rollback()
             return commit(batch, isolatingEvery: true)
         }
         do throws(StorageError) {
@@ -143,9 +156,15 @@ final class GroupCommitWriter: @unchecked Sendable {
             worker.withLock { commits += 1 }
             return results
         } catch {
-            _ = try? connection.query("ROLLBACK")
+            rollback()
             return batch.map { _ in .failure(error) }
         }
+    }
+
+    /// Rolls the open transaction back; what the writes of it taught the habit cache goes with it.
+    private func rollback() {
+        _ = try? connection.query("ROLLBACK")
+        knownHabits?.removeAll()
     }
 }
 
@@ -161,4 +180,10 @@ extension StoreWrite {
         default: false
         }
     }
+}
+
+/// The batch hook, in a struct: a bare function type kept in a Mutex is re-wrapped in a
+/// reabstraction thunk at every access (docs/PERFORMANCE.md).
+private struct BatchHook: Sendable {
+    let run: @Sendable () -> Void
 }

@@ -26,7 +26,9 @@ public class SQLStore: StreakStore, @unchecked Sendable {
         self.writer = writer
     }
 
-    public var completionQueue: DispatchQueue { writer.acknowledgements }
+    public func onBatchAcknowledged(_ hook: @escaping @Sendable () -> Void) {
+        writer.onBatchAcknowledged(hook)
+    }
 
     /// Transactions committed by the writer so far (group commit makes this smaller than the writes).
     public var committedTransactions: Int { writer.committedTransactions }

@@ -1,4 +1,5 @@
 internal import CSQLite
+internal import CSQLiteWAL
 
 /// One SQLite connection, used by one thread at a time (the caller serialises).
 final class SQLiteConnection: SQLSession {
@@ -7,15 +8,20 @@ final class SQLiteConnection: SQLSession {
     private var statements: [String: OpaquePointer] = [:]
 
     /// Opens (creating) the database at `path` in WAL mode with full synchronous commits.
-    init(path: String) throws(StorageError) {
+    /// - Parameter gatheringLogWrites: write each commit's log frames with one system call
+    ///   (`streak_wal_vfs.h`); for the connection that commits.
+    init(path: String, gatheringLogWrites: Bool = false) throws(StorageError) {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
+        let vfs: UnsafePointer<CChar>? =
+            gatheringLogWrites && streak_wal_vfs_register() == SQLITE_OK ? streak_wal_vfs_name : nil
+        guard sqlite3_open_v2(path, &handle, flags, vfs) == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
             throw StorageError(.io, "cannot open the database at \(path): \(message)")
         }
         sqlite3_busy_timeout(handle, 5000)
         try execute("PRAGMA journal_mode = WAL")
+        // FULL, which also empties the log writes gathered for a commit before it becomes visible.
         try execute("PRAGMA synchronous = FULL")
         try execute("PRAGMA foreign_keys = ON")
     }
@@ -81,6 +87,9 @@ final class SQLiteConnection: SQLSession {
         }
         return rows
     }
+
+    /// The writes the gathering VFS made to this connection's log so far, or -1 (for tests).
+    var gatheredLogWrites: Int64 { handle.map { streak_wal_vfs_log_writes($0) } ?? -1 }
 
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }

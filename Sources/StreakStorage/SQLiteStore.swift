@@ -27,7 +27,7 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
     init(directory: String, checkpointThreshold: Int32) throws(StorageError) {
         try DataDirectory.create(directory)
         path = (directory as NSString).appendingPathComponent(Self.fileName)
-        let writeConnection = try SQLiteConnection(path: path)
+        let writeConnection = try SQLiteConnection(path: path, gatheringLogWrites: true)
         try Migration.migrate(writeConnection, migrations: Migration.all)
         let reader = try SQLiteConnection(path: path)
         checkpointer = try WALCheckpointer(path: path, threshold: checkpointThreshold)
@@ -42,6 +42,9 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
 
     /// Checkpoints of the write-ahead log run so far, by the checkpointer's thread.
     public var completedCheckpoints: Int { checkpointer.completedCheckpoints }
+
+    /// The system calls that wrote the write-ahead log so far (for tests).
+    var logWrites: Int64 { writeConnection.gatheredLogWrites }
 
     override func writerStopped() {
         checkpointer.stop()

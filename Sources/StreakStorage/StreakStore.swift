@@ -245,10 +245,13 @@ public protocol StreakStore: AnyObject, Sendable {
     func habitsAndSettings(of user: UserID) throws(StorageError) -> HabitsAndSettings
     /// Every completion and skip of the user, read like `dayRows`.
     func allDayRows(of user: UserID) throws(StorageError) -> DayRows
-    /// The serial queue on which `submit`'s completions run, in commit order. Work queued on it
-    /// runs after the completions of every write already acknowledged (and before later ones).
-    var completionQueue: DispatchQueue { get }
-    /// Applies `write` durably, then calls `completion` on `completionQueue` (do not block in it).
+    /// Calls `hook` after the completions of each group commit, on the thread that ran them: work
+    /// that those completions set aside for their whole batch (the answers, which then share one
+    /// streak summary per user) runs there, before the next batch's completions. Add hooks
+    /// before serving.
+    func onBatchAcknowledged(_ hook: @escaping @Sendable () -> Void)
+    /// Applies `write` durably, then calls `completion` on the store's acknowledging thread, one
+    /// group commit after the other in commit order (do not block in it).
     func submit(
         _ write: StoreWrite,
         for user: UserID,
@@ -257,8 +260,9 @@ public protocol StreakStore: AnyObject, Sendable {
     /// Finishes queued writes and closes the store; later calls fail with `.closed`.
     func close()
     /// Calls `handler` for every change another server commits to a store they share, in the order
-    /// the changes were committed, on a serial queue of the store's own (not `completionQueue`:
-    /// following other servers must never delay the acknowledgements of this server's writes).
+    /// the changes were committed, on a serial queue of the store's own (not the writer thread that
+    /// runs `submit`'s completions: following other servers must never delay the acknowledgements
+    /// of this server's writes).
     /// The handler should return quickly. A store that no other server writes (SQLite) never
     /// calls it. Set it once, before serving.
     func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void)

@@ -13,6 +13,8 @@ struct ScenarioResult: Sendable {
     var seconds: Double
     var latencyMicroseconds: Histogram<UInt64>
     var serverCPUMicroseconds: Double?
+    /// Heap allocations the server made in the window (when it counts them).
+    var serverAllocations: UInt64?
     var serverPeakRSSMiB: Double?
     var firstError: String?
 
@@ -25,8 +27,11 @@ struct ScenarioResult: Sendable {
         let cpu =
             serverCPUMicroseconds.map { requests > 0 ? String(format: "%.1f", $0 / Double(requests)) : "-" } ?? "-"
         let rss = serverPeakRSSMiB.map { String(format: "%.1f", $0) } ?? "-"
+        let allocations =
+            serverAllocations.map { requests > 0 ? String(format: "%.1f", Double($0) / Double(requests)) : "-" } ?? "-"
         return "RESULT name=\(name) connections=\(connections) depth=\(depth) requests=\(requests) "
-            + "rps=\(Int(rps)) p50=\(ms(50)) p99=\(ms(99)) p999=\(ms(99.9)) errors=\(errors) cpu_us=\(cpu) rss_mib=\(rss)"
+            + "rps=\(Int(rps)) p50=\(ms(50)) p99=\(ms(99)) p999=\(ms(99.9)) errors=\(errors) cpu_us=\(cpu) rss_mib=\(rss) "
+            + "allocs=\(allocations)"
     }
 }
 
@@ -72,13 +77,21 @@ struct LoadRunner {
         var result = WorkerResult()
         var cpuBefore: Double?
         var cpuAfter: Double?
+        var allocationsBefore: UInt64?
+        var allocationsAfter: UInt64?
         var polls = drivers.map { pollfd(fd: $0.connection.fileDescriptor, events: Int16(POLLIN), revents: 0) }
         for index in drivers.indices { drivers[index].start(result: &result) }
         var active = drivers.count
         while active > 0 {
             let now = MonotonicClock.now()
-            if cpuBefore == nil && now >= start { cpuBefore = stats?.cpuMicroseconds() }
-            if cpuAfter == nil && now >= end { cpuAfter = stats?.cpuMicroseconds() }
+            if cpuBefore == nil && now >= start {
+                cpuBefore = stats?.cpuMicroseconds()
+                allocationsBefore = stats?.allocations()
+            }
+            if cpuAfter == nil && now >= end {
+                cpuAfter = stats?.cpuMicroseconds()
+                allocationsAfter = stats?.allocations()
+            }
             if now >= end + Self.drainTimeout {
                 result.fail("\(active) connections still had requests in flight 10 s after the window")
                 break
@@ -112,7 +125,10 @@ struct LoadRunner {
                 polls[index].revents = 0
             }
         }
-        if cpuAfter == nil { cpuAfter = stats?.cpuMicroseconds() }
+        if cpuAfter == nil {
+            cpuAfter = stats?.cpuMicroseconds()
+            allocationsAfter = stats?.allocations()
+        }
         var scenarioResult = ScenarioResult(
             name: scenario.rawValue,
             connections: connections,
@@ -124,6 +140,9 @@ struct LoadRunner {
             firstError: result.firstError
         )
         if let cpuBefore, let cpuAfter { scenarioResult.serverCPUMicroseconds = cpuAfter - cpuBefore }
+        if let allocationsBefore, let allocationsAfter {
+            scenarioResult.serverAllocations = allocationsAfter &- allocationsBefore
+        }
         scenarioResult.serverPeakRSSMiB = stats?.memoryMiB("VmHWM")
         return scenarioResult
     }

@@ -7,6 +7,20 @@ import Glibc
 /// Reads a server process's CPU time and memory from /proc (Linux).
 struct ServerProcessStats: Sendable {
     let pid: Int32
+    /// The file in which scripts/malloc-count.c, preloaded into the server, counts its heap
+    /// allocations (the first 8 bytes, little-endian); nil when not counting.
+    var allocationCountFile: String? = nil
+
+    /// Heap allocations the server made so far, when it runs with the counting library.
+    func allocations() -> UInt64? {
+        guard let allocationCountFile else { return nil }
+        let descriptor = open(allocationCountFile, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var count: UInt64 = 0
+        guard pread(descriptor, &count, 8, 0) == 8 else { return nil }
+        return UInt64(littleEndian: count)
+    }
 
     /// User plus system CPU time consumed so far, in microseconds.
     func cpuMicroseconds() -> Double? {

@@ -28,6 +28,9 @@ struct TargetOptions: ParsableArguments {
     @Option(help: "The server's process id, to report its CPU time per request and its memory.")
     var serverPid: Int32?
 
+    @Option(help: "The server's allocation count file (scripts/malloc-count.c), to report its allocations per request.")
+    var allocCountFile: String?
+
     @Flag(help: "Connect with TLS (the system's CAs unless --ca-file).")
     var tls = false
 
@@ -60,7 +63,9 @@ struct TargetOptions: ParsableArguments {
         }
     }
 
-    var stats: ServerProcessStats? { serverPid.map(ServerProcessStats.init(pid:)) }
+    var stats: ServerProcessStats? {
+        serverPid.map { ServerProcessStats(pid: $0, allocationCountFile: allocCountFile) }
+    }
 }
 
 extension StreakLoad {

@@ -27,4 +27,32 @@ struct CheckpointTests {
         defer { reopened.close() }
         #expect(try reopened.completions(of: user).count == 300)
     }
+
+    @Test("a commit's log frames reach the file in one write, large transactions in 124 KiB pieces")
+    func logWritesGathered() throws {
+        let fixture = try StoreFixture(checkpointThreshold: 100_000)
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user, from: "1900-01-01")
+        let start = day("2020-01-01")
+        let before = fixture.sqlite.logWrites
+        for offset in 0..<50 {
+            _ = try fixture.write(
+                .completions([.record(habitID: habit.id, date: try start.adding(days: offset))]),
+                for: user
+            )
+            .get()
+        }
+        // One write per commit (SQLite's own VFS makes two per page: a frame's header, then its page).
+        let writes = fixture.sqlite.logWrites - before
+        #expect(before >= 0 && writes == 50, "\(writes) log writes for 50 commits")
+        // A transaction of several MiB of log (more than the unix VFS writes in one call).
+        let history = (0..<40_000).map {
+            CompletionChange.record(habitID: habit.id, date: try! day("1900-01-01").adding(days: $0))
+        }
+        _ = try fixture.write(.completions(history), for: user).get()
+        fixture.store.close()
+        let reopened = try SQLiteStore(directory: fixture.directory)
+        defer { reopened.close() }
+        #expect(try reopened.completions(of: user).count == 40_050)
+    }
 }

@@ -1,0 +1,236 @@
+// See include/streak_wal_vfs.h.
+#include "streak_wal_vfs.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const streak_wal_vfs_name = "streak-wal";
+
+enum { LIMIT = 4 << 20, CHUNK = 124 * 1024 };
+
+typedef struct {
+    sqlite3_file base;       // pMethods = &wal_methods
+    sqlite3_file *real;      // the default VFS's file, right after this struct
+    unsigned char *buffer;   // writes not yet handed to `real`, for offsets [start, start + length)
+    sqlite3_int64 start;
+    size_t length;
+    size_t capacity;
+    int failed;              // a flush failed: its error is reported by every later call
+    long long writes;        // writes handed to `real`
+} WalFile;
+
+static sqlite3_vfs wal_vfs;
+static sqlite3_vfs *root;
+
+static int flush(WalFile *file) {
+    if (file->failed) return file->failed;
+    int rc = SQLITE_OK;
+    // The unix VFS writes at most 128 KiB - 1 bytes per call (seekAndWriteFd masks the length).
+    for (size_t done = 0; done < file->length && rc == SQLITE_OK; done += CHUNK) {
+        size_t count = file->length - done < CHUNK ? file->length - done : CHUNK;
+        rc = file->real->pMethods->xWrite(file->real, file->buffer + done, (int)count, file->start + (sqlite3_int64)done);
+        __atomic_fetch_add(&file->writes, 1, __ATOMIC_RELAXED);
+    }
+    file->length = 0;
+    if (rc != SQLITE_OK) file->failed = rc;
+    return rc;
+}
+
+static int wal_close(sqlite3_file *base) {
+    WalFile *file = (WalFile *)base;
+    int rc = flush(file);
+    int closed = file->real->pMethods->xClose(file->real);
+    free(file->buffer);
+    file->buffer = NULL;
+    return rc != SQLITE_OK ? rc : closed;
+}
+
+static int wal_read(sqlite3_file *base, void *out, int amount, sqlite3_int64 offset) {
+    WalFile *file = (WalFile *)base;
+    int rc = flush(file);
+    if (rc != SQLITE_OK) return rc;
+    return file->real->pMethods->xRead(file->real, out, amount, offset);
+}
+
+static int wal_write(sqlite3_file *base, const void *data, int amount, sqlite3_int64 offset) {
+    WalFile *file = (WalFile *)base;
+    if (file->failed) return file->failed;
+    size_t count = (size_t)amount;
+    int contiguous = file->length > 0 && offset == file->start + (sqlite3_int64)file->length;
+    if ((file->length > 0 && !contiguous) || file->length + count > LIMIT) {
+        int rc = flush(file);
+        if (rc != SQLITE_OK) return rc;
+    }
+    if (count > CHUNK) return file->real->pMethods->xWrite(file->real, data, amount, offset);
+    if (file->length + count > file->capacity) {
+        size_t capacity = file->capacity ? file->capacity : 64 * 1024;
+        while (capacity < file->length + count) capacity *= 2;
+        unsigned char *grown = realloc(file->buffer, capacity);
+        if (grown == NULL) {
+            int rc = flush(file);
+            if (rc != SQLITE_OK) return rc;
+            return file->real->pMethods->xWrite(file->real, data, amount, offset);
+        }
+        file->buffer = grown;
+        file->capacity = capacity;
+    }
+    if (file->length == 0) file->start = offset;
+    memcpy(file->buffer + file->length, data, count);
+    file->length += count;
+    return SQLITE_OK;
+}
+
+static int wal_truncate(sqlite3_file *base, sqlite3_int64 size) {
+    WalFile *file = (WalFile *)base;
+    int rc = flush(file);
+    return rc != SQLITE_OK ? rc : file->real->pMethods->xTruncate(file->real, size);
+}
+
+static int wal_sync(sqlite3_file *base, int flags) {
+    WalFile *file = (WalFile *)base;
+    int rc = flush(file);
+    return rc != SQLITE_OK ? rc : file->real->pMethods->xSync(file->real, flags);
+}
+
+static int wal_file_size(sqlite3_file *base, sqlite3_int64 *size) {
+    WalFile *file = (WalFile *)base;
+    int rc = flush(file);
+    return rc != SQLITE_OK ? rc : file->real->pMethods->xFileSize(file->real, size);
+}
+
+static int wal_lock(sqlite3_file *base, int level) {
+    WalFile *file = (WalFile *)base;
+    int rc = flush(file);
+    return rc != SQLITE_OK ? rc : file->real->pMethods->xLock(file->real, level);
+}
+
+static int wal_unlock(sqlite3_file *base, int level) {
+    WalFile *file = (WalFile *)base;
+    int rc = flush(file);
+    return rc != SQLITE_OK ? rc : file->real->pMethods->xUnlock(file->real, level);
+}
+
+static int wal_check_reserved_lock(sqlite3_file *base, int *out) {
+    WalFile *file = (WalFile *)base;
+    return file->real->pMethods->xCheckReservedLock(file->real, out);
+}
+
+static int wal_file_control(sqlite3_file *base, int op, void *argument) {
+    WalFile *file = (WalFile *)base;
+    int rc = flush(file);
+    return rc != SQLITE_OK ? rc : file->real->pMethods->xFileControl(file->real, op, argument);
+}
+
+static int wal_sector_size(sqlite3_file *base) {
+    WalFile *file = (WalFile *)base;
+    return file->real->pMethods->xSectorSize(file->real);
+}
+
+static int wal_device_characteristics(sqlite3_file *base) {
+    WalFile *file = (WalFile *)base;
+    return file->real->pMethods->xDeviceCharacteristics(file->real);
+}
+
+// A log file has no shared memory or memory map of its own; these only forward.
+static int wal_shm_map(sqlite3_file *base, int page, int size, int extend, void volatile **out) {
+    WalFile *file = (WalFile *)base;
+    return file->real->pMethods->xShmMap(file->real, page, size, extend, out);
+}
+
+static int wal_shm_lock(sqlite3_file *base, int offset, int count, int flags) {
+    WalFile *file = (WalFile *)base;
+    return file->real->pMethods->xShmLock(file->real, offset, count, flags);
+}
+
+static void wal_shm_barrier(sqlite3_file *base) {
+    WalFile *file = (WalFile *)base;
+    file->real->pMethods->xShmBarrier(file->real);
+}
+
+static int wal_shm_unmap(sqlite3_file *base, int delete) {
+    WalFile *file = (WalFile *)base;
+    return file->real->pMethods->xShmUnmap(file->real, delete);
+}
+
+static int wal_fetch(sqlite3_file *base, sqlite3_int64 offset, int amount, void **out) {
+    WalFile *file = (WalFile *)base;
+    int rc = flush(file);
+    return rc != SQLITE_OK ? rc : file->real->pMethods->xFetch(file->real, offset, amount, out);
+}
+
+static int wal_unfetch(sqlite3_file *base, sqlite3_int64 offset, void *page) {
+    WalFile *file = (WalFile *)base;
+    return file->real->pMethods->xUnfetch(file->real, offset, page);
+}
+
+static const sqlite3_io_methods wal_methods = {
+    3,
+    wal_close,
+    wal_read,
+    wal_write,
+    wal_truncate,
+    wal_sync,
+    wal_file_size,
+    wal_lock,
+    wal_unlock,
+    wal_check_reserved_lock,
+    wal_file_control,
+    wal_sector_size,
+    wal_device_characteristics,
+    wal_shm_map,
+    wal_shm_lock,
+    wal_shm_barrier,
+    wal_shm_unmap,
+    wal_fetch,
+    wal_unfetch,
+};
+
+static int wal_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *base, int flags, int *out_flags) {
+    (void)vfs;
+    if (!(flags & SQLITE_OPEN_WAL)) {
+        // Everything but a log is the default VFS's file, in place.
+        return root->xOpen(root, name, base, flags, out_flags);
+    }
+    WalFile *file = (WalFile *)base;
+    memset(file, 0, sizeof(WalFile));
+    file->real = (sqlite3_file *)(file + 1);
+    int rc = root->xOpen(root, name, file->real, flags, out_flags);
+    if (rc != SQLITE_OK) {
+        // SQLite calls xClose only when pMethods is set: leave it NULL, but close the real file if it opened.
+        if (file->real->pMethods) file->real->pMethods->xClose(file->real);
+        return rc;
+    }
+    if (file->real->pMethods->iVersion < 3) {
+        file->real->pMethods->xClose(file->real);
+        return SQLITE_CANTOPEN;
+    }
+    file->base.pMethods = &wal_methods;
+    return SQLITE_OK;
+}
+
+static void register_once(void) {
+    root = sqlite3_vfs_find(NULL);
+    if (root == NULL) return;
+    wal_vfs = *root;
+    wal_vfs.iVersion = root->iVersion;
+    wal_vfs.szOsFile = (int)sizeof(WalFile) + root->szOsFile;
+    wal_vfs.pNext = NULL;
+    wal_vfs.zName = streak_wal_vfs_name;
+    wal_vfs.xOpen = wal_open;
+    if (sqlite3_vfs_register(&wal_vfs, 0) != SQLITE_OK) root = NULL;
+}
+
+int streak_wal_vfs_register(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, register_once);
+    return root ? SQLITE_OK : SQLITE_ERROR;
+}
+
+long long streak_wal_vfs_log_writes(sqlite3 *db) {
+    sqlite3_file *log = NULL;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log) != SQLITE_OK) return -1;
+    if (log == NULL || log->pMethods != &wal_methods) return -1;
+    return __atomic_load_n(&((WalFile *)log)->writes, __ATOMIC_RELAXED);
+}

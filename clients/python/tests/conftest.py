@@ -1,3 +1,5 @@
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -21,3 +23,15 @@ def server():
 def client(server):
     with Client(server.host, server.port, token=server.token, timeout=10) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def c_build():
+    """clients/c built with make once per run (skipped without a C toolchain): its build directory."""
+    c_dir = Path(__file__).resolve().parents[2] / "c"
+    if shutil.which("make") is None or shutil.which("cc") is None:
+        pytest.skip("no C toolchain")
+    build = subprocess.run(["make", "-C", str(c_dir), "-s"], capture_output=True, text=True)
+    if build.returncode != 0:
+        pytest.fail("make -C clients/c failed:\n" + build.stderr)
+    return c_dir / "build"

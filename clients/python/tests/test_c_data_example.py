@@ -3,10 +3,8 @@ clients/c's streak-data-example, against the fake server."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -15,8 +13,6 @@ from streakd_client import StatusCode, framing, service_pb2, types_pb2
 from streakd_client.framing import FrameKind, RequestBody
 from test_data import PAGE_AFTER_LAST, RUN, pages
 
-C_DIR = Path(__file__).resolve().parents[2] / "c"
-EXAMPLE = C_DIR / "build" / "streak-data-example"
 S = service_pb2
 
 ENDS_EARLY, STRAY_HABIT, UNIMPLEMENTED = 7, 8, 11
@@ -27,13 +23,8 @@ def d(year: int, month: int, day: int) -> types_pb2.Date:
 
 
 @pytest.fixture(scope="module")
-def example():
-    if shutil.which("make") is None or shutil.which("cc") is None:
-        pytest.skip("no C toolchain")
-    build = subprocess.run(["make", "-C", str(C_DIR), "-s"], capture_output=True, text=True)
-    if build.returncode != 0:
-        pytest.fail("make -C clients/c failed:\n" + build.stderr)
-    return str(EXAMPLE)
+def example(c_build):
+    return str(c_build / "streak-data-example")
 
 
 def end_stream(conn, rid, code=0, message=""):

@@ -1,9 +1,7 @@
 """Offline: the C packed-heatmap decoder and display example (clients/c), when it can be built: the
 documented example bytes, refused inputs, and a packed GetHeatmap from the fake server."""
 
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -11,8 +9,6 @@ from fakeserver import FakeServer
 from streakd_client import service_pb2
 from streakd_client.framing import FrameKind, RequestBody
 
-C_DIR = Path(__file__).resolve().parents[2] / "c"
-EXAMPLE = C_DIR / "build" / "streak-display-example"
 
 # The worked example of PROTOCOL.md section 8.5 (a GetHeatmapResponse), as in test_packed.py.
 EXAMPLE_HEX = ("122d 0a0708e80f10031801 120708e80f1003180a 1802 2006 2a02c308 3206640000640032 "
@@ -43,13 +39,8 @@ EXPECTED = """packed heatmap: 47 bytes; 2024-03-01 to 2024-03-10, 6 days, 2 week
 
 
 @pytest.fixture(scope="module")
-def example():
-    if shutil.which("make") is None or shutil.which("cc") is None:
-        pytest.skip("no C toolchain")
-    build = subprocess.run(["make", "-C", str(C_DIR), "-s"], capture_output=True, text=True)
-    if build.returncode != 0:
-        pytest.fail("make -C clients/c failed:\n" + build.stderr)
-    return str(EXAMPLE)
+def example(c_build):
+    return str(c_build / "streak-display-example")
 
 
 def run(example, *args):

@@ -1,10 +1,8 @@
 """Offline: the C example (clients/c) against the fake server, when it can be built."""
 
-import shutil
 import socket
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
@@ -12,18 +10,11 @@ from fakeserver import FakeServer
 from streakd_client import service_pb2, types_pb2
 from streakd_client.framing import FrameKind, RequestBody
 
-C_DIR = Path(__file__).resolve().parents[2] / "c"
-EXAMPLE = C_DIR / "build" / "streak-example"
 
 
 @pytest.fixture(scope="module")
-def example():
-    if shutil.which("make") is None or shutil.which("cc") is None:
-        pytest.skip("no C toolchain")
-    build = subprocess.run(["make", "-C", str(C_DIR), "-s"], capture_output=True, text=True)
-    if build.returncode != 0:
-        pytest.fail("make -C clients/c failed:\n" + build.stderr)
-    return str(EXAMPLE)
+def example(c_build):
+    return str(c_build / "streak-example")
 
 
 def d(y, m, day):

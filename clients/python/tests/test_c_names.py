@@ -4,9 +4,7 @@ lead bytes), not blank, no control character."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +12,6 @@ from fakeserver import FakeServer
 from streakd_client import service_pb2
 from test_c_example import handler
 
-C_DIR = Path(__file__).resolve().parents[2] / "c"
-EXAMPLE = C_DIR / "build" / "streak-example"
 
 # One per Unicode scalar: an emoji is one (4 bytes), e + U+0301 two, a flag two regional indicators.
 ACCEPTED_200 = ["a" * 200, "\U0001F3C3" * 200, "e\u0301" * 100, "\U0001F1F3\U0001F1F1" * 100, "\u00e9" * 200]
@@ -23,13 +19,8 @@ IDS = ["ascii", "emoji", "combining", "flags", "precomposed"]
 
 
 @pytest.fixture(scope="module")
-def example():
-    if shutil.which("make") is None or shutil.which("cc") is None:
-        pytest.skip("no C toolchain")
-    build = subprocess.run(["make", "-C", str(C_DIR), "-s"], capture_output=True, text=True)
-    if build.returncode != 0:
-        pytest.fail("make -C clients/c failed:\n" + build.stderr)
-    return str(EXAMPLE)
+def example(c_build):
+    return str(c_build / "streak-example")
 
 
 def create(example: str, name: str) -> tuple[subprocess.CompletedProcess[str], list[str]]:

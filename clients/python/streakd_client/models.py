@@ -446,12 +446,21 @@ class ServerInfo:
     connections_current: int
     connections_total: int
     protocol_version: int
+    # Users in memory (0 from servers older than these fields; PROTOCOL.md section 5).
+    users_held: int = 0
+    users_evicted: int = 0
+    user_memory_bytes: int = 0
+    user_memory_budget_bytes: int = 0  # 0: no budget
+    users_dropped: int = 0
+    change_notices_total: int = 0
 
     @classmethod
     def from_pb(cls, message: service_pb2.GetServerInfoResponse) -> "ServerInfo":
         return cls(message.version, message.uptime_seconds, message.storage, message.requests_total,
                    message.errors_total, message.connections_current, message.connections_total,
-                   message.protocol_version)
+                   message.protocol_version, message.users_held, message.users_evicted,
+                   message.user_memory_bytes, message.user_memory_budget_bytes, message.users_dropped,
+                   message.change_notices_total)
 
 
 # -- results of writes -------------------------------------------------------------------------

@@ -49,6 +49,11 @@ def test_server_info(client):
     info = client.get_server_info()
     assert info.protocol_version == 1 and info.version and info.storage == "sqlite"
     assert info.connections_current >= 1 and info.requests_total >= 0
+    # The test server's default budget, and the user this module's client loaded.
+    assert info.user_memory_budget_bytes == 256 * 1024 * 1024
+    client.get_streak()
+    info = client.get_server_info()
+    assert info.users_held >= 1 and info.user_memory_bytes > 0 and info.users_evicted == 0
 
 
 # -- habits --------------------------------------------------------------------------------

@@ -5,7 +5,12 @@ import StreakTransport
 /// Echoes `/echo` inline, answers `/later` from another thread after a short delay, never
 /// answers `/slow`, streams three messages for `/stream`, and sends `/big` a 1 MiB answer.
 /// `/watch` opens a stream that stays open; `onStreamTermination` hears when it ends.
+/// `/serial` is echoed and `/serialbig` answered with 1 MiB (the first byte of its message
+/// repeated) from one serial queue shared by every connection, in the order they arrived, the
+/// way the storage writer answers durable writes.
 struct EchoHandler: RequestHandler {
+    static let serialQueue = DispatchQueue(label: "echo-serial")
+
     var onStreamTermination: @Sendable (_ message: [UInt8]) -> Void = { _ in }
 
     func handle(_ requests: [IncomingRequest], responder: Responder) {
@@ -30,6 +35,13 @@ struct EchoHandler: RequestHandler {
             let message = request.message
             responder.onStreamTermination(request.id) { [onStreamTermination] in onStreamTermination(message) }
             responder.sendStreamMessage(to: request.id, message: [1])
+        case "/serial":
+            Self.serialQueue.async { responder.respond(to: request, status: .ok, message: request.message) }
+        case "/serialbig":
+            let byte = request.message.first ?? 0
+            Self.serialQueue.async {
+                responder.respond(to: request, status: .ok, message: [UInt8](repeating: byte, count: 1 << 20))
+            }
         case "/big":
             responder.respond(to: request.id, status: .ok, message: [UInt8](repeating: 7, count: 1 << 20))
         default:

@@ -8,14 +8,10 @@ import Testing
 struct CLITLSTests {
     static let certificates = Result { try TestCertificates() }
 
-    static func start(_ pair: TestCertificates.Pair) throws -> ServerProcess {
-        try ServerProcess.start(extraArguments: ["--tls-cert", pair.certificate, "--tls-key", pair.key])
-    }
-
     @Test("--ca-file (or STREAK_TLS with STREAK_CA_FILE) connects and verifies; commands work as over plaintext")
     func verified() throws {
         let certificates = try Self.certificates.get()
-        let server = try Self.start(certificates.server)
+        let server = try ServerProcess.startTLS(certificates.server)
         defer {
             server.stop()
             server.removeDataDirectory()
@@ -56,7 +52,7 @@ struct CLITLSTests {
             case "unknown-ca": certificates.unknownAuthority
             default: certificates.server
             }
-        let server = try Self.start(pair)
+        let server = try ServerProcess.startTLS(pair)
         defer {
             server.stop()
             server.removeDataDirectory()
@@ -77,7 +73,7 @@ struct CLITLSTests {
     @Test("streak without TLS against a TLS port, and with TLS against a plaintext port, say what is wrong (69)")
     func mismatchedTransport() throws {
         let certificates = try Self.certificates.get()
-        let tlsServer = try Self.start(certificates.server)
+        let tlsServer = try ServerProcess.startTLS(certificates.server)
         defer {
             tlsServer.stop()
             tlsServer.removeDataDirectory()

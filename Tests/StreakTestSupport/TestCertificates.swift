@@ -191,3 +191,10 @@ private struct CertificateFiles {
         try TestCertificates.openssl(arguments, in: directory)
     }
 }
+
+extension ServerProcess {
+    /// A streakd serving TLS with the pair's certificate and key (`--tls-cert`, `--tls-key`).
+    public static func startTLS(_ pair: TestCertificates.Pair) throws -> ServerProcess {
+        try start(extraArguments: ["--tls-cert", pair.certificate, "--tls-key", pair.key])
+    }
+}

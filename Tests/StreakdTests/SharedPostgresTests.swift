@@ -350,25 +350,27 @@ struct SharedPostgresTests {
             var recordIDs: [UInt32] = []
             var skipIDs: [UInt32] = []
             for date in days[chunk..<chunk + 50] {
+                let record = WireRecordCompletionRequest.with {
+                    $0.habitId = habit.id
+                    $0.date = date
+                    $0.asOf = day("2024-12-31")
+                }
+                let skip = WireSkipHabitRequest.with {
+                    $0.habitId = record.habitId
+                    $0.date = date
+                    $0.asOf = record.asOf
+                }
                 recordIDs.append(
                     try recorder.sendRequest(
                         WireMethod.recordCompletion.rawValue,
-                        message: WireRecordCompletionRequest.with {
-                            $0.habitId = habit.id
-                            $0.date = date
-                            $0.asOf = day("2024-12-31")
-                        }.serializedBytes(),
+                        message: record.serializedBytes(),
                         token: token
                     )
                 )
                 skipIDs.append(
                     try skipper.sendRequest(
                         WireMethod.skipHabit.rawValue,
-                        message: WireSkipHabitRequest.with {
-                            $0.habitId = habit.id
-                            $0.date = date
-                            $0.asOf = day("2024-12-31")
-                        }.serializedBytes(),
+                        message: skip.serializedBytes(),
                         token: token
                     )
                 )

@@ -19,9 +19,7 @@ struct TLSFuzzTests {
     func fuzzOverTLS() throws {
         let certificates = try TestCertificates()
         defer { certificates.remove() }
-        let server = try ServerProcess.start(
-            extraArguments: ["--tls-cert", certificates.server.certificate, "--tls-key", certificates.server.key]
-        )
+        let server = try ServerProcess.startTLS(certificates.server)
         defer {
             server.stop()
             server.removeDataDirectory()
@@ -79,9 +77,7 @@ struct TLSFuzzTests {
     func brokenRecords() throws {
         let certificates = try TestCertificates()
         defer { certificates.remove() }
-        let server = try ServerProcess.start(
-            extraArguments: ["--tls-cert", certificates.server.certificate, "--tls-key", certificates.server.key]
-        )
+        let server = try ServerProcess.startTLS(certificates.server)
         defer {
             server.stop()
             server.removeDataDirectory()

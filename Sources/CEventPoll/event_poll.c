@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 int streak_poll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -30,14 +32,12 @@ int streak_poll_remove(int poll, int fd) {
     return epoll_ctl(poll, EPOLL_CTL_DEL, fd, &unused);
 }
 
-int streak_poll_ready(int poll, uint64_t *tokens, uint32_t *ready, int capacity) {
+int streak_poll_wait(int poll, uint64_t *tokens, uint32_t *ready, int capacity, int timeout_ms) {
     enum { batch = 64 };
     struct epoll_event events[batch];
     if (capacity > batch) capacity = batch;
-    int count;
-    do {
-        count = epoll_wait(poll, events, capacity, 0);
-    } while (count < 0 && errno == EINTR);
+    int count = epoll_wait(poll, events, capacity, timeout_ms);
+    if (count < 0 && errno == EINTR) return 0;
     for (int i = 0; i < count; i++) {
         uint32_t bits = 0;
         if (events[i].events & EPOLLIN) bits |= STREAK_POLL_READ;
@@ -47,4 +47,22 @@ int streak_poll_ready(int poll, uint64_t *tokens, uint32_t *ready, int capacity)
         ready[i] = bits;
     }
     return count;
+}
+
+int streak_wake_create(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+void streak_wake_signal(int wake) {
+    uint64_t one = 1;
+    ssize_t written;
+    do {
+        written = write(wake, &one, sizeof one);
+    } while (written < 0 && errno == EINTR);
+}
+
+void streak_wake_drain(int wake) {
+    uint64_t count;
+    ssize_t got;
+    do {
+        got = read(wake, &count, sizeof count);
+    } while (got < 0 && errno == EINTR);
 }

@@ -9,7 +9,7 @@ import StreakWire
 import Synchronization
 
 /// The Streakd service: authenticates each request, answers cached reads inline on the
-/// connection's queue, computes the rest on a concurrent queue (one hop per read burst),
+/// connection's event loop, computes the rest on a concurrent queue (one hop per read burst),
 /// and acknowledges writes only after the store made them durable.
 public final class StreakService: RequestHandler, Sendable {
     let store: any StreakStore

@@ -9,7 +9,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// Reading: bursts of frames from the socket, handled inline on the loop's queue.
+/// Reading: bursts of frames from the socket, handled inline on the loop's thread.
 extension Connection {
     /// One turn of reading: the frames a spent budget left in the decoder first, then (when
     /// `fromSocket` and none are left) at most `maxReadBytesPerTurn` from the socket and at most
@@ -231,7 +231,7 @@ extension Connection {
         case .accepted(let accepted):
             generation = accepted
             if let deadline {
-                queue.asyncAfter(deadline: deadline) { [weak self] in
+                loop.execute(at: deadline) { [weak self] in
                     self?.responder.terminate(
                         id,
                         generation: generation,

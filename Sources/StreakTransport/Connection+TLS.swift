@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// The TLS state of one connection: its session and what the connection learnt about the peer.
-/// Touched only on the connection's queue.
+/// Touched only on the connection's loop.
 final class ConnectionTLS {
     let session: TLSSession
     /// Whether any ciphertext arrived yet (the first byte tells a TLS client from a plaintext one).
@@ -28,7 +28,7 @@ final class ConnectionTLS {
 /// TLS under the connection's reads and writes: the socket carries ciphertext, the decoder and
 /// the responder see plaintext. Without TLS each hook is the plain system call.
 ///
-/// The session runs over memory buffers on the loop's queue: ciphertext is received into the
+/// The session runs over memory buffers on the loop's thread: ciphertext is received into the
 /// free part of the loop's read buffer, handed to OpenSSL and decrypted back into it; plaintext
 /// is encrypted a chunk at a time and only once the previous chunk's ciphertext left, so at
 /// most one chunk of ciphertext waits per connection (counted as unsent output, like plaintext).

@@ -11,7 +11,7 @@ import Glibc
 
 /// Writing: the responder's output to the socket, waiting for writability only while output is pending.
 extension Connection {
-    /// Moves the responder's output to the socket; called on the queue.
+    /// Moves the responder's output to the socket; called on the loop.
     func flush() {
         guard !machine.isClosed else { return }
         let output = responder.takeOutput()
@@ -95,7 +95,7 @@ extension Connection {
             readsPaused = false
             interestChanged()
         }
-        queue.asyncAfter(deadline: .now() + .seconds(1)) { [self] in close() }
+        loop.execute(at: .now() + .seconds(1)) { [self] in close() }
     }
 
     func sendPrefaceOnce() {

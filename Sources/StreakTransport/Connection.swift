@@ -8,7 +8,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// One client connection, served by its event loop on the loop's serial queue.
+/// One client connection, served on its event loop's thread.
 ///
 /// Reads are handled in bursts: what is readable is read and the complete frames handled
 /// inline, within a per-turn budget (`maxReadBytesPerTurn`, `maxFramesPerTurn`) so that the loop
@@ -20,8 +20,6 @@ import Glibc
 /// reads are paused.
 final class Connection: @unchecked Sendable {
     let loop: EventLoop
-    /// The loop's queue: everything of the connection runs there.
-    var queue: DispatchQueue { loop.queue }
     private(set) var responder: Responder!
     /// Monotonic nanoseconds of the last bytes read or written, read by the transport's sweeper.
     let lastActivity = Atomic<UInt64>(0)
@@ -79,14 +77,14 @@ final class Connection: @unchecked Sendable {
         self.acceptedAt = configuration.clock.nanoseconds
         lastActivity.store(acceptedAt, ordering: .relaxed)
         lastRequest.store(acceptedAt, ordering: .relaxed)
-        responder = Responder(queue: loop.queue, streamOutputLimit: configuration.maxPendingOutputBytes) {
+        responder = Responder(executor: loop, streamOutputLimit: configuration.maxPendingOutputBytes) {
             [weak self] in self?.flush()
         }
     }
 
     /// Registers with the loop and starts reading. Call once, on any thread.
     func start() {
-        queue.async { [self] in
+        loop.execute { [self] in
             guard !machine.isClosed else { return }
             token = loop.add(self, interest: .read)
             if token == nil {
@@ -118,7 +116,7 @@ final class Connection: @unchecked Sendable {
     func scheduleNextTurn() {
         guard !nextTurnScheduled, !machine.isClosed else { return }
         nextTurnScheduled = true
-        queue.async { [self] in
+        loop.execute { [self] in
             nextTurnScheduled = false
             readAvailable(fromSocket: interest.contains(.read))
         }
@@ -142,7 +140,7 @@ final class Connection: @unchecked Sendable {
 
     /// Shutdown: GOAWAY UNAVAILABLE, end streams, answer what is in flight, then close.
     func drain() {
-        queue.async { [self] in
+        loop.execute { [self] in
             guard let last = machine.beginDraining() else { return }
             sendPrefaceOnce()
             responder.send(.goAway(lastRequestID: last, status: Status(.unavailable, "the server is shutting down")))
@@ -153,10 +151,10 @@ final class Connection: @unchecked Sendable {
 
     /// Closes if the handshake or idle timeout passed; called by the sweeper.
     ///
-    /// The clock is read again on the connection's queue: activity recorded after the sweeper
+    /// The clock is read again on the connection's loop: activity recorded after the sweeper
     /// read its clock must not look like a connection idle for 584 years.
     func closeIfExpired() {
-        queue.async { [self] in
+        loop.execute { [self] in
             guard !machine.isClosed else { return }
             let now = configuration.clock.nanoseconds
             if !handshakeDone.load(ordering: .relaxed) {
@@ -185,7 +183,7 @@ final class Connection: @unchecked Sendable {
     /// At the connection limit, to make room for a new one: GOAWAY UNAVAILABLE (requests that
     /// arrive meanwhile are answered), then close.
     func closeToMakeRoom() {
-        queue.async { [self] in
+        loop.execute { [self] in
             guard !machine.isClosed else { return }
             fail(
                 Status(.unavailable, "closed to make room for a new connection: the server is at its connection limit")
@@ -194,7 +192,7 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Closes now, dropping unsent output; on the queue.
+    /// Closes now, dropping unsent output; on the loop.
     func close() {
         guard machine.close() else { return }
         responder.connectionClosed()
@@ -207,7 +205,7 @@ final class Connection: @unchecked Sendable {
 
     /// Closes from any thread.
     func closeSoon() {
-        queue.async { [self] in close() }
+        loop.execute { [self] in close() }
     }
 }
 

@@ -1,24 +1,39 @@
 internal import CEventPoll
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A group of connections whose sockets reach Dispatch through one read source.
+/// Something that runs blocks one at a time, in the order they were given: an event loop, or
+/// a serial Dispatch queue (tests).
+protocol LoopExecutor: Sendable {
+    /// Runs `block` after the blocks already given; callable from any thread.
+    func execute(_ block: @escaping @Sendable () -> Void)
+}
+
+extension DispatchQueue: LoopExecutor {
+    func execute(_ block: @escaping @Sendable () -> Void) { async(execute: block) }
+}
+
+/// A group of connections served by one thread of its own that waits in `epoll_wait`.
 ///
-/// Each connection's socket is registered (level-triggered) in the loop's own epoll instance,
-/// and one Dispatch read source watches that instance. When any socket is ready, one handler on
-/// the loop's serial queue collects every ready connection and serves each inline: read,
-/// answer, send. A read and a write source per connection would cost a re-arm (`epoll_ctl`
-/// on Dispatch's manager thread, often with a thread wake-up) for every request; here the
-/// source is re-armed once per batch, and a connection's registration changes only when it
-/// starts or stops waiting to write or pauses its reads.
+/// Each connection's socket is registered (level-triggered) in the loop's epoll instance. The
+/// loop's thread waits there itself, and when sockets are ready serves up to 64 of them inline:
+/// read, answer, send. Blocks given from other threads (answers computed elsewhere, the
+/// sweeper's checks) wait in a mailbox and run on the loop's thread between waits; the first
+/// block given while the thread waits signals an eventfd registered with the others, so a block
+/// costs a wake-up only when the loop sleeps.
 ///
-/// Everything but `init` and `start()` runs on `queue`, which is also the queue of every
-/// connection in the loop.
-final class EventLoop: @unchecked Sendable {
+/// Behind a Dispatch read source on the epoll descriptor instead, every batch of ready sockets
+/// cost a wake-up of Dispatch's manager thread, a second one of a worker and a re-arm of the
+/// source (docs/PERFORMANCE.md, "Event loops on threads of their own").
+///
+/// Everything but `init`, `start()`, `execute(_:)` and `stop()` runs on the loop's thread, which
+/// is also the thread of every connection in the loop.
+final class EventLoop: LoopExecutor, @unchecked Sendable {
     /// What a connection waits for (`read`, `write`), or what a wait found (also `hangUp`).
     struct Events: OptionSet, Equatable {
         let rawValue: UInt32
@@ -28,52 +43,84 @@ final class EventLoop: @unchecked Sendable {
         static let hangUp = Events(rawValue: UInt32(STREAK_POLL_HANGUP))
     }
 
-    /// The serial queue of the loop and of its connections.
-    let queue: DispatchQueue
+    /// Blocks given from any thread, and whether the loop's thread waits (and must be woken).
+    private struct Mailbox {
+        var blocks: [@Sendable () -> Void] = []
+        var waiting = false
+    }
+
     /// One read buffer for the loop's connections: only one of them reads at a time.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    private let label: String
     private let poll: Int32
-    private var source: (any DispatchSourceRead)?
+    private let wake: Int32
+    private let mailbox = Mutex(Mailbox())
     private var members: [UInt64: Connection] = [:]
+    private var timers = LoopTimers()
     private var nextToken: UInt64 = 0
+    private var stopping = false
     private let capacity = 64
     private let readyTokens: UnsafeMutablePointer<UInt64>
     private let readyBits: UnsafeMutablePointer<UInt32>
+    /// The token of the wake-up eventfd; connections get 1, 2, ...
+    private static let wakeToken: UInt64 = 0
 
-    /// - Throws: `TransportError` when the kernel refuses an epoll instance.
+    /// - Throws: `TransportError` when the kernel refuses an epoll instance or an eventfd.
     init(label: String) throws {
         poll = streak_poll_create()
         guard poll >= 0 else {
             throw TransportError(description: "epoll_create1 failed: \(String(cString: strerror(errno)))")
         }
-        queue = DispatchQueue(label: label, qos: .userInitiated)
+        wake = streak_wake_create()
+        guard wake >= 0, streak_poll_add(poll, wake, UInt32(STREAK_POLL_READ), Self.wakeToken) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if wake >= 0 { Glibc.close(wake) }
+            Glibc.close(poll)
+            throw TransportError(description: "the event loop's eventfd failed: \(reason)")
+        }
+        self.label = label
         readyTokens = .allocate(capacity: capacity)
         readyBits = .allocate(capacity: capacity)
     }
 
     deinit {
+        Glibc.close(wake)
+        Glibc.close(poll)
         readBuffer.deallocate()
         readyTokens.deallocate()
         readyBits.deallocate()
     }
 
-    /// Starts watching. Call once.
+    /// Starts the loop's thread. Call once.
     func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: poll, queue: queue)
-        source.setEventHandler { [weak self] in self?.serveReady() }
-        let poll = self.poll
-        source.setCancelHandler { Glibc.close(poll) }
-        self.source = source
-        source.activate()
+        let thread = Thread { [self] in run() }
+        thread.name = label
+        thread.start()
     }
 
-    /// Stops watching and releases the epoll instance; call once every connection closed.
+    /// Ends the loop's thread once the blocks given before have run; call once every connection
+    /// closed.
     func stop() {
-        queue.async { [self] in
-            source?.cancel()
-            source = nil
+        execute { [self] in
+            stopping = true
             members = [:]
         }
+    }
+
+    /// Runs `block` on the loop's thread after the blocks already given; from any thread.
+    func execute(_ block: @escaping @Sendable () -> Void) {
+        let wakeNeeded = mailbox.withLock { mailbox -> Bool in
+            mailbox.blocks.append(block)
+            guard mailbox.waiting else { return false }
+            mailbox.waiting = false
+            return true
+        }
+        if wakeNeeded { streak_wake_signal(wake) }
+    }
+
+    /// Runs `block` on the loop's thread once `deadline` passed; on the loop's thread.
+    func execute(at deadline: DispatchTime, _ block: @escaping @Sendable () -> Void) {
+        timers.schedule(at: deadline.uptimeNanoseconds, block)
     }
 
     /// Registers `connection`'s socket. - Returns: its token, or nil when the kernel refused it.
@@ -95,18 +142,38 @@ final class EventLoop: @unchecked Sendable {
         members[token] = nil
     }
 
-    /// Serves every ready connection, a bounded number of batches at a time so that blocks
-    /// queued for the loop (answers from other threads, timers) are not starved; what is left
-    /// keeps the epoll instance readable, so the source fires again.
-    private func serveReady() {
-        for _ in 0..<4 {
-            let count = Int(streak_poll_ready(poll, readyTokens, readyBits, Int32(capacity)))
-            guard count > 0 else { return }
-            for index in 0..<count {
-                // A token whose connection closed earlier in this batch finds nothing.
-                members[readyTokens[index]]?.serve(ready: Events(rawValue: readyBits[index]))
+    /// The loop: the blocks given, the timers due, then one wait for ready sockets (not waiting
+    /// at all when blocks arrived meanwhile) and each of them served.
+    private func run() {
+        var blocks: [@Sendable () -> Void] = []
+        while !stopping {
+            mailbox.withLock { swap(&$0.blocks, &blocks) }
+            for block in blocks { block() }
+            blocks.removeAll(keepingCapacity: true)
+            runDueTimers()
+            guard !stopping else { break }
+            let waits = mailbox.withLock { mailbox -> Bool in
+                mailbox.waiting = mailbox.blocks.isEmpty
+                return mailbox.waiting
             }
-            if count < capacity { return }
+            let timeout = waits ? timers.waitMilliseconds(now: DispatchTime.now().uptimeNanoseconds) : 0
+            let count = Int(streak_poll_wait(poll, readyTokens, readyBits, Int32(capacity), timeout))
+            if waits { mailbox.withLock { $0.waiting = false } }
+            for index in 0..<count {
+                let token = readyTokens[index]
+                if token == Self.wakeToken {
+                    streak_wake_drain(wake)
+                } else {
+                    // A token whose connection closed earlier in this batch finds nothing.
+                    members[token]?.serve(ready: Events(rawValue: readyBits[index]))
+                }
+            }
         }
+    }
+
+    private func runDueTimers() {
+        guard !timers.isEmpty else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        while let block = timers.popDue(now: now) { block() }
     }
 }

@@ -41,10 +41,10 @@ public struct IncomingRequest: Sendable {
 
 /// The service behind the transport: it knows requests and answers, not sockets.
 public protocol RequestHandler: Sendable {
-    /// Called on the connection's serial queue once per read burst with every request the burst
-    /// accepted, in the order they arrived (never empty). Must not block: answer inline (the fast
-    /// path) or later, from any thread, through `responder`; work that blocks should leave the
-    /// connection's queue in one hop for the whole burst, not one per request. Answers given
+    /// Called on the connection's event loop thread once per read burst with every request the
+    /// burst accepted, in the order they arrived (never empty). Must not block: answer inline (the
+    /// fast path) or later, from any thread, through `responder`; work that blocks should leave the
+    /// loop in one hop for the whole burst, not one per request. Answers given
     /// during the call are written together with one `send` when it returns.
     func handle(_ requests: [IncomingRequest], responder: Responder)
 }

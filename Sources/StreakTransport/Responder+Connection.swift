@@ -1,6 +1,6 @@
 import StreakFraming
 
-/// What the connection asks of its responder, on the connection's queue.
+/// What the connection asks of its responder, on the connection's loop.
 extension Responder {
     var inFlightCount: Int { state.withLock { $0.inFlight.count } }
 

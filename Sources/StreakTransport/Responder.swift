@@ -17,15 +17,15 @@ public final class Responder: Sendable {
 
     /// Guards everything that changes; the flush block is scheduled after the lock is released.
     let state = Mutex(State())
-    private let queue: DispatchQueue
+    private let executor: any LoopExecutor
     private let flush: @Sendable () -> Void
     private let streamOutputLimit: Int
 
     /// - Parameters:
     ///   - streamOutputLimit: a stream message that finds more output than this waiting for the
     ///     client ends its stream with RESOURCE_EXHAUSTED instead of piling up.
-    init(queue: DispatchQueue, streamOutputLimit: Int = .max, flush: @escaping @Sendable () -> Void) {
-        self.queue = queue
+    init(executor: any LoopExecutor, streamOutputLimit: Int = .max, flush: @escaping @Sendable () -> Void) {
+        self.executor = executor
         self.streamOutputLimit = streamOutputLimit
         self.flush = flush
     }
@@ -114,9 +114,9 @@ public final class Responder: Sendable {
         for handler in handlers { handler() }
     }
 
-    /// Schedules the block that moves output to the socket, on the connection's queue.
+    /// Schedules the block that moves output to the socket, on the connection's event loop.
     func scheduleFlush() {
-        queue.async(execute: flush)
+        executor.execute(flush)
     }
 
     /// The status of a stream ended because the client does not read fast enough.

@@ -17,7 +17,7 @@ struct ResponderTests {
 
     @Test("a cancelled stream's id reused for a unary call gets no stray stream message or answer")
     func reusedIDIsAnotherRequest() throws {
-        let responder = Responder(queue: DispatchQueue(label: "test")) {}
+        let responder = Responder(executor: DispatchQueue(label: "test")) {}
         guard case .accepted(let watch) = responder.register(5, limit: 8) else {
             Issue.record("not accepted")
             return
@@ -48,7 +48,7 @@ struct ResponderTests {
 
     @Test("a stream message that finds too much unsent output ends the stream RESOURCE_EXHAUSTED")
     func slowReaderEndsTheStream() throws {
-        let responder = Responder(queue: DispatchQueue(label: "test"), streamOutputLimit: 1_000) {}
+        let responder = Responder(executor: DispatchQueue(label: "test"), streamOutputLimit: 1_000) {}
         guard case .accepted(let generation) = responder.register(3, limit: 8) else {
             Issue.record("not accepted")
             return
@@ -71,7 +71,7 @@ struct ResponderTests {
 
     @Test("after endAllStreams a stream registered late ends at once with that status")
     func lateStreamAfterProtocolError() throws {
-        let responder = Responder(queue: DispatchQueue(label: "test")) {}
+        let responder = Responder(executor: DispatchQueue(label: "test")) {}
         guard case .accepted(let generation) = responder.register(2, limit: 8) else {
             Issue.record("not accepted")
             return

@@ -24,6 +24,17 @@ int streak_poll_modify(int poll, int fd, uint32_t interest, uint64_t token);
 /// Removes `fd`. Returns 0, or -1 with errno set.
 int streak_poll_remove(int poll, int fd);
 
-/// Collects up to `capacity` ready registrations without waiting: their tokens and what is
-/// ready (STREAK_POLL_* bits). Returns how many, 0 when none, or -1 with errno set.
-int streak_poll_ready(int poll, uint64_t *tokens, uint32_t *ready, int capacity);
+/// Waits up to `timeout_ms` (-1: without limit, 0: not at all) for ready registrations and
+/// collects up to `capacity` of them: their tokens and what is ready (STREAK_POLL_* bits).
+/// Returns how many, 0 when none (or the wait was interrupted), or -1 with errno set.
+int streak_poll_wait(int poll, uint64_t *tokens, uint32_t *ready, int capacity, int timeout_ms);
+
+/// A new close-on-exec, non-blocking eventfd(2) that another thread signals to end a wait,
+/// or -1 with errno set.
+int streak_wake_create(void);
+
+/// Makes the eventfd readable (wakes a thread waiting for it).
+void streak_wake_signal(int wake);
+
+/// Makes the eventfd unreadable again.
+void streak_wake_drain(int wake);

@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import StreakTransport
+
+/// The event loop's own thread: blocks from other threads, timers, and the heap behind them.
+@Suite("Event loop thread and timers")
+struct LoopThreadTests {
+    @Test(
+        "timers come out earliest first, ties in the order they were scheduled",
+        arguments: [
+            ([30, 10, 20], [1, 2, 0]),
+            ([5, 5, 5, 1], [3, 0, 1, 2]),
+            ([100, 1, 50, 1, 75, 2], [1, 3, 5, 2, 4, 0]),
+            ([7], [0]),
+        ]
+    )
+    func timerOrder(dues: [UInt64], expected: [Int]) {
+        var timers = LoopTimers()
+        let fired = Mutex<[Int]>([])
+        for (index, due) in dues.enumerated() {
+            timers.schedule(at: due) { fired.withLock { $0.append(index) } }
+        }
+        // Nothing is due before the earliest time.
+        #expect(timers.popDue(now: dues.min()! - 1) == nil)
+        while let block = timers.popDue(now: .max) { block() }
+        #expect(fired.withLock { $0 } == expected)
+        #expect(timers.isEmpty)
+    }
+
+    @Test(
+        "a wait lasts until the earliest timer, rounded up to whole milliseconds",
+        arguments: [
+            (nil, 0, -1),
+            (1_000, 1_000, 0),
+            (1_000, 2_000, 0),
+            (1_000_001, 1, 1),
+            (1_000_002, 1, 2),
+            (5_000_000, 0, 5),
+            (UInt64.max, 0, Int32.max),
+        ] as [(UInt64?, UInt64, Int32)]
+    )
+    func waitLength(due: UInt64?, now: UInt64, expected: Int32) {
+        var timers = LoopTimers()
+        if let due { timers.schedule(at: due) {} }
+        #expect(timers.waitMilliseconds(now: now) == expected)
+    }
+
+    @Test("blocks given from many threads all run on the loop's one thread, each thread's in order")
+    func blocksFromManyThreads() throws {
+        let loop = try EventLoop(label: "test.loop")
+        loop.start()
+        defer { loop.stop() }
+        let seen = Mutex<(threads: Set<UInt>, order: [Int: [Int]])>(([], [:]))
+        let done = DispatchSemaphore(value: 0)
+        let senders = 8
+        let perSender = 500
+        DispatchQueue.concurrentPerform(iterations: senders) { sender in
+            for step in 0..<perSender {
+                loop.execute {
+                    seen.withLock {
+                        $0.threads.insert(UInt(pthread_self()))
+                        $0.order[sender, default: []].append(step)
+                    }
+                    if step == perSender - 1 { done.signal() }
+                }
+                // Now and then the loop falls asleep between blocks and must be woken.
+                if step % 100 == 0 { usleep(2_000) }
+            }
+        }
+        for _ in 0..<senders { #expect(done.wait(timeout: .now() + 10) == .success) }
+        let (threads, order) = seen.withLock { $0 }
+        #expect(threads.count == 1)
+        #expect(!threads.contains(UInt(pthread_self())))
+        for sender in 0..<senders { #expect(order[sender] == Array(0..<perSender)) }
+    }
+
+    @Test("a timer runs on the loop no earlier than its deadline, and in deadline order")
+    func timersOnTheLoop() throws {
+        let loop = try EventLoop(label: "test.timers")
+        loop.start()
+        defer { loop.stop() }
+        let fired = Mutex<[(Int, UInt64)]>([])
+        let done = DispatchSemaphore(value: 0)
+        let start = DispatchTime.now()
+        let delays = [40, 10, 25]
+        loop.execute {
+            for (index, delay) in delays.enumerated() {
+                let deadline = start + .milliseconds(delay)
+                loop.execute(at: deadline) {
+                    fired.withLock { $0.append((index, DispatchTime.now().uptimeNanoseconds)) }
+                    if index == 0 { done.signal() }
+                }
+            }
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        let result = fired.withLock { $0 }
+        #expect(result.map(\.0) == [1, 2, 0])
+        for (index, at) in result {
+            #expect(at >= start.uptimeNanoseconds + UInt64(delays[index]) * 1_000_000)
+        }
+    }
+}

@@ -156,7 +156,8 @@ final class EventLoop: LoopExecutor, @unchecked Sendable {
                 mailbox.waiting = mailbox.blocks.isEmpty
                 return mailbox.waiting
             }
-            let timeout = waits ? timers.waitMilliseconds(now: DispatchTime.now().uptimeNanoseconds) : 0
+            var timeout: Int32 = waits ? -1 : 0
+            if waits && !timers.isEmpty { timeout = timers.waitMilliseconds(now: DispatchTime.now().uptimeNanoseconds) }
             let count = Int(streak_poll_wait(poll, readyTokens, readyBits, Int32(capacity), timeout))
             if waits { mailbox.withLock { $0.waiting = false } }
             for index in 0..<count {

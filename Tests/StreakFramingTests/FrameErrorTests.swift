@@ -114,6 +114,12 @@ struct FrameErrorTests {
         ("metadata entries missing", [1, 0, 0, 0, 1, 0, 0, 2]),
         ("metadata key not ASCII", [1, 0, 0, 0, 1, 0, 0, 1, 1, 0x0A, 0, 0]),
         ("method not UTF-8", [1, 0, 0, 0, 1, 0, 1, 0xFF, 0]),
+        ("method with an overlong encoding", [1, 0, 0, 0, 1, 0, 3, 0x2F, 0xC0, 0xAF, 0]),
+        ("method with a lone continuation byte", [1, 0, 0, 0, 1, 0, 2, 0x2F, 0x80, 0]),
+        ("method ends inside a character", [1, 0, 0, 0, 1, 0, 3, 0x2F, 0xE2, 0x82, 0]),
+        ("method with an encoded surrogate", [1, 0, 0, 0, 1, 0, 4, 0x2F, 0xED, 0xA0, 0x80, 0]),
+        ("metadata value not UTF-8", [1, 0, 0, 0, 1, 0, 1, 0x2F, 1, 1, 0x6B, 0, 2, 0x61, 0xFE]),
+        ("status message not UTF-8", [2, 0, 0, 0, 1, 5, 0, 2, 0xC3, 0x28]),
         ("status missing", [2, 0, 0, 0, 1]),
         ("error response with a message", [2, 0, 0, 0, 1, 5, 0, 0, 0x0A]),
         ("end stream with trailing bytes", [4, 0, 0, 0, 1, 0, 0, 0, 1]),
@@ -132,6 +138,24 @@ struct FrameErrorTests {
         let error = Self.error(bytes)
         #expect(error?.code == .malformed, "\(name): \(String(describing: error))")
         #expect(error?.message.isEmpty == false)
+    }
+
+    @Test("non-ASCII text in a method, a metadata value and a status message decodes exactly")
+    func nonASCIIText() throws {
+        let frames: [Frame] = [
+            .request(
+                id: 7,
+                method: "/streak.v1/Ünïcödé-😀",
+                metadata: [MetadataEntry(key: "k", value: "é漢字")],
+                message: [1]
+            ),
+            .response(id: 7, status: Status(.notFound, "no habit „Läufe“ 🏃"), message: []),
+        ]
+        for frame in frames {
+            var decoder = FrameDecoder(expectsPreface: false)
+            decoder.append(contentsOf: FrameEncoder.encode(frame))
+            #expect(try decoder.next() == frame)
+        }
     }
 
     @Test("after an error the decoder keeps failing")

@@ -8,7 +8,10 @@
 
 const char *const streak_wal_vfs_name = "streak-wal";
 
-enum { LIMIT = 4 << 20, CHUNK = 124 * 1024 };
+enum { LIMIT = 4 << 20, CHUNK = 124 * 1024, EXTENT = 1 << 20 };
+
+/// Zeros for extending a log: CHUNK bytes, the most one write of the unix VFS takes.
+static const unsigned char zeros[CHUNK];
 
 typedef struct {
     sqlite3_file base;       // pMethods = &wal_methods
@@ -19,14 +22,44 @@ typedef struct {
     size_t capacity;
     int failed;              // a flush failed: its error is reported by every later call
     long long writes;        // writes handed to `real`
+    long long extensions;    // times the log was extended with zeros
+    sqlite3_int64 allocated; // the file's size when last seen or extended; -1: not known
 } WalFile;
 
 static sqlite3_vfs wal_vfs;
 static sqlite3_vfs *root;
 
+/// Makes sure the file reaches `end` before a write ends there: a write past the end of a file
+/// changes its size, and then each fdatasync also writes the inode (on this project's disk a commit
+/// took 0.5-1.1 ms appending against 0.3 ms overwriting). So a log about to grow is extended by
+/// zeros to the next EXTENT, written (not fallocate'd: unwritten extents would need the same
+/// metadata write when first written), and later commits overwrite them. SQLite's recovery stops
+/// at the first frame whose salt and checksum do not match, which zeros never do, and the zeros
+/// are only ever written past the file's current end, never over a frame.
+static int reserve(WalFile *file, sqlite3_int64 end) {
+    if (file->allocated >= end) return SQLITE_OK;
+    sqlite3_int64 size = 0;
+    int rc = file->real->pMethods->xFileSize(file->real, &size);
+    if (rc != SQLITE_OK) return rc;
+    file->allocated = size;
+    if (size >= end) return SQLITE_OK;
+    sqlite3_int64 target = (end + EXTENT - 1) / EXTENT * EXTENT;
+    for (sqlite3_int64 offset = size; offset < target && rc == SQLITE_OK; offset += CHUNK) {
+        int count = target - offset < CHUNK ? (int)(target - offset) : CHUNK;
+        rc = file->real->pMethods->xWrite(file->real, zeros, count, offset);
+    }
+    if (rc != SQLITE_OK) {
+        file->allocated = -1;
+        return rc;
+    }
+    file->allocated = target;
+    __atomic_fetch_add(&file->extensions, 1, __ATOMIC_RELAXED);
+    return SQLITE_OK;
+}
+
 static int flush(WalFile *file) {
     if (file->failed) return file->failed;
-    int rc = SQLITE_OK;
+    int rc = file->length > 0 ? reserve(file, file->start + (sqlite3_int64)file->length) : SQLITE_OK;
     // The unix VFS writes at most 128 KiB - 1 bytes per call (seekAndWriteFd masks the length).
     for (size_t done = 0; done < file->length && rc == SQLITE_OK; done += CHUNK) {
         size_t count = file->length - done < CHUNK ? file->length - done : CHUNK;
@@ -63,13 +96,17 @@ static int wal_write(sqlite3_file *base, const void *data, int amount, sqlite3_i
         int rc = flush(file);
         if (rc != SQLITE_OK) return rc;
     }
-    if (count > CHUNK) return file->real->pMethods->xWrite(file->real, data, amount, offset);
+    if (count > CHUNK) {
+        int rc = reserve(file, offset + amount);
+        return rc != SQLITE_OK ? rc : file->real->pMethods->xWrite(file->real, data, amount, offset);
+    }
     if (file->length + count > file->capacity) {
         size_t capacity = file->capacity ? file->capacity : 64 * 1024;
         while (capacity < file->length + count) capacity *= 2;
         unsigned char *grown = realloc(file->buffer, capacity);
         if (grown == NULL) {
             int rc = flush(file);
+            if (rc == SQLITE_OK) rc = reserve(file, offset + amount);
             if (rc != SQLITE_OK) return rc;
             return file->real->pMethods->xWrite(file->real, data, amount, offset);
         }
@@ -85,6 +122,7 @@ static int wal_write(sqlite3_file *base, const void *data, int amount, sqlite3_i
 static int wal_truncate(sqlite3_file *base, sqlite3_int64 size) {
     WalFile *file = (WalFile *)base;
     int rc = flush(file);
+    file->allocated = -1;
     return rc != SQLITE_OK ? rc : file->real->pMethods->xTruncate(file->real, size);
 }
 
@@ -196,6 +234,7 @@ static int wal_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *base, int 
     WalFile *file = (WalFile *)base;
     memset(file, 0, sizeof(WalFile));
     file->real = (sqlite3_file *)(file + 1);
+    file->allocated = -1;
     int rc = root->xOpen(root, name, file->real, flags, out_flags);
     if (rc != SQLITE_OK) {
         // SQLite calls xClose only when pMethods is set: leave it NULL, but close the real file if it opened.
@@ -233,4 +272,11 @@ long long streak_wal_vfs_log_writes(sqlite3 *db) {
     if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log) != SQLITE_OK) return -1;
     if (log == NULL || log->pMethods != &wal_methods) return -1;
     return __atomic_load_n(&((WalFile *)log)->writes, __ATOMIC_RELAXED);
+}
+
+long long streak_wal_vfs_log_extensions(sqlite3 *db) {
+    sqlite3_file *log = NULL;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log) != SQLITE_OK) return -1;
+    if (log == NULL || log->pMethods != &wal_methods) return -1;
+    return __atomic_load_n(&((WalFile *)log)->extensions, __ATOMIC_RELAXED);
 }

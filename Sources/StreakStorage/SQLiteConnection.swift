@@ -91,6 +91,9 @@ final class SQLiteConnection: SQLSession {
     /// The writes the gathering VFS made to this connection's log so far, or -1 (for tests).
     var gatheredLogWrites: Int64 { handle.map { streak_wal_vfs_log_writes($0) } ?? -1 }
 
+    /// How many times the gathering VFS extended this connection's log with zeros, or -1 (for tests).
+    var logExtensions: Int64 { handle.map { streak_wal_vfs_log_extensions($0) } ?? -1 }
+
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -46,6 +46,9 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
     /// The system calls that wrote the write-ahead log so far (for tests).
     var logWrites: Int64 { writeConnection.gatheredLogWrites }
 
+    /// How many times the write-ahead log was extended with zeros ahead of its commits (for tests).
+    var logExtensions: Int64 { writeConnection.logExtensions }
+
     override func writerStopped() {
         checkpointer.stop()
     }

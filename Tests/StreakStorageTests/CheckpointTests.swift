@@ -55,4 +55,42 @@ struct CheckpointTests {
         defer { reopened.close() }
         #expect(try reopened.completions(of: user).count == 40_050)
     }
+
+    @Test("a growing log is extended by whole MiB of zeros ahead of its commits, and reads back whole")
+    func logExtendedAhead() throws {
+        let fixture = try StoreFixture(checkpointThreshold: 100_000)
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user, from: "1900-01-01")
+        let log = fixture.directory + "/streakd.sqlite3-wal"
+        let mebibyte = 1 << 20
+        func logSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: log)[.size] as! Int }
+        let start = day("2020-01-01")
+        for offset in 0..<50 {
+            _ = try fixture.write(
+                .completions([.record(habitID: habit.id, date: try start.adding(days: offset))]),
+                for: user
+            )
+            .get()
+        }
+        // Fifty small commits fit in the first MiB: it was written once, before the first of them.
+        #expect(try logSize() == mebibyte)
+        #expect(fixture.sqlite.logExtensions == 1)
+        // Some MiB in one transaction (40,000 days of three habits): the file grows to the next
+        // whole MiB past it.
+        let habits = [habit] + (try ["Run", "Write"].map { try fixture.habit($0, for: user, from: "1900-01-01") })
+        let history = habits.flatMap { habit in
+            (0..<40_000).map {
+                CompletionChange.record(habitID: habit.id, date: try! day("1900-01-01").adding(days: $0))
+            }
+        }
+        _ = try fixture.write(.completions(history), for: user).get()
+        let grown = try logSize()
+        #expect(grown > mebibyte && grown % mebibyte == 0, "log of \(grown) bytes")
+        #expect(fixture.sqlite.logExtensions > 1)
+        // The zeros past the last frame end the log for SQLite's recovery: reopening reads every commit.
+        fixture.store.close()
+        let reopened = try SQLiteStore(directory: fixture.directory)
+        defer { reopened.close() }
+        #expect(try reopened.completions(of: user).count == 120_050)
+    }
 }

@@ -11,6 +11,10 @@
 /// that handle (a read, the size, a truncate, a lock change, a file control) or the buffer would
 /// pass 4 MiB. Other files (the database, its shared memory) use the default VFS unchanged.
 ///
+/// A log about to grow past the end of its file is first extended with zeros to the next MiB, so
+/// that commits overwrite blocks that exist instead of appending: an append changes the file's
+/// size, and then every fdatasync writes the inode too.
+///
 /// Only a connection with `PRAGMA synchronous = FULL` may use it: a commit must sync its log
 /// before SQLite publishes it to other connections, and the sync is what empties the buffer.
 
@@ -26,3 +30,7 @@ typedef struct sqlite3 sqlite3;
 /// The writes this VFS made to the connection's log so far (for tests), or -1 when the
 /// connection's log is not open or not under this VFS.
 long long streak_wal_vfs_log_writes(sqlite3 *db);
+
+/// How many times this VFS extended the connection's log with zeros (for tests), or -1 when the
+/// connection's log is not open or not under this VFS.
+long long streak_wal_vfs_log_extensions(sqlite3 *db);

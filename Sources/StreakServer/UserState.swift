@@ -54,6 +54,8 @@ final class UserState: Sendable {
     static let fixedBytes = HeapEstimate.chunk(48 + MemoryLayout<Contents>.stride) + 96
     /// Bytes counted per cached streak summary (a dictionary slot and the summary).
     static let summaryBytes = 32 + MemoryLayout<StreakSummary>.stride
+    /// What one change of the data is taken to add between two exact estimates (`recount`).
+    static let bytesPerChange = 16
 
     init(id: UserID, data: UserData, cacheLimits: ResponseCacheLimits, meter: MemoryMeter = MemoryMeter()) {
         self.id = id
@@ -127,11 +129,18 @@ final class UserState: Sendable {
     }
 
     /// Brings the meter up to date with the state's bytes (on its lock). The data's estimate walks
-    /// every day, so after a change it is taken again every eighth version only (a write adds a
-    /// few dozen bytes at most; a sixteenth of the budget is kept free anyway).
+    /// every day, so after a change it is taken again every 64th version only; the changes between
+    /// add `bytesPerChange` each (a completion's id in its day's array; a new day costs more, a
+    /// removal less), and a sixteenth of the budget is kept free anyway.
     private func recount(_ contents: inout Contents, data changed: Bool) {
         guard !contents.retired else { return }
-        if changed && contents.version & 7 == 0 { contents.dataBytes = contents.data.estimatedHeapBytes }
+        if changed {
+            if contents.version & 63 == 0 {
+                contents.dataBytes = contents.data.estimatedHeapBytes
+            } else {
+                contents.dataBytes += UserState.bytesPerChange
+            }
+        }
         let bytes = contents.bytes
         meter.add(bytes - contents.counted)
         contents.counted = bytes

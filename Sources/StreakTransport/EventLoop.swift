@@ -59,6 +59,8 @@ final class EventLoop: LoopExecutor, @unchecked Sendable {
     private var timers = LoopTimers()
     private var nextToken: UInt64 = 0
     private var stopping = false
+    /// The loop's thread, once it runs (checked by `execute(at:)` in debug builds).
+    private var loopThread: pthread_t?
     private let capacity = 64
     private let readyTokens: UnsafeMutablePointer<UInt64>
     private let readyBits: UnsafeMutablePointer<UInt32>
@@ -120,6 +122,7 @@ final class EventLoop: LoopExecutor, @unchecked Sendable {
 
     /// Runs `block` on the loop's thread once `deadline` passed; on the loop's thread.
     func execute(at deadline: DispatchTime, _ block: @escaping @Sendable () -> Void) {
+        assert(loopThread.map { pthread_equal($0, pthread_self()) != 0 } == true, "a timer set off the loop's thread")
         timers.schedule(at: deadline.uptimeNanoseconds, block)
     }
 
@@ -145,6 +148,7 @@ final class EventLoop: LoopExecutor, @unchecked Sendable {
     /// The loop: the blocks given, the timers due, then one wait for ready sockets (not waiting
     /// at all when blocks arrived meanwhile) and each of them served.
     private func run() {
+        loopThread = pthread_self()
         var blocks: [@Sendable () -> Void] = []
         while !stopping {
             mailbox.withLock { swap(&$0.blocks, &blocks) }

@@ -37,12 +37,18 @@ struct TodayCommand: AsyncParsableCommand {
             async let overall = client.streak(asOf: asOf)
             let active = TodayView.activeHabits(try await habits, on: date)
             let detail = try await day
-            var lines: [TodayView.Line] = []
-            for habit in active {
-                let streak = try await client.streak(asOf: asOf, habitIDs: [habit.id])
-                lines.append(
-                    TodayView.Line(habit: habit, state: TodayView.state(of: habit, in: detail), streak: streak)
-                )
+            // Every habit's streak is asked at once: the calls share the connection, so the
+            // answers take one round trip instead of one each.
+            let streaks = try await withThrowingTaskGroup(of: (Int, WireStreakSummary).self) { group in
+                for (index, habit) in active.enumerated() {
+                    group.addTask { (index, try await client.streak(asOf: asOf, habitIDs: [habit.id])) }
+                }
+                var streaks: [(Int, WireStreakSummary)] = []
+                for try await answer in group { streaks.append(answer) }
+                return streaks.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+            let lines = zip(active, streaks).map { habit, streak in
+                TodayView.Line(habit: habit, state: TodayView.state(of: habit, in: detail), streak: streak)
             }
             let view = TodayView(date: date, lines: lines, day: detail, streak: try await overall)
             try context.emit(json: WireJSON.today(view), text: TodayRenderer.render(view, style: context.style))

@@ -335,6 +335,12 @@ done: day 2024-01-01 due 1, done 1, rest no; streak 1' \
 grep -q '^total: pages 1, habits 2 (archived 0)' <<<"$("$data_example" --server "localhost:$tport" --tls \
   --ca-file "$certs/ca.crt" --token-file "$data/tls/token" export)" \
   || { echo "test-clients: streak-data-example over TLS did not export the account" >&2; exit 1; }
+# The connection from the environment alone ($STREAK_SERVER, $STREAK_TOKEN, $STREAK_TLS, $STREAK_CA_FILE),
+# read by every example the same way.
+grep -q '^packed heatmap: [0-9]* bytes; [0-9-]* to 2024-03-02, ' <<<"$(STREAK_SERVER="localhost:$tport" \
+  STREAK_TOKEN="$(cat "$data/tls/token")" STREAK_TLS=1 STREAK_CA_FILE="$certs/ca.crt" \
+  clients/c/build/streak-display-example --as-of 2024-03-02)" \
+  || { echo "test-clients: streak-display-example over TLS from the environment did not draw the heatmap" >&2; exit 1; }
 # Each failure names its reason; the server logs its side.
 expect_failure() { # NAME EXPECTED-TEXT ARGS...
   if tls_example "${@:3}" >/dev/null 2>"$data/err.txt"; then

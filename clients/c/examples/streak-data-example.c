@@ -2,17 +2,20 @@
  * the counts; copies an account into another one (export, then ImportData); archives, unarchives
  * and deletes habits. Exits 1 on any error, with `CODE_NAME (n): message` on stderr.
  *
- * usage: streak-data-example [--server HOST:PORT] [--token TOKEN | --token-file FILE]
- *                            [--tls] [--ca-file FILE] COMMAND
+ * usage: streak-data-example [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--tls]
+ *                            [--ca-file FILE] [--tls-server-name NAME] COMMAND
  *   export [--page-size N]                      every page, every habit and the totals
  *   copy --to-token-file FILE [--page-size N]   export, then import it all into FILE's account
  *   archive ID DATE | unarchive ID | delete ID
- * Defaults: $STREAK_SERVER or 127.0.0.1:7411, $STREAK_TOKEN.
+ * The connection options and their defaults are example-options.h's; they may come before or
+ * after the command.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "example-options.h"
 #include "streakclient.h"
 
 #define DEADLINE_MS 10000
@@ -23,27 +26,6 @@ static const char *date_text(const Streak__V1__Date *d, char buffer[16]) {
     if (d == NULL) return "-";
     snprintf(buffer, 16, "%04d-%02d-%02d", (int)d->year % 100000, (int)d->month % 100, (int)d->day % 100);
     return buffer;
-}
-
-static int parse_date(const char *text, Streak__V1__Date *out) {
-    int y, m, d;
-    char extra;
-    if (text == NULL || sscanf(text, "%d-%d-%d%c", &y, &m, &d, &extra) != 3) return -1;
-    streak__v1__date__init(out);
-    out->year = y;
-    out->month = m;
-    out->day = d;
-    return 0;
-}
-
-static int read_token_file(const char *path, char *token, size_t size) {
-    FILE *file = fopen(path, "r");
-    if (file == NULL) return -1;
-    size_t n = fread(token, 1, size - 1, file);
-    fclose(file);
-    token[n] = '\0';
-    while (n > 0 && (token[n - 1] == '\n' || token[n - 1] == '\r' || token[n - 1] == ' ')) token[--n] = '\0';
-    return n > 0 ? 0 : -1;
 }
 
 static int failed(const char *what, const streak_status *st) {
@@ -372,103 +354,76 @@ out:
 
 /* ---- main --------------------------------------------------------------------------------- */
 
-static int usage(const char *program) {
-    fprintf(stderr,
-            "usage: %s [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--tls] [--ca-file FILE] COMMAND\n"
-            "  export [--page-size N]\n"
-            "  copy --to-token-file FILE [--page-size N]\n"
-            "  archive ID DATE | unarchive ID | delete ID\n",
-            program);
-    return 2;
-}
-
-static int parse_id(const char *text, int64_t *id) {
-    char *end = NULL;
-    long long value = text != NULL ? strtoll(text, &end, 10) : 0;
-    if (text == NULL || *end != '\0' || value <= 0) return -1;
-    *id = value;
-    return 0;
-}
-
 int main(int argc, char **argv) {
-    const char *server = getenv("STREAK_SERVER");
-    const char *token = getenv("STREAK_TOKEN");
-    const char *token_file = NULL;
-    int use_tls = 0;
-    streak_tls_options tls = {0};
-    int i = 1;
-    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
-        if (strcmp(argv[i], "--tls") == 0) {
-            use_tls = 1;
-            i--; /* no value */
-            continue;
-        }
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (next == NULL) return usage(argv[0]);
-        if (strcmp(argv[i], "--ca-file") == 0) use_tls = 1, tls.ca_file = next;
-        else if (strcmp(argv[i], "--server") == 0) server = next;
-        else if (strcmp(argv[i], "--token") == 0) token = next;
-        else if (strcmp(argv[i], "--token-file") == 0) token_file = next;
-        else return usage(argv[0]);
-    }
-    if (i >= argc) return usage(argv[0]);
-    const char *command = argv[i++];
-    const char *to_token_file = NULL;
+    example_options o;
+    example_options_init(&o, "streak-data-example", "COMMAND",
+                         "  export [--page-size N]\n"
+                         "  copy --to-token-file FILE [--page-size N]\n"
+                         "  archive ID DATE | unarchive ID | delete ID\n");
+    const char *command = NULL, *to_token_file = NULL;
     const char *args[2] = {NULL, NULL};
     int n_args = 0, page_size = 0;
-    for (; i < argc; i++) {
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(argv[i], "--page-size") == 0 && next) page_size = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--to-token-file") == 0 && next) to_token_file = argv[++i];
-        else if (n_args < 2) args[n_args++] = argv[i];
-        else return usage(argv[0]);
-    }
-
-    char token_buffer[512], other_token[512];
-    if (token_file != NULL) {
-        if (read_token_file(token_file, token_buffer, sizeof token_buffer) != 0) {
-            fprintf(stderr, "streak-data-example: cannot read a token from %s\n", token_file);
-            return 1;
+    for (int i = 1; i < argc; i++) {
+        if (example_option(&o, argc, argv, &i)) continue;
+        if (strcmp(argv[i], "--page-size") == 0) {
+            page_size = (int)example_integer(&o, "--page-size", example_value(&o, argc, argv, &i), 0, INT32_MAX);
+        } else if (strcmp(argv[i], "--to-token-file") == 0) {
+            to_token_file = example_value(&o, argc, argv, &i);
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0' && !isdigit((unsigned char)argv[i][1])) {
+            example_unknown(&o, argv[i]);
+        } else if (command == NULL) {
+            command = argv[i];
+        } else if (n_args < 2) {
+            args[n_args++] = argv[i];
+        } else {
+            example_unknown(&o, argv[i]);
         }
-        token = token_buffer;
     }
-    char host[256];
-    uint16_t port = 7411;
-    if (server == NULL || server[0] == '\0') server = "127.0.0.1:7411";
-    if (streak_parse_address(server, host, sizeof host, &port) != 0) {
-        fprintf(stderr, "streak-data-example: not HOST:PORT: %s\n", server);
-        return 2;
+    if (command == NULL) example_usage(&o, "no COMMAND");
+    /* The command and its arguments, checked before anything is sent. */
+    int64_t id = 0;
+    Streak__V1__Date day;
+    if (strcmp(command, "export") == 0) {
+        if (n_args != 0 || to_token_file != NULL) example_usage(&o, "export takes only [--page-size N]");
+    } else if (strcmp(command, "copy") == 0) {
+        if (n_args != 0 || to_token_file == NULL) example_usage(&o, "copy takes --to-token-file FILE [--page-size N]");
+    } else if (strcmp(command, "archive") == 0 || strcmp(command, "unarchive") == 0 || strcmp(command, "delete") == 0) {
+        int archive = strcmp(command, "archive") == 0;
+        if (n_args != 1 + archive || to_token_file != NULL || page_size != 0) {
+            example_usage(&o, "%s takes %s", command, archive ? "ID DATE" : "ID");
+        }
+        id = example_integer(&o, "ID", args[0], 1, INT64_MAX);
+        if (archive) example_date(&o, "DATE", args[1], &day);
+    } else {
+        example_usage(&o, "unknown command '%s'", command);
+    }
+    example_options_finish(&o);
+    const char *token = o.token;
+
+    char other_token[1024];
+    if (to_token_file != NULL && example_read_token_file(&o, to_token_file, other_token, sizeof other_token) != 0) {
+        return 1;
     }
     streak_status st;
-    streak_client *client = streak_connect_tls(host, port, 5000, use_tls ? &tls : NULL, &st);
+    streak_client *client = example_connect(&o, 5000, &st);
     if (client == NULL) return failed("connect", &st);
 
     int rc = 1;
-    int64_t id = 0;
-    if (strcmp(command, "export") == 0 && n_args == 0) {
+    if (strcmp(command, "export") == 0) {
         export_copy copy = {.print_pages = 1};
         rc = export_all(client, token, page_size, &copy);
         if (rc == 0) print_totals(&copy);
         free_copy(&copy);
-    } else if (strcmp(command, "copy") == 0 && n_args == 0 && to_token_file != NULL) {
-        if (read_token_file(to_token_file, other_token, sizeof other_token) != 0) {
-            fprintf(stderr, "streak-data-example: cannot read a token from %s\n", to_token_file);
-        } else {
-            export_copy copy = {0};
-            rc = export_all(client, token, page_size, &copy);
-            if (rc == 0) {
-                printf("exported: pages %d, habits %zu, rest periods %zu, completions %zu, skips %zu\n", copy.pages,
-                       copy.n_habits, copy.n_rest, copy.completions, copy.skips);
-                rc = import_copy(client, other_token, &copy);
-            }
-            free_copy(&copy);
+    } else if (strcmp(command, "copy") == 0) {
+        export_copy copy = {0};
+        rc = export_all(client, token, page_size, &copy);
+        if (rc == 0) {
+            printf("exported: pages %d, habits %zu, rest periods %zu, completions %zu, skips %zu\n", copy.pages,
+                   copy.n_habits, copy.n_rest, copy.completions, copy.skips);
+            rc = import_copy(client, other_token, &copy);
         }
-    } else if (strcmp(command, "archive") == 0 && n_args == 2 && parse_id(args[0], &id) == 0) {
-        Streak__V1__Date day;
-        if (parse_date(args[1], &day) != 0) {
-            streak_close(client);
-            return usage(argv[0]);
-        }
+        free_copy(&copy);
+    } else if (strcmp(command, "archive") == 0) {
         Streak__V1__ArchiveHabitRequest request = STREAK__V1__ARCHIVE_HABIT_REQUEST__INIT;
         request.habit_id = id;
         request.archived_on = &day;
@@ -484,7 +439,7 @@ int main(int argc, char **argv) {
             rc = 0;
         }
         streak_free_message((ProtobufCMessage *)response);
-    } else if (strcmp(command, "unarchive") == 0 && n_args == 1 && parse_id(args[0], &id) == 0) {
+    } else if (strcmp(command, "unarchive") == 0) {
         Streak__V1__UnarchiveHabitResponse *response = NULL;
         if (streak_unarchive_habit(client, token, id, &response, &st) != STREAK_OK) {
             failed("UnarchiveHabit", &st);
@@ -494,7 +449,7 @@ int main(int argc, char **argv) {
             rc = 0;
         }
         streak_free_message((ProtobufCMessage *)response);
-    } else if (strcmp(command, "delete") == 0 && n_args == 1 && parse_id(args[0], &id) == 0) {
+    } else {
         Streak__V1__DeleteHabitResponse *response = NULL;
         if (streak_delete_habit(client, token, id, &response, &st) != STREAK_OK) {
             failed("DeleteHabit", &st);
@@ -504,8 +459,6 @@ int main(int argc, char **argv) {
             rc = 0;
         }
         streak_free_message((ProtobufCMessage *)response);
-    } else {
-        rc = usage(argv[0]);
     }
     streak_close(client);
     return rc;

@@ -6,7 +6,8 @@
  * libstreakclient and protobuf-c, does allocate; a device would read the reply into a fixed buffer
  * and find the PackedHeatmap with streak_protobuf_field, as --decode does.)
  *
- * usage: streak-display-example [--server HOST:PORT] [--token TOKEN | --token-file FILE]
+ * usage: streak-display-example [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--tls]
+ *            [--ca-file FILE] [--tls-server-name NAME]
  *            [--from D] [--to D] [--as-of D] [--week-start 1-7] [--labels] [--list]
  *        streak-display-example [...] --as-of D --check SEED ROUNDS
  *        streak-display-example --decode HEX [--labels] [--list]
@@ -16,12 +17,14 @@
  * around D (seeded: the same SEED asks the same questions). --decode draws a GetHeatmapResponse
  * given as hex, with no server and no protobuf-c.
  * Cells: a dot for 0 %, a bar for 1-49 %, a cross for 50-99 %, a block for 100 %, a dash for a
- * rest day, nothing for an absent day. Defaults: $STREAK_SERVER or 127.0.0.1:7411, $STREAK_TOKEN.
+ * rest day, nothing for an absent day. The connection options and their defaults are
+ * example-options.h's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "example-options.h"
 #include "streakclient.h"
 #include "streakpacked.h"
 
@@ -142,7 +145,7 @@ static int draw(const streak_packed *packed, size_t message_bytes, const Streak_
 
 static uint8_t message_buffer[65536];
 
-static int decode_hex(const char *hex, int list) {
+static int decode_hex(const example_options *o, const char *hex, int list) {
     size_t n = 0;
     for (const char *p = hex; *p != '\0';) {
         if (*p == ' ' || *p == ':') {
@@ -151,8 +154,7 @@ static int decode_hex(const char *hex, int list) {
         }
         unsigned value;
         if (n == sizeof message_buffer || sscanf(p, "%2x", &value) != 1 || p[1] == '\0') {
-            fprintf(stderr, "streak-display-example: --decode takes hex bytes\n");
-            return 2;
+            example_usage(o, "--decode takes hex bytes (at most %zu)", sizeof message_buffer);
         }
         message_buffer[n++] = (uint8_t)value;
         p += 2;
@@ -176,17 +178,6 @@ static int decode_hex(const char *hex, int list) {
 
 /* --- the server ------------------------------------------------------------------------------------ */
 
-static int parse_date(const char *text, Streak__V1__Date *out) {
-    int y, m, d;
-    char extra;
-    if (text == NULL || sscanf(text, "%d-%d-%d%c", &y, &m, &d, &extra) != 3) return -1;
-    streak__v1__date__init(out);
-    out->year = y;
-    out->month = m;
-    out->day = d;
-    return 0;
-}
-
 static void set_date(Streak__V1__Date *out, int32_t day_number) {
     int32_t y, m, d;
     streak_civil_from_days(day_number, &y, &m, &d);
@@ -194,16 +185,6 @@ static void set_date(Streak__V1__Date *out, int32_t day_number) {
     out->year = y;
     out->month = m;
     out->day = d;
-}
-
-static int read_token_file(const char *path, char *token, size_t size) {
-    FILE *file = fopen(path, "r");
-    if (file == NULL) return -1;
-    size_t n = fread(token, 1, size - 1, file);
-    fclose(file);
-    token[n] = '\0';
-    while (n > 0 && (token[n - 1] == '\n' || token[n - 1] == '\r' || token[n - 1] == ' ')) token[--n] = '\0';
-    return n > 0 ? 0 : -1;
 }
 
 static int failed(const char *what, const streak_status *st) {
@@ -343,70 +324,42 @@ static int check(streak_client *client, const char *token, const Streak__V1__Dat
 }
 
 int main(int argc, char **argv) {
-    const char *server = getenv("STREAK_SERVER");
-    const char *token = getenv("STREAK_TOKEN");
-    const char *token_file = NULL, *from_arg = NULL, *to_arg = NULL, *as_of_arg = NULL, *hex = NULL;
+    example_options o;
+    example_options_init(&o, "streak-display-example",
+                         "[--from D] [--to D] [--as-of D] [--week-start 1-7] [--labels] [--list]",
+                         "       streak-display-example [...] --as-of D --check SEED ROUNDS\n"
+                         "       streak-display-example --decode HEX [--labels] [--list]\n");
+    const char *from_arg = NULL, *to_arg = NULL, *as_of_arg = NULL, *hex = NULL;
     int week_start = 0, labels = 0, list = 0, rounds = 0;
     uint64_t seed = 0;
     for (int i = 1; i < argc; i++) {
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(argv[i], "--server") == 0 && next) server = argv[++i];
-        else if (strcmp(argv[i], "--token") == 0 && next) token = argv[++i];
-        else if (strcmp(argv[i], "--token-file") == 0 && next) token_file = argv[++i];
-        else if (strcmp(argv[i], "--from") == 0 && next) from_arg = argv[++i];
-        else if (strcmp(argv[i], "--to") == 0 && next) to_arg = argv[++i];
-        else if (strcmp(argv[i], "--as-of") == 0 && next) as_of_arg = argv[++i];
-        else if (strcmp(argv[i], "--week-start") == 0 && next) week_start = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--labels") == 0) labels = 1;
+        if (example_option(&o, argc, argv, &i)) continue;
+        if (strcmp(argv[i], "--from") == 0) from_arg = example_value(&o, argc, argv, &i);
+        else if (strcmp(argv[i], "--to") == 0) to_arg = example_value(&o, argc, argv, &i);
+        else if (strcmp(argv[i], "--as-of") == 0) as_of_arg = example_value(&o, argc, argv, &i);
+        else if (strcmp(argv[i], "--week-start") == 0) {
+            /* 0: the user's setting. */
+            week_start = (int)example_integer(&o, "--week-start", example_value(&o, argc, argv, &i), 0, 7);
+        } else if (strcmp(argv[i], "--labels") == 0) labels = 1;
         else if (strcmp(argv[i], "--list") == 0) list = 1;
-        else if (strcmp(argv[i], "--decode") == 0 && next) hex = argv[++i];
-        else if (strcmp(argv[i], "--check") == 0 && i + 2 < argc) {
-            seed = strtoull(argv[++i], NULL, 10);
-            rounds = atoi(argv[++i]);
-        } else {
-            fprintf(stderr, "usage: %s [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--from D] [--to D] "
-                            "[--as-of D] [--week-start 1-7] [--labels] [--list] [--check SEED ROUNDS] "
-                            "| --decode HEX\n", argv[0]);
-            return 2;
-        }
+        else if (strcmp(argv[i], "--decode") == 0) hex = example_value(&o, argc, argv, &i);
+        else if (strcmp(argv[i], "--check") == 0) {
+            if (i + 2 >= argc) example_usage(&o, "--check needs SEED and ROUNDS");
+            seed = (uint64_t)example_integer(&o, "--check's SEED", example_value(&o, argc, argv, &i), 0, INT64_MAX);
+            rounds = (int)example_integer(&o, "--check's ROUNDS", example_value(&o, argc, argv, &i), 1, 1000000);
+        } else example_unknown(&o, argv[i]);
     }
-    if (hex != NULL) return decode_hex(hex, list);
-    if (week_start < 0 || week_start > 7) {
-        fprintf(stderr, "streak-display-example: --week-start is 1 (Sunday) ... 7 (Saturday)\n");
-        return 2;
-    }
-    char token_buffer[512];
-    if (token_file != NULL) {
-        if (read_token_file(token_file, token_buffer, sizeof token_buffer) != 0) {
-            fprintf(stderr, "streak-display-example: cannot read a token from %s\n", token_file);
-            return 1;
-        }
-        token = token_buffer;
-    }
-    if (token == NULL) {
-        fprintf(stderr, "streak-display-example: no token (--token, --token-file or $STREAK_TOKEN)\n");
-        return 1;
-    }
-    char host[256];
-    uint16_t port = 7411;
-    if (server == NULL) server = "127.0.0.1:7411";
-    if (streak_parse_address(server, host, sizeof host, &port) != 0) {
-        fprintf(stderr, "streak-display-example: not HOST:PORT: %s\n", server);
-        return 2;
-    }
+    if (hex != NULL) return decode_hex(&o, hex, list);
     Streak__V1__Date from, to, as_of;
-    if ((from_arg && parse_date(from_arg, &from) != 0) || (to_arg && parse_date(to_arg, &to) != 0) ||
-        (as_of_arg && parse_date(as_of_arg, &as_of) != 0)) {
-        fprintf(stderr, "streak-display-example: dates are YYYY-MM-DD\n");
-        return 2;
-    }
-    if (rounds > 0 && as_of_arg == NULL) {
-        fprintf(stderr, "streak-display-example: --check needs --as-of\n");
-        return 2;
-    }
+    if (from_arg) example_date(&o, "--from", from_arg, &from);
+    if (to_arg) example_date(&o, "--to", to_arg, &to);
+    if (as_of_arg) example_date(&o, "--as-of", as_of_arg, &as_of);
+    if (rounds > 0 && as_of_arg == NULL) example_usage(&o, "--check needs --as-of");
+    example_options_finish(&o);
+    const char *token = o.token;
 
     streak_status st;
-    streak_client *client = streak_connect(host, port, DEADLINE_MS, &st);
+    streak_client *client = example_connect(&o, DEADLINE_MS, &st);
     if (client == NULL) return failed("connect", &st);
     int rc;
     if (rounds > 0) {

@@ -1,45 +1,23 @@
 /* streak-example: records a completion for a habit (creating the habit if needed), then
  * prints the streak summary and the heatmap levels as a grid. Exits non-zero on any error.
  *
- * usage: streak-example [--server HOST:PORT] [--token TOKEN | --token-file FILE]
- *                       [--tls] [--ca-file FILE] [--tls-server-name NAME]
- *                       [--habit NAME] [--date YYYY-MM-DD] [--as-of YYYY-MM-DD]
- * Defaults: $STREAK_SERVER or 127.0.0.1:7411, $STREAK_TOKEN, habit "Read", today. --ca-file and
- * --tls-server-name imply --tls (the system store's CAs without --ca-file).
+ * usage: streak-example [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--tls] [--ca-file FILE]
+ *                       [--tls-server-name NAME] [--habit NAME] [--date YYYY-MM-DD] [--as-of YYYY-MM-DD]
+ * The connection options and their defaults are example-options.h's; habit "Read", today.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "example-options.h"
 #include "streakclient.h"
 
 #define DEADLINE_MS 5000
-
-static int parse_date(const char *text, Streak__V1__Date *out) {
-    int y, m, d;
-    char extra;
-    if (text == NULL || sscanf(text, "%d-%d-%d%c", &y, &m, &d, &extra) != 3) return -1;
-    streak__v1__date__init(out);
-    out->year = y;
-    out->month = m;
-    out->day = d;
-    return 0;
-}
 
 static const char *date_text(const Streak__V1__Date *d, char buffer[16]) {
     if (d == NULL) return "-";
     snprintf(buffer, 16, "%04d-%02d-%02d", (int)d->year % 100000, (int)d->month % 100, (int)d->day % 100);
     return buffer;
-}
-
-static int read_token_file(const char *path, char *token, size_t size) {
-    FILE *file = fopen(path, "r");
-    if (file == NULL) return -1;
-    size_t n = fread(token, 1, size - 1, file);
-    fclose(file);
-    token[n] = '\0';
-    while (n > 0 && (token[n - 1] == '\n' || token[n - 1] == '\r' || token[n - 1] == ' ')) token[--n] = '\0';
-    return n > 0 ? 0 : -1;
 }
 
 static int failed(const char *what, const streak_status *st) {
@@ -55,56 +33,24 @@ static const char *weekday_name(int weekday) {
 }
 
 int main(int argc, char **argv) {
-    const char *server = getenv("STREAK_SERVER");
-    const char *token = getenv("STREAK_TOKEN");
-    const char *token_file = NULL, *habit_name = "Read", *date_arg = NULL, *as_of_arg = NULL;
-    int use_tls = 0;
-    streak_tls_options tls = {0};
+    example_options o;
+    example_options_init(&o, "streak-example", "[--habit NAME] [--date YYYY-MM-DD] [--as-of YYYY-MM-DD]", NULL);
+    const char *habit_name = "Read", *date_arg = NULL, *as_of_arg = NULL;
     for (int i = 1; i < argc; i++) {
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(argv[i], "--tls") == 0) use_tls = 1;
-        else if (strcmp(argv[i], "--ca-file") == 0 && next) use_tls = 1, tls.ca_file = argv[++i];
-        else if (strcmp(argv[i], "--tls-server-name") == 0 && next) use_tls = 1, tls.server_name = argv[++i];
-        else if (strcmp(argv[i], "--server") == 0 && next) server = argv[++i];
-        else if (strcmp(argv[i], "--token") == 0 && next) token = argv[++i];
-        else if (strcmp(argv[i], "--token-file") == 0 && next) token_file = argv[++i];
-        else if (strcmp(argv[i], "--habit") == 0 && next) habit_name = argv[++i];
-        else if (strcmp(argv[i], "--date") == 0 && next) date_arg = argv[++i];
-        else if (strcmp(argv[i], "--as-of") == 0 && next) as_of_arg = argv[++i];
-        else {
-            fprintf(stderr, "usage: %s [--server HOST:PORT] [--token TOKEN | --token-file FILE] "
-                            "[--tls] [--ca-file FILE] [--tls-server-name NAME] "
-                            "[--habit NAME] [--date YYYY-MM-DD] [--as-of YYYY-MM-DD]\n", argv[0]);
-            return 2;
-        }
-    }
-    char token_buffer[512];
-    if (token_file != NULL) {
-        if (read_token_file(token_file, token_buffer, sizeof token_buffer) != 0) {
-            fprintf(stderr, "streak-example: cannot read a token from %s\n", token_file);
-            return 1;
-        }
-        token = token_buffer;
-    }
-    if (token == NULL) {
-        fprintf(stderr, "streak-example: no token (--token, --token-file or $STREAK_TOKEN)\n");
-        return 1;
-    }
-    char host[256];
-    uint16_t port = 7411;
-    if (server == NULL) server = "127.0.0.1:7411";
-    if (streak_parse_address(server, host, sizeof host, &port) != 0) {
-        fprintf(stderr, "streak-example: not HOST:PORT: %s\n", server);
-        return 2;
+        if (example_option(&o, argc, argv, &i)) continue;
+        if (strcmp(argv[i], "--habit") == 0) habit_name = example_value(&o, argc, argv, &i);
+        else if (strcmp(argv[i], "--date") == 0) date_arg = example_value(&o, argc, argv, &i);
+        else if (strcmp(argv[i], "--as-of") == 0) as_of_arg = example_value(&o, argc, argv, &i);
+        else example_unknown(&o, argv[i]);
     }
     Streak__V1__Date date, as_of;
-    if ((date_arg && parse_date(date_arg, &date) != 0) || (as_of_arg && parse_date(as_of_arg, &as_of) != 0)) {
-        fprintf(stderr, "streak-example: dates are YYYY-MM-DD\n");
-        return 2;
-    }
+    if (date_arg) example_date(&o, "--date", date_arg, &date);
+    if (as_of_arg) example_date(&o, "--as-of", as_of_arg, &as_of);
+    example_options_finish(&o);
+    const char *token = o.token;
 
     streak_status st;
-    streak_client *client = streak_connect_tls(host, port, DEADLINE_MS, use_tls ? &tls : NULL, &st);
+    streak_client *client = example_connect(&o, DEADLINE_MS, &st);
     if (client == NULL) return failed("connect", &st);
     int rc = 1;
     char d1[16], d2[16], d3[16];

@@ -1,10 +1,15 @@
 /* Schedules, skips and rest periods from C: a habit expected on Monday, Wednesday and Friday,
  * a skip, a rest period listed and removed, and the streak after each step.
- * Usage: streak-schedule-example --server HOST:PORT --token-file FILE [--tls] [--ca-file FILE] */
+ *
+ * usage: streak-schedule-example [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--tls]
+ *                                [--ca-file FILE] [--tls-server-name NAME]
+ * The connection options and their defaults are example-options.h's.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "example-options.h"
 #include "streakclient.h"
 
 static int failed(const char *what, const streak_status *st) {
@@ -20,30 +25,15 @@ static void print_day(const char *what, const Streak__V1__CompletionResponse *r)
 }
 
 int main(int argc, char **argv) {
-    const char *server = "127.0.0.1:7411", *token_file = NULL;
-    int use_tls = 0;
-    streak_tls_options tls = {0};
+    example_options o;
+    example_options_init(&o, "streak-schedule-example", NULL, NULL);
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--tls") == 0) use_tls = 1;
-        else if (i + 1 >= argc) break;
-        else if (strcmp(argv[i], "--server") == 0) server = argv[++i];
-        else if (strcmp(argv[i], "--token-file") == 0) token_file = argv[++i];
-        else if (strcmp(argv[i], "--ca-file") == 0) use_tls = 1, tls.ca_file = argv[++i];
+        if (!example_option(&o, argc, argv, &i)) example_unknown(&o, argv[i]);
     }
-    char token[512] = {0};
-    FILE *file = token_file ? fopen(token_file, "r") : NULL;
-    if (file == NULL || fgets(token, sizeof token, file) == NULL) {
-        fprintf(stderr, "streak-schedule-example: cannot read --token-file\n");
-        if (file) fclose(file);
-        return 2;
-    }
-    fclose(file);
-    token[strcspn(token, "\r\n")] = '\0';
-    char host[256];
-    uint16_t port;
-    if (streak_parse_address(server, host, sizeof host, &port) != 0) return 2;
+    example_options_finish(&o);
+    const char *token = o.token;
     streak_status st;
-    streak_client *client = streak_connect_tls(host, port, 10000, use_tls ? &tls : NULL, &st);
+    streak_client *client = example_connect(&o, 10000, &st);
     if (client == NULL) return failed("connect", &st);
 
     int rc = 1;

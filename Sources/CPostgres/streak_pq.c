@@ -9,6 +9,7 @@ struct streak_pq_functions streak_pq;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char failure[256];
 static int loaded;
+static int has_pipeline;
 
 static void load(void) {
     void *library = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
@@ -47,10 +48,23 @@ static void load(void) {
     RESOLVE(PQclear)
     RESOLVE(PQfreemem)
 #undef RESOLVE
+    // Optional: an older libpq (before 14) still serves, one statement at a time.
+    *(void **)&streak_pq.PQsendQueryPrepared = dlsym(library, "PQsendQueryPrepared");
+    *(void **)&streak_pq.PQgetResult = dlsym(library, "PQgetResult");
+    *(void **)&streak_pq.PQenterPipelineMode = dlsym(library, "PQenterPipelineMode");
+    *(void **)&streak_pq.PQexitPipelineMode = dlsym(library, "PQexitPipelineMode");
+    *(void **)&streak_pq.PQpipelineSync = dlsym(library, "PQpipelineSync");
+    has_pipeline = streak_pq.PQsendQueryPrepared != NULL && streak_pq.PQgetResult != NULL &&
+                   streak_pq.PQenterPipelineMode != NULL && streak_pq.PQexitPipelineMode != NULL &&
+                   streak_pq.PQpipelineSync != NULL;
     loaded = 1;
 }
 
 const char *streak_pq_load(void) {
     pthread_once(&once, load);
     return loaded ? NULL : failure;
+}
+
+int streak_pq_has_pipeline(void) {
+    return streak_pq_load() == NULL && has_pipeline;
 }

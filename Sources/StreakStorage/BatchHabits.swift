@@ -2,7 +2,7 @@ import StreakCore
 
 /// The habits a group commit's writes have read or written, by user and id, so that a batch asks
 /// the database once per habit rather than once per write (on PostgreSQL each ask is a round
-/// trip; a batch's habits are also fetched together first, `prefetch`).
+/// trip; a batch's habits are also fetched together first, with its BEGIN: `prefetch`).
 ///
 /// Only valid inside its batch's transaction: the writer is the only one changing habits of the
 /// users it serves, and a write that fails forgets its user's entries (`forget`). On SQLite, where
@@ -45,10 +45,11 @@ final class BatchHabits {
     /// The users with entries.
     var userCount: Int { known.count }
 
-    /// Reads, in one query, every habit that the batch's writes name and that is not known yet;
-    /// ids that no user of the batch has are remembered as missing. On PostgreSQL the rows are
-    /// locked until the commit, in one order (`SQLDialect.lockHabitsForWrite`).
-    func prefetch(for batch: [PendingWrite], from connection: any SQLSession) throws(StorageError) {
+    /// The query that reads every habit the batch's writes name and that is not known yet (nil
+    /// when there is none), to run with the transaction's BEGIN in one flight; `absorb` takes its
+    /// rows. On PostgreSQL the rows are locked until the commit, in one order
+    /// (`SQLDialect.lockHabitsForWrite`).
+    func prefetch(for batch: [PendingWrite], dialect: SQLDialect) -> Prefetch? {
         var wanted: [UserID: Set<Int64>] = [:]
         for pending in batch {
             for id in pending.write.habitIDs where lookup(id, of: pending.user) == nil {
@@ -56,25 +57,37 @@ final class BatchHabits {
             }
         }
         let ids = Set(wanted.values.joined())
-        guard ids.count > 1 else { return }
+        guard !ids.isEmpty else { return nil }
         // Both arrays: the users lead the primary key (and let Citus route to their shards).
-        let rows = try connection.query(
+        let statement = SQLStatement(
             """
             SELECT id, name, created_on, archived_on, user_id FROM habits
             WHERE user_id = ANY(?::bigint[]) AND id = ANY(?::bigint[])
-            ORDER BY user_id, id\(connection.dialect.lockHabitsForWrite)
+            ORDER BY user_id, id\(dialect.lockHabitsForWrite)
             """,
             [.integerArray(wanted.keys.sorted()), .integerArray(ids.sorted())]
         )
+        return Prefetch(statement: statement, wanted: wanted)
+    }
+
+    /// Remembers what a prefetch's rows say: the habits found, and the wanted ids that no user of
+    /// the batch has as missing.
+    func absorb(_ prefetch: Prefetch, rows: [[SQLValue]]) throws(StorageError) {
         var found: [UserID: [Int64: Habit]] = [:]
         for row in rows {
             found[row[4].integer ?? 0, default: [:]][row[0].integer ?? 0] = try HabitRow.habit(from: row)
         }
-        for (user, ids) in wanted {
+        for (user, ids) in prefetch.wanted {
             for id in ids {
                 if let habit = found[user]?[id] { remember(habit, of: user) } else { rememberMissing(id, of: user) }
             }
         }
+    }
+
+    /// A batch's habit query and the ids it asks for, by user.
+    struct Prefetch {
+        let statement: SQLStatement
+        let wanted: [UserID: Set<Int64>]
     }
 }
 

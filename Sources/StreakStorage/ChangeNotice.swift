@@ -140,17 +140,18 @@ extension ChangeNotice {
         /// The store's name in its notices.
         let origin: String
 
-        func send(
-            _ connection: any SQLSession,
+        /// The statement that sends the batch's notices (`pg_notify`, run before COMMIT in the
+        /// same transaction), or nil when no write changed anything.
+        func statement(
             writes: [PendingWrite],
             results: [Result<StoreWriteResult, StorageError>]
-        ) throws(StorageError) {
+        ) -> SQLStatement? {
             let notices = ChangeNotice.notices(origin: origin, writes: writes, results: results)
-            guard !notices.isEmpty else { return }
+            guard !notices.isEmpty else { return nil }
             // One statement for the whole batch: a text array of the payloads (which hold no
             // quotes or backslashes, so quoting each element is enough).
             let payloads = "{" + notices.map { "\"\($0.payload)\"" }.joined(separator: ",") + "}"
-            try connection.query(
+            return SQLStatement(
                 "SELECT pg_notify(?, payload) FROM unnest(?::text[]) AS payload",
                 [.text(ChangeNotice.channel), .text(payloads)]
             )

@@ -28,12 +28,12 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// Past this many users the known habits are dropped and read again as writes name them.
     static let knownHabitUsers = 4096
 
-    /// Runs inside each batch's transaction, after its writes and before COMMIT, with the writes
-    /// and their results; a failure fails the whole batch (PostgreSQL: tells the other servers).
+    /// The statement to run inside each batch's transaction, after its writes and before COMMIT
+    /// (in the same flight), made from the writes and their results; a failure fails the whole
+    /// batch (PostgreSQL: tells the other servers). A deferred write (`BulkRecords`) counts as
+    /// changed here: its row is changed in the same flight.
     typealias BeforeCommit =
-        @Sendable (
-            any SQLSession, [PendingWrite], [Result<StoreWriteResult, StorageError>]
-        ) throws(StorageError) -> Void
+        @Sendable ([PendingWrite], [Result<StoreWriteResult, StorageError>]) -> SQLStatement?
     private let beforeCommit: BeforeCommit?
 
     init(connection: any SQLSession, beforeCommit: BeforeCommit? = nil) {
@@ -84,24 +84,28 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// transaction (any error on PostgreSQL, a full disk on SQLite), the batch is rolled back and
     /// applied again with every write in a savepoint of its own: the failure stays alone, and the
     /// common case costs no savepoint round trips.
+    ///
+    /// On PostgreSQL a batch of single records and removals costs two round trips: BEGIN with the
+    /// query that reads and locks the batch's habits, then the deferred records and removals, the
+    /// change notices and COMMIT (`SQLSession.run`). A write is acknowledged only after COMMIT
+    /// answered.
     private func commit(
         _ batch: [PendingWrite],
         isolatingEvery: Bool = false
     ) -> [Result<StoreWriteResult, StorageError>] {
-        do {
-            try connection.query(connection.dialect.beginWrite)
-        } catch {
-            return batch.map { _ in .failure(error) }
-        }
         if let knownHabits, knownHabits.userCount > Self.knownHabitUsers { knownHabits.removeAll() }
         let habits = knownHabits ?? BatchHabits()
-        if connection.dialect.batchesStatements {
-            do {
-                try habits.prefetch(for: batch, from: connection)
-            } catch {
-                rollback()
-                return batch.map { _ in .failure(error) }
-            }
+        let prefetch =
+            connection.dialect.batchesStatements ? habits.prefetch(for: batch, dialect: connection.dialect) : nil
+        let opening = connection.run(
+            [SQLStatement(connection.dialect.beginWrite)] + (prefetch.map { [$0.statement] } ?? [])
+        )
+        do throws(StorageError) {
+            if let failure = opening.failure { throw failure.error }
+            if let prefetch { try habits.absorb(prefetch, rows: opening.rows[1]) }
+        } catch {
+            if opening.failure?.index != 0 { rollback() }
+            return batch.map { _ in .failure(error) }
         }
         var bulk = BulkRecords(connection.dialect.batchesStatements && !isolatingEvery ? batch : [])
         var results: [Result<StoreWriteResult, StorageError>] = []
@@ -110,13 +114,15 @@ final class GroupCommitWriter: @unchecked Sendable {
             let isolated = isolatingEvery || pending.write.changesSeveralRows
             do {
                 let applier = WriteApplier(connection: connection, user: pending.user, habits: habits)
-                if bulk.isEligible(index), case .completions(let changes) = pending.write,
-                    case .record(let habitID, let date) = changes[0]
-                {
-                    // Checked here, in its place; inserted with the others before COMMIT.
-                    try applier.checkRecord(habitID: habitID, date: date)
-                    bulk.append(index: index, key: .init(user: pending.user, habitID: habitID, day: date.dayNumber))
-                    results.append(.success(.completions(changed: [false])))
+                if bulk.isEligible(index), case .completions(let changes) = pending.write {
+                    // Checked here, in its place; applied with the others in the flight of COMMIT.
+                    if case .record(let habitID, let date) = changes[0] {
+                        try applier.checkRecord(habitID: habitID, date: date)
+                    } else {
+                        _ = try applier.existingHabit(changes[0].habitID)
+                    }
+                    bulk.append(index: index, change: changes[0], user: pending.user)
+                    results.append(.success(.completions(changed: [true])))
                     continue
                 }
                 if isolated { try connection.query("SAVEPOINT write") }
@@ -137,28 +143,25 @@ final class GroupCommitWriter: @unchecked Sendable {
                 results.append(.failure(error))
             }
         }
-        do {
-            for (index, new) in try bulk.insert(into: connection) {
-                results[index] = .success(.completions(changed: [new]))
-            }
-        } catch {
-            // One deferred record failed in the database and took the transaction with it.
+        // PostgreSQL would answer COMMIT of an aborted transaction with a ROLLBACK.
+        guard !connection.transactionAborted else {
             rollback()
-            return commit(batch, isolatingEvery: true)
+            return batch.map { _ in .failure(StorageError(.io, "the transaction was aborted")) }
         }
-        do throws(StorageError) {
-            // PostgreSQL would answer COMMIT of an aborted transaction with a ROLLBACK.
-            guard !connection.transactionAborted else {
-                throw StorageError(.io, "the transaction was aborted")
-            }
-            try beforeCommit?(connection, batch, results)
-            try connection.query("COMMIT")
-            worker.withLock { commits += 1 }
-            return results
-        } catch {
+        let deferred = bulk.statements
+        let notices = beforeCommit?(batch, results).map { [$0] } ?? []
+        let closing = connection.run(deferred + notices + [SQLStatement("COMMIT")])
+        if let failure = closing.failure {
             rollback()
-            return batch.map { _ in .failure(error) }
+            // A deferred write failed in the database and took the transaction with it.
+            if failure.index < deferred.count { return commit(batch, isolatingEvery: true) }
+            return batch.map { _ in .failure(failure.error) }
         }
+        for (index, changed) in bulk.changed(by: Array(closing.rows.prefix(deferred.count))) {
+            results[index] = .success(.completions(changed: [changed]))
+        }
+        worker.withLock { commits += 1 }
+        return results
     }
 
     /// Rolls the open transaction back; what the writes of it taught the habit cache goes with it.

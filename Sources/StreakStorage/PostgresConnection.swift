@@ -10,7 +10,7 @@ import Foundation
 /// or BEGIN outside a transaction): then it runs again on the new session.
 final class PostgresConnection: SQLSession {
     let dialect = SQLDialect.postgres
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     /// Prepared statements by their SQL (with `?` placeholders): the name given to the server.
     private var statements: [String: String] = [:]
     private(set) var changes = 0
@@ -84,8 +84,13 @@ final class PostgresConnection: SQLSession {
         defer { streak_PQclear(result) }
         let status = streak_PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw error(result, "query") }
+        return rows(of: result)
+    }
+
+    /// The rows of a successful statement's result (none for a command); sets `changes`.
+    func rows(of result: OpaquePointer?) -> [[SQLValue]] {
         changes = Int(String(cString: streak_PQcmdTuples(result))) ?? 0
-        guard status == PGRES_TUPLES_OK else { return [] }
+        guard streak_PQresultStatus(result) == PGRES_TUPLES_OK else { return [] }
         let columns = streak_PQnfields(result)
         let types = (0..<columns).map { streak_PQftype(result, $0) }
         return (0..<streak_PQntuples(result)).map { row in
@@ -120,7 +125,7 @@ final class PostgresConnection: SQLSession {
     /// Resets a connection that broke; the prepared statements went with it. Inside a
     /// transaction a lost connection fails the statement, and with it the transaction: nothing
     /// half-done is acknowledged.
-    private func ensureConnected() throws(StorageError) {
+    func ensureConnected() throws(StorageError) {
         guard let handle else { throw StorageError.storeClosed }
         guard streak_PQstatus(handle) != CONNECTION_OK else { return }
         statements = [:]
@@ -137,7 +142,7 @@ final class PostgresConnection: SQLSession {
         streak_PQsetNoticeProcessor(handle, { _, _ in }, nil)
     }
 
-    private func prepared(_ sql: String, count: Int) throws(StorageError) -> String {
+    func prepared(_ sql: String, count: Int) throws(StorageError) -> String {
         if let name = statements[sql] { return name }
         let name = "s\(statements.count + 1)"
         let result = streak_PQprepare(handle, name, Self.numberingPlaceholders(sql), Int32(count), nil)
@@ -166,10 +171,10 @@ final class PostgresConnection: SQLSession {
 
     /// Calls `body` with libpq's parameter arrays: integers and text as text, blobs as binary.
     /// - Throws: `.io` when a parameter's buffer cannot be allocated (a NULL would be sent as SQL NULL).
-    private static func withParameters(
+    static func withParameters<T>(
         _ arguments: [SQLValue],
-        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> OpaquePointer?
-    ) throws(StorageError) -> OpaquePointer? {
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T
+    ) throws(StorageError) -> T {
         var buffers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -255,6 +260,14 @@ final class PostgresConnection: SQLSession {
         }
     }
 
+    /// The last error libpq reported on this session.
+    var connectionMessage: String { Self.message(of: handle) }
+
+    /// Forgets the prepared statements (the session was started anew without them).
+    func forgetPreparedStatements() {
+        statements = [:]
+    }
+
     private static func message(of handle: OpaquePointer?) -> String {
         guard let handle, let text = streak_PQerrorMessage(handle) else { return "out of memory" }
         return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -262,7 +275,7 @@ final class PostgresConnection: SQLSession {
 
     /// A failed statement as a StorageError: a unique violation is `.alreadyExists`, data
     /// corruption `.corrupt`, anything else (a lost connection, a conflict) `.io`.
-    private func error(_ result: OpaquePointer?, _ operation: String) -> StorageError {
+    func error(_ result: OpaquePointer?, _ operation: String) -> StorageError {
         let state = streak_PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
         let detail = streak_PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
         let message = detail.isEmpty ? Self.message(of: handle) : detail.trimmingCharacters(in: .whitespacesAndNewlines)

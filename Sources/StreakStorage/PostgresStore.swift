@@ -36,7 +36,7 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
         self.reader = reader
         self.followerReader = followerReader
         let notifier = ChangeNotice.Sender(origin: origin)
-        let writer = GroupCommitWriter(connection: writeConnection, beforeCommit: notifier.send)
+        let writer = GroupCommitWriter(connection: writeConnection, beforeCommit: notifier.statement)
         super.init(reader: reader, followerReader: followerReader, writer: writer)
     }
 

@@ -14,6 +14,9 @@ protocol SQLSession: AnyObject {
     /// Whether a failed statement ended the open transaction's usefulness: PostgreSQL aborts it
     /// on any error until a rollback; SQLite rolls it back itself on a few (a full disk).
     var transactionAborted: Bool { get }
+    /// Runs `statements` in order, stopping at the first that fails; on PostgreSQL they are sent
+    /// together and cost one round trip (`PostgresConnection.run`), elsewhere one by one.
+    func run(_ statements: [SQLStatement]) -> SQLFlight
 }
 
 extension SQLSession {
@@ -21,6 +24,10 @@ extension SQLSession {
     @discardableResult
     func query(_ sql: String) throws(StorageError) -> [[SQLValue]] {
         try query(sql, [])
+    }
+
+    func run(_ statements: [SQLStatement]) -> SQLFlight {
+        .oneByOne(statements, on: self)
     }
 }
 

@@ -13,9 +13,23 @@ import Testing
     static let writers = 4
 
     @Test func acknowledgedCompletionsSurviveSigkill() throws {
+        try killRepeatedly(trials: Self.trials)
+    }
+
+    /// The same on PostgreSQL, where a write is acknowledged after its COMMIT answered (the last
+    /// statement of the flight that also carries the completions and the change notices).
+    @Test(.enabled(if: PostgresTestDatabase.serverURL != nil || PostgresTestDatabase.required))
+    func acknowledgedCompletionsSurviveSigkillOnPostgres() throws {
+        let database = try PostgresTestDatabase()
+        try killRepeatedly(trials: Self.postgresTrials, extraArguments: ["--database-url", database.url])
+    }
+
+    static let postgresTrials = 30
+
+    private func killRepeatedly(trials: Int, extraArguments: [String] = []) throws {
         let directory = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var server = try ServerProcess.start(dataDirectory: directory)
+        var server = try ServerProcess.start(dataDirectory: directory, extraArguments: extraArguments)
         defer { server.stop() }
         let token = try #require(server.token)
         let setup = try server.connect()
@@ -35,13 +49,13 @@ import Testing
         // Days stored per habit: each habit is recorded on consecutive days from 2000-01-01.
         var stored = Dictionary(uniqueKeysWithValues: habits.map { ($0, 0) })
         var acknowledgedInAll = 0
-        for trial in 1...Self.trials {
+        for trial in 1...trials {
             let acknowledged = record(habits, from: stored, port: server.port, token: token) {
                 // Kill at a random moment: early in the first write, or after dozens of commits.
                 Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.15))
                 server.kill()
             }
-            server = try ServerProcess.start(dataDirectory: directory)
+            server = try ServerProcess.start(dataDirectory: directory, extraArguments: extraArguments)
             let check = try server.connect()
             let written = habits.map { (stored[$0] ?? 0) + (acknowledged[$0] ?? 0) }.max() ?? 0
             let counts = try storedCounts(check, token: token, through: try day("2000-01-01").adding(days: written + 1))
@@ -59,7 +73,7 @@ import Testing
                 acknowledgedInAll += acked
             }
         }
-        print("\(Self.trials) SIGKILLs: \(acknowledgedInAll) completions acknowledged, none lost")
+        print("\(trials) SIGKILLs: \(acknowledgedInAll) completions acknowledged, none lost")
         #expect(acknowledgedInAll > 0)
     }
 

@@ -11,6 +11,9 @@
 /// Loads libpq.so.5 once; NULL when it is loaded, else why it is not. Call before any streak_PQ...
 const char *streak_pq_load(void);
 
+/// 1 when the loaded libpq has pipeline mode (PQenterPipelineMode and friends), else 0.
+int streak_pq_has_pipeline(void);
+
 /// The functions resolved by streak_pq_load().
 struct streak_pq_functions {
     PGconn * (*PQconnectdb)(const char *conninfo);
@@ -38,6 +41,13 @@ struct streak_pq_functions {
     int (*PQgetisnull)(const PGresult *res, int tup_num, int field_num);
     void (*PQclear)(PGresult *res);
     void (*PQfreemem)(void *ptr);
+    // Pipeline mode (libpq 14 and later): NULL when the loaded libpq has none of it, and then
+    // streak_pq_has_pipeline() is 0 and statements are sent one at a time.
+    int (*PQsendQueryPrepared)(PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat);
+    PGresult * (*PQgetResult)(PGconn *conn);
+    int (*PQenterPipelineMode)(PGconn *conn);
+    int (*PQexitPipelineMode)(PGconn *conn);
+    int (*PQpipelineSync)(PGconn *conn);
 };
 extern struct streak_pq_functions streak_pq;
 
@@ -66,3 +76,8 @@ static inline char * streak_PQgetvalue(const PGresult *res, int tup_num, int fie
 static inline int streak_PQgetisnull(const PGresult *res, int tup_num, int field_num) { return streak_pq.PQgetisnull(res, tup_num, field_num); }
 static inline void streak_PQclear(PGresult *res) { streak_pq.PQclear(res); }
 static inline void streak_PQfreemem(void *ptr) { streak_pq.PQfreemem(ptr); }
+static inline int streak_PQsendQueryPrepared(PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat) { return streak_pq.PQsendQueryPrepared(conn, stmtName, nParams, paramValues, paramLengths, paramFormats, resultFormat); }
+static inline PGresult * streak_PQgetResult(PGconn *conn) { return streak_pq.PQgetResult(conn); }
+static inline int streak_PQenterPipelineMode(PGconn *conn) { return streak_pq.PQenterPipelineMode(conn); }
+static inline int streak_PQexitPipelineMode(PGconn *conn) { return streak_pq.PQexitPipelineMode(conn); }
+static inline int streak_PQpipelineSync(PGconn *conn) { return streak_pq.PQpipelineSync(conn); }

@@ -328,7 +328,9 @@ public class SQLStore: StreakStore, @unchecked Sendable {
         }
     }
 
-    private func withReader<T: Sendable>(
+    /// Runs `body` on the reading connection, which also runs the store's bulk transactions
+    /// (`createUsers`, `populate`).
+    func withReader<T: Sendable>(
         _ body: (any SQLSession) throws(StorageError) -> T
     ) -> Result<T, StorageError> {
         readerClosed.withLock { closed -> Result<T, StorageError> in

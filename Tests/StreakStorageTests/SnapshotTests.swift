@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import StreakCore
+import Synchronization
 import Testing
 
 @testable import StreakStorage
@@ -123,5 +125,42 @@ import Testing
         }
         #expect(try fixture.store.habits(of: other).isEmpty)
         #expect(try fixture.store.habits(of: bulk).count == 3)
+    }
+
+    @Test(
+        "loads from several threads at once read through several connections and all answer; after close every read fails"
+    )
+    func concurrentReads() throws {
+        let fixture = try StoreFixture(.sqlite)
+        #expect(SQLiteStore.readerCount >= 2)
+        let created = try fixture.store.createUsers(names: (0..<16).map { "user\($0)" })
+        let start = day("2025-01-01")
+        try fixture.store.populate(
+            created.enumerated().map { index, entry in
+                let days = (0...index).map { try! start.adding(days: $0 * 3) }
+                return (user: entry.user.id, habits: [PopulatedHabit(name: "h", createdOn: start, completions: days)])
+            }
+        )
+        let store = fixture.store
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for round in 0..<50 {
+                let index = (worker + round) % created.count
+                do {
+                    guard try store.authenticate(token: created[index].token) == created[index].user.id else {
+                        throw StorageError(.corrupt, "wrong user for token \(index)")
+                    }
+                    let days = try store.snapshot(of: created[index].user.id).completionDays.flatMap(\.dayNumbers)
+                    if days.count != index + 1 { throw StorageError(.corrupt, "user \(index): \(days.count) days") }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        store.close()
+        #expect(throws: StorageError.self) { try store.snapshot(of: created[0].user.id) }
+        #expect(throws: StorageError.self) { try store.authenticate(token: created[0].token) }
+        store.close()  // twice: nothing happens
     }
 }

@@ -224,8 +224,8 @@ let targets: [Target] = [
     .executableTarget(
         name: "streak-load",
         dependencies: [
-            "StreakClient", "StreakPOSIX", "StreakFraming", "StreakWire", "StreakCore", "StreakTLS", argumentParser,
-            .product(name: "Histogram", package: "hdrhistogram-swift"),
+            "StreakClient", "StreakPOSIX", "StreakFraming", "StreakWire", "StreakCore", "StreakTLS", "StreakStorage",
+            argumentParser, .product(name: "Histogram", package: "hdrhistogram-swift"),
         ],
         swiftSettings: swiftSettings
     ),

@@ -74,7 +74,7 @@ public struct CompletionIndex: Hashable, Sendable {
         for (habitID, dayNumbers) in completionDays {
             for day in dayNumbers { pairs.append((day, habitID)) }
         }
-        pairs.sort { $0.day != $1.day ? $0.day < $1.day : $0.habit < $1.habit }
+        sortByDayThenHabit(&pairs)
         var days: [Int] = []
         var ids: [[Int64]] = []
         for (day, habit) in pairs {
@@ -86,6 +86,50 @@ public struct CompletionIndex: Hashable, Sendable {
             }
         }
         return (days, ids)
+    }
+
+    /// Sorts (day, habit) pairs: by counting the days when they span not much more days than there
+    /// are pairs (a user's years of completions), each day's few habits then sorted in place where
+    /// they came out of order; else by comparison.
+    private static func sortByDayThenHabit(_ pairs: inout [(day: Int, habit: Int64)]) {
+        guard let first = pairs.first else { return }
+        var low = first.day
+        var high = first.day
+        for pair in pairs {
+            low = Swift.min(low, pair.day)
+            high = Swift.max(high, pair.day)
+        }
+        let span = high - low + 1
+        guard span <= 4 * pairs.count + 64 else {
+            pairs.sort { $0.day != $1.day ? $0.day < $1.day : $0.habit < $1.habit }
+            return
+        }
+        // Where each day's pairs start, then each pair placed there in input order.
+        var next = [Int](repeating: 0, count: span)
+        for pair in pairs { next[pair.day - low] += 1 }
+        var start = 0
+        for offset in 0..<span {
+            let count = next[offset]
+            next[offset] = start
+            start += count
+        }
+        var ordered = pairs
+        for pair in pairs {
+            ordered[next[pair.day - low]] = pair
+            next[pair.day - low] += 1
+        }
+        var runStart = 0
+        while runStart < ordered.count {
+            var runEnd = runStart + 1
+            var ascending = true
+            while runEnd < ordered.count && ordered[runEnd].day == ordered[runStart].day {
+                if ordered[runEnd].habit < ordered[runEnd - 1].habit { ascending = false }
+                runEnd += 1
+            }
+            if !ascending { ordered[runStart..<runEnd].sort { $0.habit < $1.habit } }
+            runStart = runEnd
+        }
+        pairs = ordered
     }
 
     /// The habit with `id`, if any.
@@ -241,8 +285,15 @@ public struct CompletionIndex: Hashable, Sendable {
         createdDays = all.map(\.1.start).sorted()
         archivedDays = all.compactMap { $0.1.end == .max ? nil : $0.1.end }.sorted()
         inactiveCompletionCount = 0
+        // `habits` is sorted by id: a binary search among a user's few habits per completion
+        // costs less than hashing each id into `windows` (same answer: the first of an id wins).
         for (day, ids) in zip(daysWithCompletions, completedIDs) {
-            for id in ids where !isActive(id, onDayNumber: day) { inactiveCompletionCount += 1 }
+            for id in ids {
+                let position = all.partitioningIndex { $0.0 >= id }
+                if !(position < all.count && all[position].0 == id && all[position].1.contains(day)) {
+                    inactiveCompletionCount += 1
+                }
+            }
         }
     }
 

@@ -27,6 +27,19 @@ struct UserData: Sendable {
         self.settings = settings
     }
 
+    /// The data of a user as the store read it.
+    init(_ snapshot: UserSnapshot) {
+        index = CompletionIndex(
+            habits: snapshot.habits,
+            completions: [],
+            completionDays: snapshot.completionDays,
+            skips: snapshot.skips,
+            restPeriods: snapshot.restPeriods.map(\.period)
+        )
+        restPeriods = snapshot.restPeriods
+        settings = snapshot.settings
+    }
+
     /// The streak threshold of the settings.
     var threshold: StreakThreshold {
         (try? StreakThreshold(minPercent: settings.minPercent)) ?? .atLeastOneHabit

@@ -204,12 +204,6 @@ final class UserRegistry: Sendable {
 
     /// The user's data as the store has it now (blocking).
     func data(of id: UserID) throws -> UserData {
-        try UserData(
-            habits: store.habits(of: id),
-            completions: store.completions(of: id),
-            skips: store.skips(of: id),
-            restPeriods: store.restPeriods(of: id),
-            settings: store.settings(of: id)
-        )
+        UserData(try store.snapshot(of: id))
     }
 }

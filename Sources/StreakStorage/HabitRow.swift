@@ -35,6 +35,11 @@ enum SettingsRow {
             [.integer(user)]
         )
         guard let row = rows.first else { return .defaults }
+        return try settings(from: row)
+    }
+
+    /// A settings row (`time_zone, locale, week_start, min_percent, day_start_minutes`) as settings.
+    static func settings(from row: [SQLValue]) throws(StorageError) -> UserSettings {
         guard let weekStart = Weekday(rawValue: Int(row[2].integer ?? 0)) else {
             throw StorageError(.corrupt, "a stored week start is out of range")
         }

@@ -7,6 +7,13 @@ protocol SQLSession: AnyObject {
     /// Runs one statement with `arguments` bound to its `?` placeholders and returns every row.
     @discardableResult
     func query(_ sql: String, _ arguments: [SQLValue]) throws(StorageError) -> [[SQLValue]]
+    /// Runs one statement and calls `body` with each row, read in place where the engine allows
+    /// (SQLite; elsewhere the rows are read first: `SQLRowView`).
+    func forEachRow(
+        _ sql: String,
+        _ arguments: [SQLValue],
+        _ body: (SQLRowView) throws(StorageError) -> Void
+    ) throws(StorageError)
     /// Rows changed by the last statement.
     var changes: Int { get }
     /// Runs one or more statements without arguments or results (migrations, transactions).

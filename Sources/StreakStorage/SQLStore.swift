@@ -10,9 +10,11 @@ import Synchronization
 /// connection serves them one at a time. Writes go to the single writer thread, which drains every
 /// queued submission into one transaction and answers them all after one durable COMMIT.
 public class SQLStore: StreakStore, @unchecked Sendable {
-    /// Whether the store was closed; holding it also serialises the use of `reader`.
-    private let readerClosed = Mutex(false)
-    private let reader: any SQLSession
+    /// The reading connections, each behind its own lock (`ReaderSlot`): loads of different
+    /// users read at once where the store has several (SQLite), instead of queueing behind one.
+    private let readers: [ReaderSlot]
+    /// Where the next read starts looking for a free connection.
+    private let nextReader = Atomic<Int>(0)
     /// Serialises the use of `followerReader`; true once closed.
     private let followerClosed = Mutex(false)
     /// The connection that `dayRows` and `habitsAndSettings` read through, when the store has a
@@ -20,8 +22,13 @@ public class SQLStore: StreakStore, @unchecked Sendable {
     private let followerReader: (any SQLSession)?
     private let writer: GroupCommitWriter
 
-    init(reader: any SQLSession, followerReader: (any SQLSession)? = nil, writer: GroupCommitWriter) {
-        self.reader = reader
+    init(
+        reader: any SQLSession,
+        moreReaders: [any SQLSession] = [],
+        followerReader: (any SQLSession)? = nil,
+        writer: GroupCommitWriter
+    ) {
+        readers = ([reader] + moreReaders).map(ReaderSlot.init)
         self.followerReader = followerReader
         self.writer = writer
     }
@@ -295,12 +302,21 @@ public class SQLStore: StreakStore, @unchecked Sendable {
         writer.stop()
         writerStopped()
         followerClosed.withLock { closed in
-            readerClosed.withLock { readerClosed in
-                guard !readerClosed else { return }
-                readerClosed = true
+            closeReaders(from: 0) {
                 closed = true
                 closeConnections()
             }
+        }
+    }
+
+    /// Marks every reader slot from `index` on closed, holding each slot's lock, then runs `body`
+    /// with all of them held (once, unless the store was already closed).
+    private func closeReaders(from index: Int, _ body: () -> Void) {
+        guard index < readers.count else { return body() }
+        readers[index].closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            closeReaders(from: index + 1, body)
         }
     }
 
@@ -328,16 +344,36 @@ public class SQLStore: StreakStore, @unchecked Sendable {
         }
     }
 
-    private func withReader<T: Sendable>(
+    /// Runs `body` on a free reading connection (waiting for one when all are busy); the reading
+    /// connections also run the store's bulk transactions (`createUsers`, `populate`).
+    func withReader<T: Sendable>(
         _ body: (any SQLSession) throws(StorageError) -> T
     ) -> Result<T, StorageError> {
-        readerClosed.withLock { closed -> Result<T, StorageError> in
+        func run(_ slot: ReaderSlot, _ closed: inout Bool) -> Result<T, StorageError> {
             guard !closed else { return .failure(StorageError.storeClosed) }
             do throws(StorageError) {
-                return .success(try body(reader))
+                return .success(try body(slot.session))
             } catch {
                 return .failure(error)
             }
         }
+        let start = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max
+        if readers.count > 1 {
+            for offset in 0..<readers.count {
+                let slot = readers[(start + offset) % readers.count]
+                if let result = slot.closed.withLockIfAvailable({ run(slot, &$0) }) { return result }
+            }
+        }
+        let slot = readers[start % readers.count]
+        return slot.closed.withLock { run(slot, &$0) }
     }
+}
+
+/// One reading connection and whether the store was closed; holding the lock serialises the use
+/// of the connection.
+final class ReaderSlot: @unchecked Sendable {
+    let closed = Mutex(false)
+    let session: any SQLSession
+
+    init(_ session: any SQLSession) { self.session = session }
 }

@@ -64,28 +64,44 @@ final class SQLiteConnection: SQLSession {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
-        for (index, argument) in arguments.enumerated() {
-            let position = Int32(index + 1)
-            let result: Int32
-            switch argument {
-            case .null: result = sqlite3_bind_null(statement, position)
-            case .integer(let value): result = sqlite3_bind_int64(statement, position, value)
-            case .text(let value): result = sqlite3_bind_text(statement, position, value, -1, csqlite_transient())
-            case .blob(let bytes):
-                result = bytes.withUnsafeBytes {
-                    sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), csqlite_transient())
-                }
-            }
-            guard result == SQLITE_OK else { throw error("bind") }
-        }
+        try bind(arguments, to: statement)
         var rows: [[SQLValue]] = []
+        try step(statement) { statement in rows.append(Self.values(of: statement)) }
+        return rows
+    }
+
+    /// Runs a cached prepared statement with `arguments` and calls `body` with each row as it is
+    /// stepped to.
+    func forEachRow(
+        _ sql: String,
+        _ arguments: [SQLValue],
+        _ body: (SQLRowView) throws(StorageError) -> Void
+    ) throws(StorageError) {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        try bind(arguments, to: statement)
+        try step(statement) { statement throws(StorageError) in try body(SQLRowView(statement: statement)) }
+    }
+
+    private func step(
+        _ statement: OpaquePointer?,
+        _ row: (OpaquePointer) throws(StorageError) -> Void
+    ) throws(StorageError) {
+        guard let statement else { throw StorageError.storeClosed }
         while true {
             let step = sqlite3_step(statement)
             if step == SQLITE_DONE { break }
             guard step == SQLITE_ROW else { throw error("step") }
-            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+            try row(statement)
         }
-        return rows
+    }
+
+    /// Every column of the statement's current row.
+    static func values(of statement: OpaquePointer) -> [SQLValue] {
+        (0..<sqlite3_column_count(statement)).map { column(statement, $0) }
     }
 
     /// The writes the gathering VFS made to this connection's log so far, or -1 (for tests).
@@ -116,7 +132,24 @@ final class SQLiteConnection: SQLSession {
         )
     }
 
-    private func column(_ statement: OpaquePointer?, _ index: Int32) -> SQLValue {
+    private func bind(_ arguments: [SQLValue], to statement: OpaquePointer?) throws(StorageError) {
+        for (index, argument) in arguments.enumerated() {
+            let position = Int32(index + 1)
+            let result: Int32
+            switch argument {
+            case .null: result = sqlite3_bind_null(statement, position)
+            case .integer(let value): result = sqlite3_bind_int64(statement, position, value)
+            case .text(let value): result = sqlite3_bind_text(statement, position, value, -1, csqlite_transient())
+            case .blob(let bytes):
+                result = bytes.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), csqlite_transient())
+                }
+            }
+            guard result == SQLITE_OK else { throw error("bind") }
+        }
+    }
+
+    private static func column(_ statement: OpaquePointer?, _ index: Int32) -> SQLValue {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
         case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))

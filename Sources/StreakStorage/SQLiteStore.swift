@@ -13,7 +13,7 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
 
     /// The database file.
     public let path: String
-    private let reader: SQLiteConnection
+    private let readers: [SQLiteConnection]
     private let writeConnection: SQLiteConnection
     private let checkpointer: WALCheckpointer
 
@@ -29,13 +29,22 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         let writeConnection = try SQLiteConnection(path: path, gatheringLogWrites: true)
         try Migration.migrate(writeConnection, migrations: Migration.all)
-        let reader = try SQLiteConnection(path: path)
+        // A reading connection per core (two to four): loading users reads in parallel (WAL).
+        var readers: [SQLiteConnection] = []
+        for _ in 0..<Self.readerCount { readers.append(try SQLiteConnection(path: path)) }
         checkpointer = try WALCheckpointer(path: path, threshold: checkpointThreshold)
         writeConnection.reportLogSize(to: checkpointer)
         self.writeConnection = writeConnection
-        self.reader = reader
-        super.init(reader: reader, writer: GroupCommitWriter(connection: writeConnection))
+        self.readers = readers
+        super.init(
+            reader: readers[0],
+            moreReaders: Array(readers.dropFirst()),
+            writer: GroupCommitWriter(connection: writeConnection)
+        )
     }
+
+    /// How many reading connections a store opens.
+    static let readerCount = min(4, max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     /// The schema version after migrating: the number of migrations applied.
     public var schemaVersion: Int { Migration.all.count }
@@ -56,7 +65,7 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
     /// Statements finalized, the WAL checkpointed into the database file and truncated, both
     /// connections closed.
     override func closeConnections() {
-        reader.close()
+        for reader in readers { reader.close() }
         // The writer and the checkpointer have ended: the write connection is free to checkpoint and close.
         writeConnection.close(checkpoint: true)
     }

@@ -17,14 +17,19 @@ enum ScheduleRow {
         }
         var entries: [Int64: [ScheduleEntry]] = [:]
         for row in try connection.query(sql, arguments) {
-            let bits = row[2].integer ?? 0
-            guard (1...0x7F).contains(bits),
-                let weekdays = try? WeekdaySet(numbers: (1...7).filter { bits & (1 << ($0 - 1)) != 0 })
-            else { throw StorageError(.corrupt, "a stored schedule has no weekday") }
-            let entry = ScheduleEntry(effectiveFrom: try HabitRow.date(row[1]), weekdays: weekdays)
-            entries[row[0].integer ?? 0, default: []].append(entry)
+            let (habitID, entry) = try Self.entry(from: row)
+            entries[habitID, default: []].append(entry)
         }
         return entries.mapValues { HabitSchedule($0) }
+    }
+
+    /// A schedule row (`habit_id, effective_from, weekdays`) as its habit's id and entry.
+    static func entry(from row: [SQLValue]) throws(StorageError) -> (habitID: Int64, entry: ScheduleEntry) {
+        let bits = row[2].integer ?? 0
+        guard (1...0x7F).contains(bits),
+            let weekdays = try? WeekdaySet(numbers: (1...7).filter { bits & (1 << ($0 - 1)) != 0 })
+        else { throw StorageError(.corrupt, "a stored schedule has no weekday") }
+        return (row[0].integer ?? 0, ScheduleEntry(effectiveFrom: try HabitRow.date(row[1]), weekdays: weekdays))
     }
 
     /// `habits` with their stored schedules.

@@ -233,6 +233,9 @@ public protocol StreakStore: AnyObject, Sendable {
     func restPeriods(of user: UserID) throws(StorageError) -> [RestPeriodRecord]
     /// The user's settings (the defaults until changed).
     func settings(of user: UserID) throws(StorageError) -> UserSettings
+    /// The user's habits, completions, skips, rest periods and settings together (what loading
+    /// a user reads), as one snapshot where the store can read it at once.
+    func snapshot(of user: UserID) throws(StorageError) -> UserSnapshot
     /// The completions and skips of the user on `days` (the rows a change notice names), read in
     /// one statement, on a connection of their own where the store has one (so that following
     /// other servers never waits behind loads and authentication).

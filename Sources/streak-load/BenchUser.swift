@@ -18,10 +18,9 @@ struct BenchUser: Sendable {
     static func prepare(token: String, connection: LoadConnection, create: Bool) throws(LoadError) -> BenchUser {
         var ids = try habitIDs(token: token, connection: connection)
         guard create, ids.count < habitCount else { return BenchUser(token: token, habitIDs: ids) }
-        let createdOn = try! asOf.adding(days: -400)
         for index in ids.count..<habitCount {
             var request = WireCreateHabitRequest()
-            request.name = "bench habit \(index + 1)"
+            request.name = habitName(index)
             request.createdOn = createdOn
             let template = RequestTemplate(
                 method: WireMethod.createHabit.rawValue,
@@ -49,12 +48,19 @@ struct BenchUser: Sendable {
         }
     }
 
+    /// The seed of a user known by token only (`prepare`).
+    static func seed(token: String) -> UInt64 {
+        token.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+
+    /// The seed of the user on line `index` (from 0) of a tokens file (`populate`, `generate`):
+    /// the same data for the same position, whichever way the store was filled.
+    static func seed(index: Int) -> UInt64 { UInt64(index) &+ 0x5eed }
+
     /// The days of a year before `asOf` on which each of `habitCount` habits is done, each habit
     /// with its own seeded rate (45 % to 85 %).
-    static func yearOfDays(token: String) -> [[CivilDate]] {
-        var generator = SplitMix64(
-            seed: token.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-        )
+    static func yearOfDays(seed: UInt64) -> [[CivilDate]] {
+        var generator = SplitMix64(seed: seed)
         return (0..<habitCount).map { index in
             let rate = 0.45 + 0.1 * Double(index)
             return (0..<365).compactMap { offset in
@@ -63,13 +69,19 @@ struct BenchUser: Sendable {
         }
     }
 
-    /// The data set of one user as one ImportData request: the same habits and days as `prepare`.
-    static func importRequest(token: String) -> WireImportDataRequest {
+    /// The name of the user's habit at `index` (from 0).
+    static func habitName(_ index: Int) -> String { "bench habit \(index + 1)" }
+
+    /// Every habit's first day.
+    static let createdOn = try! asOf.adding(days: -400)
+
+    /// The data set of one user as one ImportData request: the same habits as `prepare`, the
+    /// days of `yearOfDays(seed:)`.
+    static func importRequest(seed: UInt64) -> WireImportDataRequest {
         var request = WireImportDataRequest()
-        let createdOn = try! asOf.adding(days: -400)
-        request.habits = yearOfDays(token: token).enumerated().map { index, days in
+        request.habits = yearOfDays(seed: seed).enumerated().map { index, days in
             var habit = WireImportHabit()
-            habit.name = "bench habit \(index + 1)"
+            habit.name = habitName(index)
             habit.createdOn = createdOn
             habit.completions = days
             return habit
@@ -80,7 +92,7 @@ struct BenchUser: Sendable {
     /// A year of completions before `asOf` (`yearOfDays`), in batches.
     private static func recordYear(token: String, habitIDs: [Int64], connection: LoadConnection) throws(LoadError) {
         var completions: [WireCompletion] = []
-        for (habitID, days) in zip(habitIDs, yearOfDays(token: token)) {
+        for (habitID, days) in zip(habitIDs, yearOfDays(seed: seed(token: token))) {
             for date in days {
                 var completion = WireCompletion()
                 completion.habitId = habitID

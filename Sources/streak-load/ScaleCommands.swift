@@ -7,7 +7,8 @@ import StreakWire
 import Synchronization
 
 extension StreakLoad {
-    /// Gives many users the benchmark's data set quickly: one ImportData each, from several connections.
+    /// Gives many users the benchmark's data set through a server: one ImportData each, from
+    /// several connections (`generate` writes the same data straight into a store, faster).
     struct Populate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Give every user five habits and a year of completions, one ImportData per user."
@@ -32,7 +33,7 @@ extension StreakLoad {
                         let template = RequestTemplate(
                             method: WireMethod.importData.rawValue,
                             token: tokens[index],
-                            message: BenchUser.importRequest(token: tokens[index]).serializedBytes()
+                            message: BenchUser.importRequest(seed: BenchUser.seed(index: index)).serializedBytes()
                         )
                         _ = try connection.call(template, id: id)
                         id &+= 1

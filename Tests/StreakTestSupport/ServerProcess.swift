@@ -45,6 +45,16 @@ public final class ServerProcess: @unchecked Sendable {
         return bundle.deletingLastPathComponent().appendingPathComponent("streakd")
     }
 
+    /// The `streak-load` executable (the benchmark's load generator) beside `streakd`, or
+    /// `STREAK_LOAD_BIN`.
+    public static var loadBinaryURL: URL {
+        if let path = ProcessInfo.processInfo.environment["STREAK_LOAD_BIN"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return bundle.deletingLastPathComponent().appendingPathComponent("streak-load")
+    }
+
     /// The process's memory map, `/proc/PID/maps`, read to its end (its size shows as 0, so
     /// reading by size would stop early).
     public static func memoryMaps(of pid: Int32) throws -> String {
@@ -204,15 +214,18 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// Runs `streakd ARGUMENTS` to completion (e.g. `user add bob --data-dir DIR`).
-    /// - Parameter timeout: after this the process is killed (a server that should have refused
-    ///   to start must not hang the test).
+    /// - Parameters:
+    ///   - executable: another program to run instead (e.g. `loadBinaryURL`).
+    ///   - timeout: after this the process is killed (a server that should have refused to start
+    ///     must not hang the test).
     /// - Returns: the exit status, standard output and standard error.
     public static func run(
         _ arguments: [String],
+        executable: URL = binaryURL,
         timeout: Duration = .seconds(60)
     ) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
-        process.executableURL = binaryURL
+        process.executableURL = executable
         process.arguments = arguments
         let output = Pipe()
         let error = Pipe()

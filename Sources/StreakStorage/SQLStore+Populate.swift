@@ -1,0 +1,119 @@
+public import StreakCore
+
+/// A new habit and the days it was done, for `SQLStore.populate`.
+public struct PopulatedHabit: Hashable, Sendable {
+    /// The name (the rules of `createHabit`).
+    public var name: String
+    /// The first day.
+    public var createdOn: CivilDate
+    /// The days done, none before `createdOn` (any order; a day given twice counts once).
+    public var completions: [CivilDate]
+
+    /// Creates a habit.
+    public init(name: String, createdOn: CivilDate, completions: [CivilDate]) {
+        self.name = name
+        self.createdOn = createdOn
+        self.completions = completions
+    }
+}
+
+extension SQLStore {
+    /// Gives users new habits with their completions, in one transaction: the bulk form of an
+    /// import (`StoreWrite.importData`) of new habits, for filling a store with benchmark users
+    /// quickly. Each habit is created as `createHabit` creates it (same ids, same checks); each
+    /// habit's completions are inserted with one statement.
+    ///
+    /// Run it while no server serves these users (a server's cached state would not see the
+    /// rows): it writes through the store's reading connection, as `createUsers` does.
+    /// - Throws: `.invalidArgument` for a bad name or a completion before its habit's first day
+    ///   (`item` is the index in `users`); nothing of the call is kept after any error.
+    public func populate(_ users: [(user: UserID, habits: [PopulatedHabit])]) throws(StorageError) {
+        for (index, entry) in users.enumerated() {
+            for habit in entry.habits {
+                if let problem = HabitName.problem(habit.name) {
+                    throw StorageError(.invalidArgument, problem, item: index)
+                }
+                if let first = habit.completions.min(), first < habit.createdOn {
+                    throw StorageError(
+                        .invalidArgument,
+                        "a completion on \(first) is before the habit's first day \(habit.createdOn)",
+                        item: index
+                    )
+                }
+            }
+        }
+        guard !users.isEmpty else { return }
+        try withReader { connection throws(StorageError) in
+            // SQLite: no foreign-key check per completion row; every row's habit is inserted just
+            // before it, in the same transaction (the pragma is a no-op inside a transaction).
+            let checksKeys = connection.dialect == .sqlite
+            if checksKeys { try connection.execute("PRAGMA foreign_keys = OFF") }
+            defer {
+                if checksKeys { try? connection.execute("PRAGMA foreign_keys = ON") }
+            }
+            try connection.query(connection.dialect.beginWrite)
+            do throws(StorageError) {
+                let habits = BatchHabits()
+                for (user, userHabits) in users {
+                    let applier = WriteApplier(connection: connection, user: user, habits: habits)
+                    for item in userHabits {
+                        let write = StoreWrite.createHabit(name: item.name, createdOn: item.createdOn)
+                        guard case .habit(let habit) = try applier.apply(write) else {
+                            throw StorageError(.corrupt, "creating a habit gave no habit")
+                        }
+                        try Self.insertCompletions(item.completions, of: habit.id, user: user, into: connection)
+                    }
+                    habits.forget(user)
+                }
+                try connection.query("COMMIT")
+            } catch {
+                _ = try? connection.query("ROLLBACK")
+                throw error
+            }
+        }.get()
+    }
+
+    /// Inserts one habit's completions with one statement (ascending, so that the rows append
+    /// to the table's primary key order).
+    private static func insertCompletions(
+        _ days: [CivilDate],
+        of habitID: Int64,
+        user: UserID,
+        into connection: any SQLSession
+    ) throws(StorageError) {
+        guard !days.isEmpty else { return }
+        let numbers = Set(days.map(\.dayNumber)).sorted().map(Int64.init)
+        // The habit is new: none of its rows exist, so nothing can conflict.
+        let sql =
+            connection.dialect == .postgres
+            ? "INSERT INTO completions (user_id, habit_id, day) SELECT ?, ?, unnest(?::integer[])"
+            : "INSERT INTO completions (user_id, habit_id, day) SELECT ?, ?, value FROM json_each(?)"
+        let list =
+            connection.dialect == .postgres
+            ? SQLValue.integerArray(numbers) : .text(jsonArray(numbers))
+        try connection.query(
+            sql,
+            [.integer(user), .integer(habitID), list]
+        )
+    }
+
+    /// `[1,2,3]`, written digit by digit (joining a string per number cost a tenth of a bulk load).
+    private static func jsonArray(_ numbers: [Int64]) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(numbers.count * 7 + 2)
+        var digits: [UInt8] = []
+        for (index, number) in numbers.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if number < 0 { bytes.append(UInt8(ascii: "-")) }
+            var rest = number.magnitude
+            digits.removeAll(keepingCapacity: true)
+            repeat {
+                digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: digits.reversed())
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

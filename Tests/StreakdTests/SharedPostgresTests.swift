@@ -13,8 +13,7 @@ struct SharedPostgresTests {
     @Test("a change committed on one server reaches the other's reads and watchers")
     func changesReachTheOtherServer() throws {
         let database = try PostgresTestDatabase()
-        let first = try ServerProcess.start(extraArguments: ["--database-url", database.url])
-        let second = try ServerProcess.start(extraArguments: ["--database-url", database.url])
+        let (first, second) = try startTwo(on: database)
         defer {
             _ = first.stop()
             _ = second.stop()
@@ -98,8 +97,7 @@ struct SharedPostgresTests {
             arguments: ["--data-dir", directory.path, "--database-url", database.url]
         ).sorted { $0.key < $1.key }.map(\.value)
         try? FileManager.default.removeItem(at: directory)
-        let stormer = try ServerProcess.start(extraArguments: ["--database-url", database.url])
-        let holder = try ServerProcess.start(extraArguments: ["--database-url", database.url])
+        let (stormer, holder) = try startTwo(on: database)
         defer {
             stormer.stop()
             holder.stop()
@@ -333,8 +331,7 @@ struct SharedPostgresTests {
     @Test("a completion on one server and a skip of the same day on the other, at the same time: one of them stays")
     func recordAndSkipRace() throws {
         let database = try PostgresTestDatabase()
-        let first = try ServerProcess.start(extraArguments: ["--database-url", database.url])
-        let second = try ServerProcess.start(extraArguments: ["--database-url", database.url])
+        let (first, second) = try startTwo(on: database)
         defer {
             _ = first.stop()
             _ = second.stop()
@@ -424,6 +421,19 @@ struct SharedPostgresTests {
     }
 
     /// Creates a habit that starts on 2024-01-01.
+    /// Two real servers on `database`, started one after the other (the first creates the local
+    /// user); the caller stops them.
+    private func startTwo(on database: PostgresTestDatabase) throws -> (ServerProcess, ServerProcess) {
+        let arguments = ["--database-url", database.url]
+        let first = try ServerProcess.start(extraArguments: arguments)
+        do {
+            return (first, try ServerProcess.start(extraArguments: arguments))
+        } catch {
+            first.stop()
+            throw error
+        }
+    }
+
     private func createHabit(_ name: String, on connection: TestConnection, token: String) throws -> WireHabit {
         try #require(
             try connection.call(

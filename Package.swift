@@ -37,8 +37,15 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 
 let targets: [Target] = [
     // The pure domain core: calendar maths, heatmaps, labels, streaks (and the seeded generator
-    // behind sample data and reproducible tests). Foundation only.
-    .target(name: "StreakCore", swiftSettings: swiftSettings),
+    // behind sample data and reproducible tests). FoundationEssentials and
+    // FoundationInternationalization only (time zones and locales), with the ICU library they
+    // ship for one call (a locale's year-month pattern), so the server links no
+    // swift-corelibs-foundation.
+    .target(
+        name: "StreakCore",
+        swiftSettings: swiftSettings,
+        linkerSettings: [.linkedLibrary("_FoundationICU")]
+    ),
     .testTarget(name: "StreakCoreTests", dependencies: ["StreakCore"], swiftSettings: swiftSettings),
 
     // Length-prefixed framing: preface, frame encoder and decoder. No sockets, no protobuf.
@@ -89,7 +96,7 @@ let targets: [Target] = [
     // the store that several servers share.
     .target(
         name: "StreakStorage",
-        dependencies: ["StreakCore", "CSQLite", "CSQLiteWAL", "CPostgres"],
+        dependencies: ["StreakCore", "StreakPOSIX", "CSQLite", "CSQLiteWAL", "CPostgres"],
         swiftSettings: swiftSettings
     ),
     .testTarget(

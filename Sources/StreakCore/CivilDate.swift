@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A day in the proleptic Gregorian calendar: year, month and day, with no time and no zone.
 ///

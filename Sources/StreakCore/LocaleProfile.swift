@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationInternationalization
 
 /// What the core needs from a locale: its first weekday and its names for weekdays and months.
 ///
@@ -34,7 +35,7 @@ public struct LocaleProfile: Hashable, Sendable {
     public static func named(_ identifier: String) throws(CoreError) -> LocaleProfile {
         if let builtIn = builtIn(identifier) { return builtIn }
         if let cached = cache.profile(identifier) { return cached }
-        let normalized = identifier.replacingOccurrences(of: "-", with: "_")
+        let normalized = identifier.replacing("-", with: "_")
         guard !normalized.isEmpty, knownIdentifiers.contains(normalized) else {
             throw CoreError(.unknownIdentifier, "unknown locale \(identifier)")
         }
@@ -62,7 +63,8 @@ public struct LocaleProfile: Hashable, Sendable {
         shortMonthSymbols = calendar.shortMonthSymbols
         monthSymbols = calendar.standaloneMonthSymbols
         formatMonthSymbols = calendar.monthSymbols
-        yearMonthPattern = DateFormatter.dateFormat(fromTemplate: "yMMMM", options: 0, locale: locale) ?? "LLLL y"
+        yearMonthPattern =
+            DatePatternGenerator.bestPattern(skeleton: "yMMMM", localeIdentifier: identifier) ?? "LLLL y"
     }
 
     /// English as Foundation gives it for `en`, `en_US` and `en_GB`; only the first weekday differs.

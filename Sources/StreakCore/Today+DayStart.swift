@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Today {
     /// The user's date of `instant`: the date of its wall-clock time in `timeZone` minus

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationInternationalization
 
 /// "Today" as a civil date: an explicit instant in an explicit time zone, never a hidden clock.
 public enum Today {

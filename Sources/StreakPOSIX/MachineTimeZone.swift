@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -40,7 +40,7 @@ public enum MachineTimeZone {
 
     /// `Europe/Berlin` from `/usr/share/zoneinfo/Europe/Berlin` (or `../usr/share/zoneinfo/...`).
     static func zoneName(inPath path: String) -> String {
-        guard let range = path.range(of: "zoneinfo/") else { return path }
+        guard let range = path.firstRange(of: "zoneinfo/") else { return path }
         var name = String(path[range.upperBound...])
         // Debian's posix/ and right/ trees hold the same zones.
         for tree in ["posix/", "right/"] where name.hasPrefix(tree) {
@@ -50,7 +50,9 @@ public enum MachineTimeZone {
     }
 
     static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
+        let end = text.lastIndex { !$0.isWhitespace }.map(text.index(after:)) ?? start
+        return String(text[start..<end])
     }
 
     static func known(_ name: String) -> Bool {

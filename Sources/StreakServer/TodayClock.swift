@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StreakCore
 
 /// "Today" in a time zone, recomputed only when the wall clock leaves the cached day.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import StreakPOSIX
+import Glibc
 
 /// The data directory, which holds the SQLite database and the local user's token.
 public enum DataDirectory {
@@ -14,7 +16,7 @@ public enum DataDirectory {
         } catch {
             throw StorageError(
                 .io,
-                "cannot create the data directory \(path): \(error.localizedDescription)",
+                "cannot create the data directory \(path): \(error)",
                 cause: error
             )
         }
@@ -35,7 +37,7 @@ extension DataDirectory {
         }
         restrict(path, to: 0o700)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
-            restrict((path as NSString).appendingPathComponent(name), to: 0o600)
+            restrict(PathText.joining(path, name), to: 0o600)
         }
         return fixed
     }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import StreakPOSIX
+import Glibc
+import Dispatch
 import StreakCore
 import Synchronization
 
@@ -25,7 +28,7 @@ public enum LocalUser {
         reissue: Bool = true,
         timeZone: String = "UTC"
     ) throws(StorageError) -> String? {
-        let path = (dataDirectory as NSString).appendingPathComponent(tokenFileName)
+        let path = PathText.joining(dataDirectory, tokenFileName)
         let users = try store.users()
         let token: String
         if users.isEmpty {
@@ -79,7 +82,7 @@ public enum LocalUser {
             throw StorageError(.io, "cannot write the token file \(path)")
         }
         // The rename is durable once the directory is.
-        let directory = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let directory = open(PathText.parent(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 {
             fsync(directory)
             close(directory)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A named, versioned schema change. Migrations are only ever appended, never edited.
 struct Migration: Sendable {

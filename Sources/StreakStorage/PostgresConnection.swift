@@ -1,5 +1,7 @@
 internal import CPostgres
-import Foundation
+import FoundationEssentials
+import StreakPOSIX
+import Glibc
 
 /// One PostgreSQL connection through libpq, used by one thread at a time (the caller serialises).
 ///
@@ -270,7 +272,7 @@ final class PostgresConnection: SQLSession {
 
     private static func message(of handle: OpaquePointer?) -> String {
         guard let handle, let text = streak_PQerrorMessage(handle) else { return "out of memory" }
-        return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(cString: text).trimmingWhitespace()
     }
 
     /// A failed statement as a StorageError: a unique violation is `.alreadyExists`, data
@@ -278,7 +280,7 @@ final class PostgresConnection: SQLSession {
     func error(_ result: OpaquePointer?, _ operation: String) -> StorageError {
         let state = streak_PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
         let detail = streak_PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
-        let message = detail.isEmpty ? Self.message(of: handle) : detail.trimmingCharacters(in: .whitespacesAndNewlines)
+        let message = detail.isEmpty ? Self.message(of: handle) : detail.trimmingWhitespace()
         let code: StorageError.Code =
             switch state {
             case "23505": .alreadyExists

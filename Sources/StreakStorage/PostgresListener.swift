@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// Listens for the `ChangeNotice`s of the other servers sharing a PostgreSQL database, on a
 /// connection of its own watched by a Dispatch read source, and reports them as `ExternalChange`s

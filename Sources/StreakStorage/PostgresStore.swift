@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 import Synchronization
 
 /// The store that several `streakd` servers share: one PostgreSQL database (see

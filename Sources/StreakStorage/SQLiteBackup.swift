@@ -1,5 +1,6 @@
 internal import CSQLite
-import Foundation
+import FoundationEssentials
+import StreakPOSIX
 
 #if canImport(Glibc)
 import Glibc
@@ -167,7 +168,7 @@ public enum SQLiteBackup {
                 sqlite3_sleep(20)
             } else {
                 busySince = nil
-                if result == SQLITE_OK && pause > .zero { Thread.sleep(forTimeInterval: pause / .seconds(1)) }
+                if result == SQLITE_OK && pause > .zero { sqlite3_sleep(Int32(min(pause / .milliseconds(1), 60_000))) }
             }
         } while result == SQLITE_OK || result == SQLITE_BUSY || result == SQLITE_LOCKED
         let pages = Int(sqlite3_backup_pagecount(backup))
@@ -199,9 +200,9 @@ public enum SQLiteBackup {
         source: String,
         replacing: Bool
     ) throws(StorageError) {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         let exists = FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory)
-        if exists && isDirectory.boolValue {
+        if exists && isDirectory {
             throw StorageError(.invalidArgument, "\(destination) is a directory; name the backup file")
         }
         let database = canonical(source)
@@ -223,7 +224,7 @@ public enum SQLiteBackup {
     private static func canonical(_ path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().resolvingSymlinksInPath().path
-        return (directory as NSString).appendingPathComponent(url.lastPathComponent)
+        return PathText.joining(directory, url.lastPathComponent)
     }
 
     /// A new empty file, mode 0600, in the directory of `destination`.
@@ -231,7 +232,7 @@ public enum SQLiteBackup {
         let url = URL(fileURLWithPath: destination)
         let directory = url.deletingLastPathComponent().path
         var template = Array(
-            (directory as NSString).appendingPathComponent(".\(url.lastPathComponent).XXXXXX").utf8CString
+            PathText.joining(directory, ".\(url.lastPathComponent).XXXXXX").utf8CString
         )
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {

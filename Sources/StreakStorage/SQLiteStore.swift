@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import StreakPOSIX
 import StreakCore
 
 /// The embedded store: one SQLite database in WAL mode with full synchronous commits.
@@ -26,7 +27,7 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
     /// Opens the store with the log size, in pages, past which a checkpoint runs (tests use small ones).
     init(directory: String, checkpointThreshold: Int32) throws(StorageError) {
         try DataDirectory.create(directory)
-        path = (directory as NSString).appendingPathComponent(Self.fileName)
+        path = PathText.joining(directory, Self.fileName)
         let writeConnection = try SQLiteConnection(path: path, gatheringLogWrites: true)
         try Migration.migrate(writeConnection, migrations: Migration.all)
         // A reading connection per core (two to four): loading users reads in parallel (WAL).

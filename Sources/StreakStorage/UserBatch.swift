@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a user name may be: 1 to 64 characters, none of them a space or a control character.
 public enum UserName {

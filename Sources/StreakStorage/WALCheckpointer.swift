@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Copies the write-ahead log back into the database on a thread of its own.
 ///

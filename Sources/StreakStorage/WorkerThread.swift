@@ -1,4 +1,4 @@
-import Foundation
+import StreakPOSIX
 
 /// A thread of its own that sleeps until it has work or is asked to stop: the hand-shake that
 /// the group-commit writer and the WAL checkpointer share.
@@ -9,7 +9,7 @@ import Foundation
 /// lock. Once asked to stop, the thread exits the first time `take` finds nothing.
 final class WorkerThread<Work>: @unchecked Sendable {
     private let name: String
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var stopping = false
     private var stopped = false
 
@@ -25,9 +25,7 @@ final class WorkerThread<Work>: @unchecked Sendable {
     ///     work, or nil to sleep (or to exit, once stopping).
     ///   - run: Runs a piece of work, outside the lock.
     func start(take: @escaping @Sendable (_ stopping: Bool) -> Work?, run: @escaping @Sendable (Work) -> Void) {
-        let thread = Thread { [self] in loop(take: take, run: run) }
-        thread.name = name
-        thread.start()
+        NamedThread.start(name: name) { [self] in loop(take: take, run: run) }
     }
 
     /// Changes the owner's state under the lock, with whether the worker is stopping, then

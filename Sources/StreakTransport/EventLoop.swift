@@ -1,6 +1,7 @@
 internal import CEventPoll
 import Dispatch
-import Foundation
+import FoundationEssentials
+import StreakPOSIX
 import Synchronization
 
 #if canImport(Glibc)
@@ -95,9 +96,7 @@ final class EventLoop: LoopExecutor, @unchecked Sendable {
 
     /// Starts the loop's thread. Call once.
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = label
-        thread.start()
+        NamedThread.start(name: label) { [self] in run() }
     }
 
     /// Ends the loop's thread once the blocks given before have run; call once every connection

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StreakFraming
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import StreakPOSIX
 import Logging
 import StreakStorage
 
@@ -66,7 +67,7 @@ struct BackupCommand: ParsableCommand {
                 """
             )
         }
-        let source = (storage.path() as NSString).appendingPathComponent(SQLiteStore.fileName)
+        let source = PathText.joining(storage.path(), SQLiteStore.fileName)
         let copy: SQLiteBackup.Copy
         do {
             copy = try SQLiteBackup.copy(
@@ -86,7 +87,7 @@ struct BackupCommand: ParsableCommand {
         print(
             "backed up \(source) to \(destination): \(copy.pages) pages of \(copy.pageSize) bytes "
                 + "(\(Self.size(copy.bytes))), schema version \(copy.schemaVersion), "
-                + "in \(String(format: "%.3f", copy.seconds)) s (\(copy.steps) steps)"
+                + "in \(decimalText(copy.seconds, places: 3)) s (\(copy.steps) steps)"
         )
     }
 
@@ -115,7 +116,7 @@ struct BackupCommand: ParsableCommand {
 
     /// Says why on standard error and exits with status 1.
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("streakd: \(message)\n".utf8))
+        StandardStreams.writeError("streakd: \(message)\n")
         Self.exit(withError: ExitCode.failure)
     }
 
@@ -128,6 +129,6 @@ struct BackupCommand: ParsableCommand {
             value /= 1024
             unit += 1
         }
-        return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f", value) + " " + units[unit]
+        return unit == 0 ? "\(bytes) bytes" : decimalText(value, places: 1) + " " + units[unit]
     }
 }

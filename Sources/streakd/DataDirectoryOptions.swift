@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import StreakStorage
 
 /// Where `streakd` keeps its database and the local user's token.
@@ -27,7 +28,7 @@ struct DataDirectoryOptions: ParsableArguments {
         if let dataDir, !dataDir.isEmpty { return dataDir }
         if let value = environment["STREAKD_DATA_DIR"], !value.isEmpty { return value }
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/streakd" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.passwordHome()
         return home + "/.local/share/streakd"
     }
 
@@ -54,5 +55,11 @@ struct DataDirectoryOptions: ParsableArguments {
         // The database and its WAL and shared-memory files are created 0600, by every command.
         umask(0o077)
         return try SQLiteStore(directory: directory.path)
+    }
+
+    /// The user's home directory from the password database (`HOME` unset), else "/".
+    private static func passwordHome() -> String {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
+        return String(cString: directory)
     }
 }

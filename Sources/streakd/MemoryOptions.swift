@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import StreakPOSIX
 import StreakServer
 
 /// How much memory the users held by `streakd` may take.
@@ -33,10 +34,10 @@ struct MemoryOptions: ParsableArguments {
 
     /// Parses `256MiB`, `64M`, `1g`, `512k`, `1048576` or `unlimited`.
     static func parse(_ text: String, source: String) throws -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmingWhitespace().lowercased()
         if trimmed == "unlimited" || trimmed == "none" { return nil }
         let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
-        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        let unit = trimmed.dropFirst(digits.count).trimmingWhitespace()
         let shifts: [String: Int] = [
             "": 0, "b": 0, "k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20, "g": 30, "gb": 30, "gib": 30,
         ]

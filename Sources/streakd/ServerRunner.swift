@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Logging
 import StreakPOSIX
 import StreakServer
@@ -50,7 +50,7 @@ final class ServerRunner: Sendable {
         if !fixed.isEmpty {
             logger.notice(
                 "made the data directory private: 0700 for the directory, 0600 for its files",
-                metadata: ["changed": "\(fixed.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))"]
+                metadata: ["changed": "\(fixed.map { PathText.lastComponent(of: $0) }.joined(separator: ", "))"]
             )
         }
         let store = try storage.openStore(directory: dataDirectory)
@@ -124,7 +124,7 @@ final class ServerRunner: Sendable {
             "listening",
             metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(credentials != nil)"]
         )
-        FileHandle.standardOutput.write(Data("streakd listening on \(configuration.host):\(port)\n".utf8))
+        StandardStreams.writeOutput("streakd listening on \(configuration.host):\(port)\n")
         dispatchMain()
     }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// `streakd`: the Streakd server. Without a subcommand it serves; `streakd user ...` administers

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import StreakPOSIX
 import Logging
 import StreakStorage
 
@@ -40,9 +41,8 @@ struct UserCommand: ParsableCommand {
         func run() throws {
             logging.bootstrap()
             let users = try UserCommand.withStore(storage) { store throws(StorageError) in try store.users() }
-            let formatter = ISO8601DateFormatter()
             for user in users {
-                print("\(user.name)\t\(formatter.string(from: user.createdAt))\t\(user.revoked ? "revoked" : "active")")
+                print("\(user.name)\t\(user.createdAt.formatted(.iso8601))\t\(user.revoked ? "revoked" : "active")")
             }
         }
     }
@@ -79,7 +79,7 @@ struct UserCommand: ParsableCommand {
             defer { store.close() }
             return try body(store)
         } catch {
-            FileHandle.standardError.write(Data("streakd: \(reporting(error))\n".utf8))
+            StandardStreams.writeError("streakd: \(reporting(error))\n")
             throw ExitCode.failure
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import StreakPOSIX
 import Logging
 import StreakStorage
 
@@ -84,20 +85,17 @@ extension UserCommand {
                     )
                 }
             } else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                StandardStreams.writeOutput(text)
             }
             let seconds = (ContinuousClock.now - started) / .seconds(1)
-            FileHandle.standardError.write(
-                Data(
-                    ("streakd: created \(created.count) users in \(String(format: "%.2f", seconds)) s"
-                        + (output.map { ", tokens in \($0)" } ?? "") + "\n").utf8
-                )
-            )
+            let tokensAt = output.map { ", tokens in \($0)" } ?? ""
+            StandardStreams.writeError(
+                "streakd: created \(created.count) users in \(decimalText(seconds, places: 2)) s\(tokensAt)\n")
         }
 
         /// Says why on standard error and exits with status 1.
         static func fail(_ message: String) -> Never {
-            FileHandle.standardError.write(Data("streakd: \(message)\n".utf8))
+            StandardStreams.writeError("streakd: \(message)\n")
             Self.exit(withError: ExitCode.failure)
         }
     }
@@ -121,27 +119,18 @@ enum UserNameList {
 
     /// Reads and checks the names of `path` ('-': standard input).
     static func read(_ path: String) throws(Failure) -> [Entry] {
-        let handle: FileHandle
-        if path == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
-            }
-            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw Failure(description: "cannot read \(path): \(SystemError(errno: errno))")
         }
-        let data: Data
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        let data: [UInt8]
         do {
-            data = try handle.readToEnd() ?? Data()
+            data = try StandardStreams.readToEnd(descriptor)
         } catch {
-            // Foundation wraps the system's error (EISDIR, EIO): say the system's words.
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            let reason =
-                underlying.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : "\($0)" }
-            throw Failure(description: "cannot read \(displayName(path)): \(reason ?? "\(error)")")
+            throw Failure(description: "cannot read \(displayName(path)): \(error)")
         }
-        return try parse(data, file: displayName(path))
+        return try parse(Data(data), file: displayName(path))
     }
 
     /// The names of `data`, lines split on newlines; spaces around a name are trimmed, blank

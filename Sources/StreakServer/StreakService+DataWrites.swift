@@ -107,7 +107,7 @@ enum ImportRequest {
         var refused: [ImportOutcome.RecordError] = []
         var batch = ImportBatch(today: today)
         for (index, wire) in message.habits.enumerated() {
-            var habit = ImportBatch.Habit(
+            var habit = HabitHistory(
                 name: wire.name,
                 createdOn: wire.createdOn,
                 archivedOn: wire.archivedOn,

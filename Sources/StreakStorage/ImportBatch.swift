@@ -2,42 +2,8 @@ public import StreakCore
 
 /// A batch of a user's data to bring in (`StoreWrite.importData`), applied in one transaction.
 public struct ImportBatch: Hashable, Sendable {
-    /// One habit: matched by exact name with the user's habits (the lowest id wins) or created.
-    public struct Habit: Hashable, Sendable {
-        /// The name.
-        public var name: String
-        /// A new habit's first day (nil: its earliest record, else `today`).
-        public var createdOn: CivilDate?
-        /// Archives a live habit from this day (nil: left as it is).
-        public var archivedOn: CivilDate?
-        /// Schedule entries, each set from its day (setting one that is there changes nothing).
-        public var schedule: [ScheduleEntry]
-        /// Days done.
-        public var completions: [CivilDate]
-        /// Days excused.
-        public var skips: [CivilDate]
-
-        /// Creates a habit.
-        public init(
-            name: String,
-            createdOn: CivilDate? = nil,
-            archivedOn: CivilDate? = nil,
-            schedule: [ScheduleEntry] = [],
-            completions: [CivilDate] = [],
-            skips: [CivilDate] = []
-        ) {
-            self.name = name
-            self.createdOn = createdOn
-            self.archivedOn = archivedOn
-            self.schedule = schedule
-            self.completions = completions
-            self.skips = skips
-        }
-
-    }
-
-    /// The habits.
-    public var habits: [Habit]
+    /// The habits, each matched by exact name with the user's habits (the lowest id wins) or created.
+    public var habits: [HabitHistory]
     /// Rest periods with their notes (ids ignored); one equal in days and note to a stored one is not added.
     public var restPeriods: [RestPeriodRecord]
     /// A settings change (nil: none).
@@ -47,7 +13,7 @@ public struct ImportBatch: Hashable, Sendable {
 
     /// Creates a batch.
     public init(
-        habits: [Habit] = [],
+        habits: [HabitHistory] = [],
         restPeriods: [RestPeriodRecord] = [],
         settings: SettingsChange? = nil,
         today: CivilDate
@@ -99,7 +65,7 @@ public struct ImportOutcome: Hashable, Sendable {
     /// The records refused.
     public var errors: [RecordError] = []
     /// The habit each batch habit landed in, in batch order (nil: its name was refused).
-    public var habits: [StreakCore.Habit?] = []
+    public var habits: [Habit?] = []
     /// Days whose records may have changed (completions, skips, rest periods), ascending.
     public var changedDays: [CivilDate] = []
 

@@ -28,8 +28,7 @@ extension WriteApplier {
                 habit = try existingHabit(id)
                 outcome.habitsMatched += 1
             } else {
-                let first = (item.completions + item.skips).min()
-                let createdOn = item.createdOn ?? first ?? batch.today
+                let createdOn = item.firstDay ?? batch.today
                 guard case .habit(let created) = try apply(.createHabit(name: item.name, createdOn: createdOn)) else {
                     throw StorageError(.corrupt, "creating a habit gave no habit")
                 }
@@ -82,7 +81,7 @@ extension WriteApplier {
     }
 
     private func importSchedule(
-        _ item: ImportBatch.Habit,
+        _ item: HabitHistory,
         index: Int,
         habit: Habit,
         outcome: inout ImportOutcome
@@ -102,7 +101,7 @@ extension WriteApplier {
     }
 
     private func importDays(
-        _ item: ImportBatch.Habit,
+        _ item: HabitHistory,
         index: Int,
         habit: Habit,
         outcome: inout ImportOutcome,

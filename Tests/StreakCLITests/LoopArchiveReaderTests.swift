@@ -89,12 +89,12 @@ struct LoopArchiveReaderTests {
         let archive = try LoopArchiveReader.read(files: export.files, name: "old", today: Self.today)
         #expect(
             archive.habits == [
-                ImportArchive.Habit(
+                HabitHistory(
                     name: "Wake up early",
                     createdOn: Self.date("2015-01-22"),
                     completions: [Self.date("2015-01-22"), Self.date("2015-01-25")]
                 ),
-                ImportArchive.Habit(
+                HabitHistory(
                     name: "Push-ups",
                     createdOn: Self.date("2015-01-23"),
                     completions: [Self.date("2015-01-23"), Self.date("2015-01-25")]
@@ -128,7 +128,7 @@ struct LoopArchiveReaderTests {
         let archive = try LoopArchiveReader.read(files: export.files, name: "2.0", today: Self.today)
         #expect(
             archive.habits == [
-                ImportArchive.Habit(
+                HabitHistory(
                     name: "Meditate",
                     createdOn: Self.date("2021-03-01"),
                     completions: [Self.date("2021-03-02")],

@@ -166,36 +166,36 @@ struct LoopExportFixture {
     static var modernArchive: ImportArchive {
         ImportArchive(
             habits: [
-                ImportArchive.Habit(
+                HabitHistory(
                     name: "Meditate",
                     createdOn: date("2024-02-29"),
                     completions: [date("2024-02-29"), date("2024-04-30")],
                     skips: [date("2024-04-29")]
                 ),
-                ImportArchive.Habit(
+                HabitHistory(
                     name: multilingual,
                     createdOn: date("2024-04-25"),
                     completions: [date("2024-04-26"), date("2024-04-27"), date("2024-04-28")]
                 ),
-                ImportArchive.Habit(
+                HabitHistory(
                     name: "Pages",
                     createdOn: date("2024-04-26"),
                     completions: [date("2024-04-29"), date("2024-04-30")],
                     skips: [date("2024-04-27")]
                 ),
-                ImportArchive.Habit(
+                HabitHistory(
                     name: "Coffee",
                     createdOn: date("2024-04-28"),
                     completions: [date("2024-04-28"), date("2024-04-29")]
                 ),
-                ImportArchive.Habit(
+                HabitHistory(
                     name: "Old run",
                     createdOn: date("2023-06-10"),
                     archivedOn: date("2023-06-11"),
                     completions: [date("2023-06-10")]
                 ),
-                ImportArchive.Habit(name: "Never done", archivedOn: today),
-                ImportArchive.Habit(name: "Not selected"),
+                HabitHistory(name: "Never done", archivedOn: today),
+                HabitHistory(name: "Not selected"),
             ],
             notes: [
                 "Meditate: 1 automatic check ignored",

@@ -98,7 +98,7 @@ import Testing
         try fixture.store.populate([(user: bulk, habits: habits)])
         let batch = ImportBatch(
             habits: habits.map {
-                ImportBatch.Habit(name: $0.name, createdOn: $0.createdOn, completions: $0.completions)
+                HabitHistory(name: $0.name, createdOn: $0.createdOn, completions: $0.completions)
             },
             today: day("2025-12-31")
         )

@@ -31,7 +31,7 @@ public enum ExportFormat {
         return JSONValue.object(members).serialized(pretty: true) + "\n"
     }
 
-    static func encode(_ habit: ImportArchive.Habit) -> JSONValue {
+    static func encode(_ habit: HabitHistory) -> JSONValue {
         .object([
             ("name", .string(habit.name)),
             ("created_on", habit.createdOn.map { .string($0.description) } ?? .null),
@@ -42,7 +42,7 @@ public enum ExportFormat {
                     habit.schedule.map { entry in
                         .object([
                             ("effective_from", .string(entry.effectiveFrom.description)),
-                            ("weekdays", .array(entry.weekdays.map { .string(WeekdayNames.name($0)) })),
+                            ("weekdays", .array(entry.weekdays.weekdays.map { .string(WeekdayNames.name($0)) })),
                         ])
                     }
                 )

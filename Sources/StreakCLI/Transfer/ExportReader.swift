@@ -57,7 +57,7 @@ struct ExportReader {
         return archive
     }
 
-    func habit(_ value: LineJSON, field: String) throws(ImportError) -> ImportArchive.Habit {
+    func habit(_ value: LineJSON, field: String) throws(ImportError) -> HabitHistory {
         guard case .object = value else { throw fail(value, field, "a habit is an object") }
         guard let name = try optionalString(value["name"], field: field + ".name") else {
             throw fail(value, field + ".name", "a habit needs a name")
@@ -66,7 +66,7 @@ struct ExportReader {
         else {
             throw fail(value["name"], field + ".name", "a habit name is 1 to 200 characters, not all blank")
         }
-        var habit = ImportArchive.Habit(name: name)
+        var habit = HabitHistory(name: name)
         habit.createdOn = try optionalDate(value["created_on"], field: field + ".created_on")
         habit.archivedOn = try optionalDate(value["archived_on"], field: field + ".archived_on")
         if let created = habit.createdOn, let archived = habit.archivedOn, archived < created {
@@ -79,7 +79,7 @@ struct ExportReader {
             for (index, entry) in entries.enumerated() {
                 let path = field + ".schedule[\(index)]"
                 let from = try date(entry["effective_from"], field: path + ".effective_from")
-                guard case .array(let names, _)? = entry["weekdays"], !names.isEmpty else {
+                guard case .array(let names, _)? = entry["weekdays"] else {
                     throw fail(entry["weekdays"] ?? entry, path + ".weekdays", "1 to 7 weekdays are needed")
                 }
                 var weekdays: [Weekday] = []
@@ -87,11 +87,13 @@ struct ExportReader {
                     guard case .string(let text, _) = name, let weekday = WeekdayNames.weekday(named: text) else {
                         throw fail(name, path + ".weekdays[\(position)]", "not a weekday (monday ... sunday)")
                     }
-                    if !weekdays.contains(weekday) { weekdays.append(weekday) }
+                    weekdays.append(weekday)
                 }
-                habit.schedule.append(
-                    .init(effectiveFrom: from, weekdays: weekdays.sorted { $0.rawValue < $1.rawValue })
-                )
+                do {
+                    habit.schedule.append(.init(effectiveFrom: from, weekdays: try WeekdaySet(weekdays)))
+                } catch {
+                    throw fail(entry["weekdays"], path + ".weekdays", "1 to 7 weekdays are needed")
+                }
             }
         }
         habit.completions = try days(value["completions"], field: field + ".completions")

@@ -3,7 +3,8 @@ public import StreakWire
 
 extension ImportArchive {
     /// The archive an export's pages describe: habits in id order with their completions and
-    /// skips, rest periods by first day, the settings.
+    /// skips, rest periods by first day, the settings. A schedule entry without a day or weekdays
+    /// (which the server never sends) is left out.
     public init(pages: [WireExportDataPage]) {
         self.init()
         guard let first = pages.first else { return }
@@ -18,12 +19,15 @@ extension ImportArchive {
             }
         }
         habits = first.habits.sorted { $0.id < $1.id }.map { wire in
-            Habit(
+            HabitHistory(
                 name: wire.name,
                 createdOn: wire.createdOn,
                 archivedOn: wire.archivedOn,
                 schedule: wire.schedule.compactMap { entry in
-                    entry.effectiveFrom.map { ScheduleEntry(effectiveFrom: $0, weekdays: entry.weekdays) }
+                    guard let from = entry.effectiveFrom, let weekdays = try? WeekdaySet(entry.weekdays) else {
+                        return nil
+                    }
+                    return ScheduleEntry(effectiveFrom: from, weekdays: weekdays)
                 },
                 completions: (completions[wire.id] ?? []).sorted(),
                 skips: (skips[wire.id] ?? []).sorted()
@@ -78,10 +82,10 @@ extension ImportArchive {
                 current.habits.append(
                     WireImportHabit(
                         name: habit.name,
-                        createdOn: habit.createdOn ?? (habit.completions + habit.skips).min(),
+                        createdOn: habit.firstDay,
                         archivedOn: habit.archivedOn,
                         schedule: habit.schedule.map {
-                            WireScheduleEntry(effectiveFrom: $0.effectiveFrom, weekdays: $0.weekdays)
+                            WireScheduleEntry(effectiveFrom: $0.effectiveFrom, weekdays: $0.weekdays.weekdays)
                         },
                         completions: Array(takeCompletions),
                         skips: Array(takeSkips)

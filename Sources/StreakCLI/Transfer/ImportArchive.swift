@@ -3,56 +3,9 @@ public import StreakCore
 /// What an import brings into an account, whatever file it came from (Streakd's JSON export or
 /// Loop Habit Tracker's CSV archive): habits with their history, rest periods and settings.
 ///
-/// Habits are matched to the account's habits by name (or created); dates are civil dates.
-/// Nothing here is an id: ids belong to the account the data lands in.
+/// Habits (`HabitHistory`) are matched to the account's habits by name (or created); dates are
+/// civil dates. Nothing here is an id: ids belong to the account the data lands in.
 public struct ImportArchive: Hashable, Sendable {
-    /// One habit and its history.
-    public struct Habit: Hashable, Sendable {
-        /// The name (1...200 characters, not blank).
-        public var name: String
-        /// The first day it counts (nil: the earliest day of its history, else today).
-        public var createdOn: CivilDate?
-        /// The first day it no longer counts (nil: live).
-        public var archivedOn: CivilDate?
-        /// Its weekday schedule entries, oldest first (empty: every day).
-        public var schedule: [ScheduleEntry]
-        /// The days it was done, ascending, without duplicates.
-        public var completions: [CivilDate]
-        /// The days it was excused, ascending, without duplicates.
-        public var skips: [CivilDate]
-
-        /// Creates a habit.
-        public init(
-            name: String,
-            createdOn: CivilDate? = nil,
-            archivedOn: CivilDate? = nil,
-            schedule: [ScheduleEntry] = [],
-            completions: [CivilDate] = [],
-            skips: [CivilDate] = []
-        ) {
-            self.name = name
-            self.createdOn = createdOn
-            self.archivedOn = archivedOn
-            self.schedule = schedule
-            self.completions = completions
-            self.skips = skips
-        }
-    }
-
-    /// A weekday schedule from a day on.
-    public struct ScheduleEntry: Hashable, Sendable {
-        /// The first day it applies.
-        public var effectiveFrom: CivilDate
-        /// The weekdays the habit is expected on (not empty).
-        public var weekdays: [Weekday]
-
-        /// Creates an entry.
-        public init(effectiveFrom: CivilDate, weekdays: [Weekday]) {
-            self.effectiveFrom = effectiveFrom
-            self.weekdays = weekdays
-        }
-    }
-
     /// A rest period, both days included.
     public struct RestPeriod: Hashable, Sendable {
         /// The first day of rest.
@@ -100,7 +53,7 @@ public struct ImportArchive: Hashable, Sendable {
     }
 
     /// The habits, in the order they were created.
-    public var habits: [Habit]
+    public var habits: [HabitHistory]
     /// The rest periods, by first day.
     public var restPeriods: [RestPeriod]
     /// The settings, when the source has them (Loop's archive has none).
@@ -109,7 +62,12 @@ public struct ImportArchive: Hashable, Sendable {
     public var notes: [String]
 
     /// Creates an archive.
-    public init(habits: [Habit] = [], restPeriods: [RestPeriod] = [], settings: Settings? = nil, notes: [String] = []) {
+    public init(
+        habits: [HabitHistory] = [],
+        restPeriods: [RestPeriod] = [],
+        settings: Settings? = nil,
+        notes: [String] = []
+    ) {
         self.habits = habits
         self.restPeriods = restPeriods
         self.settings = settings

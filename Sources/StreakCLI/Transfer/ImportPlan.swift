@@ -21,7 +21,7 @@ public struct ImportPlan: Hashable, Sendable {
 
     /// The plan for bringing `incoming` into an account that holds `current`.
     public init(incoming: ImportArchive, current: ImportArchive, today: CivilDate) {
-        var byName: [String: [ImportArchive.Habit]] = [:]
+        var byName: [String: [HabitHistory]] = [:]
         for habit in current.habits { byName[habit.name, default: []].append(habit) }
         var used: [String: Int] = [:]
         for habit in incoming.habits {
@@ -29,7 +29,7 @@ public struct ImportPlan: Hashable, Sendable {
             used[habit.name] = occurrence + 1
             let existing = byName[habit.name].flatMap { occurrence < $0.count ? $0[occurrence] : nil }
             if existing != nil { matched += 1 } else { created.append(habit.name) }
-            let createdOn = existing?.createdOn ?? habit.createdOn ?? (habit.completions + habit.skips).min() ?? today
+            let createdOn = existing?.createdOn ?? habit.firstDay ?? today
             // Records after an archive day are kept (they count for nothing), as the server does.
             func active(_ day: CivilDate) -> Bool { day >= createdOn }
             let done = Set(existing?.completions ?? [])

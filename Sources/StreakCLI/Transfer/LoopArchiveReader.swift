@@ -104,7 +104,7 @@ public enum LoopArchiveReader {
             )
         }
 
-        var habits: [ImportArchive.Habit] = []
+        var habits: [HabitHistory] = []
         var taken: Set<String> = []
         for row in rows {
             var entries: [LoopEntryRow]?

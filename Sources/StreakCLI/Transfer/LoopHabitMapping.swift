@@ -1,7 +1,7 @@
 import Foundation
 import StreakCore
 
-/// One Loop habit, its Habits.csv row and Checkmarks.csv rows, as an `ImportArchive.Habit` with
+/// One Loop habit, its Habits.csv row and Checkmarks.csv rows, as a `HabitHistory` with
 /// notes on what was left out (docs/LOOP-IMPORT.md, "From Loop's entries to Streakd's days").
 struct LoopHabitMapping {
     let row: LoopHabitRow
@@ -40,7 +40,7 @@ struct LoopHabitMapping {
     }
 
     /// The habit and its notes, one line each.
-    mutating func map() throws(ImportError) -> (habit: ImportArchive.Habit, notes: [String]) {
+    mutating func map() throws(ImportError) -> (habit: HabitHistory, notes: [String]) {
         let entries = (self.entries ?? []).sorted { $0.date < $1.date }
         let reading = reading(of: entries)
         var completions: [CivilDate] = []
@@ -84,7 +84,7 @@ struct LoopHabitMapping {
             }
         }
 
-        let habit = ImportArchive.Habit(
+        let habit = HabitHistory(
             name: name,
             createdOn: entries.first?.date,
             archivedOn: archivedOn,

@@ -105,8 +105,11 @@ let targets: [Target] = [
         swiftSettings: swiftSettings
     ),
 
-    // The one retry-on-EINTR loop for system calls, shared by the transport, the client and the load generator.
+    // What the server needs from the system, without swift-corelibs-foundation: the one
+    // retry-on-EINTR loop for system calls, named threads and the condition lock they sleep on,
+    // standard streams, path text. Shared by the transport, the store, the client and the tools.
     .target(name: "StreakPOSIX", swiftSettings: swiftSettings),
+    .testTarget(name: "StreakPOSIXTests", dependencies: ["StreakPOSIX"], swiftSettings: swiftSettings),
 
     // epoll(7) for the server's event loops, which the Glibc module does not import.
     .target(name: "CEventPoll"),

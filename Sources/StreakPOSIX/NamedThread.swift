@@ -12,13 +12,18 @@ public enum NamedThread {
     public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Context(name: name, body: body)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            let context = Unmanaged<Context>.fromOpaque(raw).takeRetainedValue()
-            context.nameCurrentThread()
-            context.body()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread,
+            nil,
+            { raw in
+                guard let raw else { return nil }
+                let context = Unmanaged<Context>.fromOpaque(raw).takeRetainedValue()
+                context.nameCurrentThread()
+                context.body()
+                return nil
+            },
+            context
+        )
         guard result == 0 else {
             Unmanaged<Context>.fromOpaque(context).release()
             fatalError("pthread_create failed for thread \(name): error \(result)")
@@ -43,7 +48,8 @@ public enum NamedThread {
             while let last = bytes.last, last >= 0x80 { bytes.removeLast() }
             let file = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
             guard file >= 0 else { return }
-            _ = bytes.withUnsafeBytes { buffer in retryingOnInterrupt { write(file, buffer.baseAddress, buffer.count) } }
+            _ = bytes.withUnsafeBytes { buffer in retryingOnInterrupt { write(file, buffer.baseAddress, buffer.count) }
+            }
             close(file)
         }
     }

@@ -33,12 +33,16 @@ final class Connection: @unchecked Sendable {
     let handshakeDone = Atomic<Bool>(false)
 
     let descriptor: Int32
+    /// The client's address (what `--max-connections-per-address` counts).
+    let peer: String
     /// The TLS session when the server serves TLS (Connection+TLS.swift); nil for plaintext.
     let tls: ConnectionTLS?
-    let configuration: TransportConfiguration
-    let handler: any RequestHandler
-    let logger: Logger
-    let onClose: @Sendable (Connection) -> Void
+    /// What every connection of the transport shares (its configuration, handler and logger):
+    /// one reference instead of copies, which kept an idle connection at twice its size.
+    let context: Context
+    var configuration: TransportConfiguration { context.configuration }
+    var handler: any RequestHandler { context.handler }
+    var logger: Logger { context.logger }
     var decoder: FrameDecoder
     /// The requests of the read burst in progress, handed to the handler together at its end.
     var burst: [IncomingRequest] = []
@@ -57,24 +61,14 @@ final class Connection: @unchecked Sendable {
     /// A turn of this connection is queued behind the loop's other work (`scheduleNextTurn`).
     var nextTurnScheduled = false
 
-    init(
-        descriptor: Int32,
-        tls: ConnectionTLS? = nil,
-        loop: EventLoop,
-        configuration: TransportConfiguration,
-        handler: any RequestHandler,
-        logger: Logger,
-        onClose: @escaping @Sendable (Connection) -> Void
-    ) {
+    init(descriptor: Int32, peer: String, tls: ConnectionTLS? = nil, loop: EventLoop, context: Context) {
         self.descriptor = descriptor
+        self.peer = peer
         self.tls = tls
         self.loop = loop
-        self.configuration = configuration
-        self.handler = handler
-        self.logger = logger
-        self.onClose = onClose
-        self.decoder = FrameDecoder(maxFrameSize: configuration.maxFrameSize, expectsPreface: true)
-        self.acceptedAt = configuration.clock.nanoseconds
+        self.context = context
+        self.decoder = FrameDecoder(maxFrameSize: context.configuration.maxFrameSize, expectsPreface: true)
+        self.acceptedAt = context.configuration.clock.nanoseconds
         lastActivity.store(acceptedAt, ordering: .relaxed)
         lastRequest.store(acceptedAt, ordering: .relaxed)
         responder = Responder(executor: loop, streamOutputLimit: configuration.maxPendingOutputBytes) {
@@ -200,7 +194,7 @@ final class Connection: @unchecked Sendable {
         token = nil
         Glibc.close(descriptor)
         unsent = []
-        onClose(self)
+        context.onClose(self)
     }
 
     /// Closes from any thread.
@@ -213,4 +207,27 @@ final class Connection: @unchecked Sendable {
 /// thread after `end` was read). Never wraps around.
 func elapsedNanoseconds(from start: UInt64, to end: UInt64) -> UInt64 {
     end > start ? end - start : 0
+}
+
+extension Connection {
+    /// What the connections of one transport share.
+    final class Context: Sendable {
+        let configuration: TransportConfiguration
+        let handler: any RequestHandler
+        let logger: Logger
+        /// Called once when a connection has closed.
+        let onClose: @Sendable (Connection) -> Void
+
+        init(
+            configuration: TransportConfiguration,
+            handler: any RequestHandler,
+            logger: Logger,
+            onClose: @escaping @Sendable (Connection) -> Void
+        ) {
+            self.configuration = configuration
+            self.handler = handler
+            self.logger = logger
+            self.onClose = onClose
+        }
+    }
 }

@@ -9,8 +9,8 @@ import Glibc
 #endif
 
 /// Something that runs blocks one at a time, in the order they were given: an event loop, or
-/// a serial Dispatch queue (tests).
-protocol LoopExecutor: Sendable {
+/// a serial Dispatch queue (tests). Both are classes: a reference to one is two words, not five.
+protocol LoopExecutor: AnyObject, Sendable {
     /// Runs `block` after the blocks already given; callable from any thread.
     func execute(_ block: @escaping @Sendable () -> Void)
 }

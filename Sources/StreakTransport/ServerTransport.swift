@@ -27,8 +27,7 @@ public final class ServerTransport: @unchecked Sendable {
     /// other state is confined to `acceptQueue`.
     private struct Registry {
         var connections: [ObjectIdentifier: Connection] = [:]
-        /// Each connection's client address, and how many connections each address has.
-        var addresses: [ObjectIdentifier: String] = [:]
+        /// How many connections each client address has.
         var perAddress: [String: Int] = [:]
         var drained: [@Sendable () -> Void] = []
         var shuttingDown = false
@@ -39,6 +38,8 @@ public final class ServerTransport: @unchecked Sendable {
     private var acceptSource: (any DispatchSourceRead)?
     private var sweeper: (any DispatchSourceTimer)?
     private var acceptPaused = false
+    /// What the connections share; made by `start()`.
+    private var connectionContext: Connection.Context?
     private var finished = false
 
     /// Creates a transport; nothing happens until `start()`.
@@ -63,6 +64,9 @@ public final class ServerTransport: @unchecked Sendable {
             throw error
         }
         for loop in loops { loop.start() }
+        connectionContext = Connection.Context(configuration: configuration, handler: handler, logger: logger) {
+            [weak self] closed in self?.connectionClosed(closed)
+        }
         listener = descriptor
         let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: acceptQueue)
         source.setEventHandler { [unowned self] in acceptAll() }
@@ -169,17 +173,16 @@ public final class ServerTransport: @unchecked Sendable {
                     continue
                 }
             }
+            guard let connectionContext else { preconditionFailure("accepting before start()") }
             let connection = Connection(
                 descriptor: descriptor,
+                peer: peer,
                 tls: tls,
                 loop: loop,
-                configuration: configuration,
-                handler: handler,
-                logger: logger
-            ) { [weak self] closed in self?.connectionClosed(closed) }
+                context: connectionContext
+            )
             registry.withLock {
                 $0.connections[ObjectIdentifier(connection)] = connection
-                $0.addresses[ObjectIdentifier(connection)] = peer
                 $0.perAddress[peer, default: 0] += 1
             }
             connection.start()
@@ -232,10 +235,9 @@ public final class ServerTransport: @unchecked Sendable {
 
     private func connectionClosed(_ connection: Connection) {
         let finished = registry.withLock { registry -> Bool in
-            registry.connections[ObjectIdentifier(connection)] = nil
-            if let peer = registry.addresses.removeValue(forKey: ObjectIdentifier(connection)) {
-                registry.perAddress[peer, default: 1] -= 1
-                if registry.perAddress[peer] == 0 { registry.perAddress[peer] = nil }
+            if registry.connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {
+                registry.perAddress[connection.peer, default: 1] -= 1
+                if registry.perAddress[connection.peer] == 0 { registry.perAddress[connection.peer] = nil }
             }
             return registry.shuttingDown && registry.connections.isEmpty
         }

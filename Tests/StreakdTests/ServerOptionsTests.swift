@@ -19,6 +19,29 @@ import Glibc
         #expect(server.host == "127.0.0.1")
     }
 
+    @Test("the server maps no swift-corelibs-foundation, and its own threads carry their names")
+    func lightweightProcess() throws {
+        let server = try ServerProcess.start()
+        defer {
+            server.stop()
+            server.removeDataDirectory()
+        }
+        // /proc files say they are empty: read them to their end, not by their size.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/\(server.pid)/maps"))
+        let maps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        // FoundationEssentials and FoundationInternationalization are fine; libFoundation.so is
+        // about 4 MiB of resident pages in every process that loads it.
+        #expect(!maps.contains("/libFoundation.so"))
+        #expect(maps.contains("/libFoundationEssentials.so"))
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task")
+        let names = Set(
+            tasks.compactMap { try? String(contentsOfFile: "/proc/\(server.pid)/task/\($0)/comm", encoding: .utf8) }
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        )
+        #expect(names.contains("streakd.loop.0"), "\(names)")
+        #expect(names.contains("streakd-storage"), "\(names)")
+    }
+
     @Test func portAndDataDirectoryFromTheEnvironment() throws {
         let port = try Self.freePort()
         let directory = ServerProcess.temporaryDirectory().appendingPathComponent("from-env")

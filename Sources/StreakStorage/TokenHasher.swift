@@ -28,22 +28,23 @@ public enum TokenHasher {
     /// Whether `token` has the shape of a token: "stk_" and 64 lowercase hex digits. Anything
     /// else can be refused without asking the store (and without remembering it).
     public static func isWellFormed(_ token: String) -> Bool {
-        // One pass over the bytes: it runs on every authenticated request.
-        let utf8 = token.utf8
-        guard utf8.count == 68 else { return false }
-        var index = 0
-        for byte in utf8 {
-            if index < 4 {
-                guard byte == prefixBytes[index] else { return false }
-            } else if !((0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)) {
-                return false
+        // It runs on every authenticated request: over the string's own bytes when they are
+        // contiguous (a token read off the wire always is), else over a copy.
+        var token = token
+        return token.withUTF8 { bytes in
+            guard bytes.count == 68, bytes[0] == 0x73, bytes[1] == 0x74, bytes[2] == 0x6B, bytes[3] == 0x5F else {
+                return false  // "stk_"
             }
-            index += 1
+            var index = 4
+            while index < 68 {
+                let byte = bytes[index]
+                // 0-9 and a-f.
+                guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+                index += 1
+            }
+            return true
         }
-        return true
     }
-
-    private static let prefixBytes = Array(prefix.utf8)
 
     /// SHA-256 of the token's UTF-8 bytes.
     static func hash(_ token: String) -> [UInt8] { SHA256.hash(token.utf8) }

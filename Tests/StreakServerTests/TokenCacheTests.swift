@@ -67,4 +67,28 @@ struct TokenCacheTests {
         #expect(!TokenHasher.isWellFormed("stk_" + String(repeating: "A", count: 64)))
         #expect(!TokenHasher.isWellFormed(String(repeating: "x", count: 65_535)))
     }
+
+    @Test(
+        "the shape check byte by byte: the prefix, 64 lowercase hex digits, nothing else",
+        arguments: [
+            ("stk_" + String(repeating: "0", count: 64), true),
+            ("stk_" + String(repeating: "f", count: 64), true),
+            ("stk_" + String(repeating: "9a", count: 32), true),
+            ("stk_" + String(repeating: "0", count: 63), false),
+            ("stk_" + String(repeating: "0", count: 65), false),
+            ("stk-" + String(repeating: "0", count: 64), false),
+            ("STK_" + String(repeating: "0", count: 64), false),
+            ("stk_" + String(repeating: "0", count: 63) + "g", false),
+            ("stk_" + String(repeating: "0", count: 63) + "/", false),
+            ("stk_" + String(repeating: "0", count: 63) + ":", false),
+            ("stk_" + String(repeating: "0", count: 63) + "`", false),
+            ("stk_" + String(repeating: "0", count: 62) + "é", false),  // 68 bytes, 67 characters
+            ("", false),
+        ]
+    )
+    func tokenShape(token: String, wellFormed: Bool) {
+        #expect(TokenHasher.isWellFormed(token) == wellFormed)
+        // A bridged or sliced string (not necessarily contiguous) gets the same answer.
+        #expect(TokenHasher.isWellFormed(String(Substring(token))) == wellFormed)
+    }
 }

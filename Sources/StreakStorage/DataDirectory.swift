@@ -1,6 +1,6 @@
 import FoundationEssentials
-import StreakPOSIX
 import Glibc
+import StreakPOSIX
 
 /// The data directory, which holds the SQLite database and the local user's token.
 public enum DataDirectory {

@@ -1,8 +1,8 @@
-import FoundationEssentials
-import StreakPOSIX
-import Glibc
 import Dispatch
+import FoundationEssentials
+import Glibc
 import StreakCore
+import StreakPOSIX
 import Synchronization
 
 /// The zero-set-up local user: created on first start, its token written where the CLI finds it.

@@ -1,7 +1,7 @@
 internal import CPostgres
 import FoundationEssentials
-import StreakPOSIX
 import Glibc
+import StreakPOSIX
 
 /// One PostgreSQL connection through libpq, used by one thread at a time (the caller serialises).
 ///

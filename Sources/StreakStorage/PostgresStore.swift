@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// The store that several `streakd` servers share: one PostgreSQL database (see

@@ -1,7 +1,7 @@
 import Dispatch
 import FoundationEssentials
-import StreakPOSIX
 import StreakCore
+import StreakPOSIX
 
 /// The embedded store: one SQLite database in WAL mode with full synchronous commits.
 ///

@@ -189,7 +189,8 @@ extension Connection {
     private func refusePlaintext(firstBytes: [UInt8]) {
         let looksLikeStreakd = firstBytes.starts(with: Preface.bytes.prefix(firstBytes.count))
         let shown = firstBytes.map { byte in
-            (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+            (0x20..<0x7F).contains(byte)
+                ? String(UnicodeScalar(byte)) : "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
         }.joined()
         logger.notice(
             looksLikeStreakd

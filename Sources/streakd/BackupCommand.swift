@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
-import StreakPOSIX
 import Logging
+import StreakPOSIX
 import StreakStorage
 
 /// `streakd backup DEST`: a consistent copy of the SQLite store, taken while a server may be

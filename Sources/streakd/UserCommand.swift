@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
-import StreakPOSIX
 import Logging
+import StreakPOSIX
 import StreakStorage
 
 /// `streakd user add|import|list|revoke`: administers the users of a data directory.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
-import StreakPOSIX
 import Logging
+import StreakPOSIX
 import StreakStorage
 
 #if canImport(Glibc)
@@ -90,7 +90,8 @@ extension UserCommand {
             let seconds = (ContinuousClock.now - started) / .seconds(1)
             let tokensAt = output.map { ", tokens in \($0)" } ?? ""
             StandardStreams.writeError(
-                "streakd: created \(created.count) users in \(decimalText(seconds, places: 2)) s\(tokensAt)\n")
+                "streakd: created \(created.count) users in \(decimalText(seconds, places: 2)) s\(tokensAt)\n"
+            )
         }
 
         /// Says why on standard error and exits with status 1.

@@ -33,11 +33,18 @@ import Glibc
         // about 4 MiB of resident pages in every process that loads it.
         #expect(!maps.contains("/libFoundation.so"))
         #expect(maps.contains("/libFoundationEssentials.so"))
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task")
-        let names = Set(
-            tasks.compactMap { try? String(contentsOfFile: "/proc/\(server.pid)/task/\($0)/comm", encoding: .utf8) }
-                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        )
+        // Each thread names itself once it runs: wait for them on a busy machine.
+        var names: Set<String> = []
+        let deadline = ContinuousClock.now + .seconds(20)
+        repeat {
+            let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task")
+            names = Set(
+                tasks.compactMap { try? String(contentsOfFile: "/proc/\(server.pid)/task/\($0)/comm", encoding: .utf8) }
+                    .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            )
+            if names.isSuperset(of: ["streakd.loop.0", "streakd-storage"]) { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while ContinuousClock.now < deadline
         #expect(names.contains("streakd.loop.0"), "\(names)")
         #expect(names.contains("streakd-storage"), "\(names)")
     }

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Sends the notifications that wake the other servers after this server's commits
+/// (`ChangeLog.notify`), on a thread and a connection of its own, so that the writer only hands
+/// over the payloads of a batch it committed and goes on.
+///
+/// The payloads of the batches committed while a notification is in flight go together in the
+/// next one. A notification that cannot be sent (the connection is lost) is dropped: the others
+/// read the change log on a timer too, and find the changes within a second.
+final class ChangeAnnouncer: @unchecked Sendable {
+    private let url: String
+    private let worker = WorkerThread<[String]>(name: "streakd-storage-announce")
+    /// Payloads not yet sent; guarded by the worker's lock.
+    private var queue: [String] = []
+    /// Only used on the worker's thread.
+    private var connection: PostgresConnection?
+    /// At most this many payloads in one notification statement; more are sent as several.
+    static let payloadsPerStatement = 1000
+
+    init(url: String) {
+        self.url = url
+        worker.start(
+            take: { [unowned self] _ in
+                guard !queue.isEmpty else { return nil }
+                defer { queue.removeAll(keepingCapacity: true) }
+                return queue
+            },
+            run: { [unowned self] payloads in send(payloads) }
+        )
+    }
+
+    /// Queues the payloads of a committed batch (returns at once).
+    func announce(_ payloads: [String]) {
+        worker.update { stopping in
+            guard !stopping else { return }
+            queue.append(contentsOf: payloads)
+        }
+    }
+
+    /// Sends what is queued, then stops the thread and closes the connection.
+    func stop() {
+        worker.stop()
+        connection?.close()
+        connection = nil
+    }
+
+    private func send(_ payloads: [String]) {
+        do throws(StorageError) {
+            if connection == nil { connection = try PostgresConnection(url: url) }
+            guard let connection else { return }
+            for start in stride(from: 0, to: payloads.count, by: Self.payloadsPerStatement) {
+                let slice = Array(payloads[start..<min(start + Self.payloadsPerStatement, payloads.count)])
+                let statement = ChangeLog.notify(slice)
+                try connection.query(statement.sql, statement.arguments)
+            }
+        } catch {
+            // Lost: the others' timers read the log. A connection that failed to open is tried
+            // again with the next batch.
+        }
+    }
+}

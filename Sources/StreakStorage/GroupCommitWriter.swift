@@ -101,23 +101,25 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// common case costs no savepoint round trips.
     ///
     /// On PostgreSQL a batch of single records and removals costs two round trips: BEGIN with the
-    /// query that reads and locks the batch's habits, then the deferred records and removals, the
-    /// change log's row and COMMIT (`SQLSession.run`). A write is acknowledged only after COMMIT
-    /// answered.
+    /// locks of its days (`DayLocks`) and the query that reads and locks its habits, then the
+    /// deferred records and removals, the change log's row and COMMIT (`SQLSession.run`). A write
+    /// is acknowledged only after COMMIT answered.
     private func commit(
         _ batch: [PendingWrite],
         isolatingEvery: Bool = false
     ) -> [Result<StoreWriteResult, StorageError>] {
         if let knownHabits, knownHabits.userCount > Self.knownHabitUsers { knownHabits.removeAll() }
         let habits = knownHabits ?? BatchHabits()
-        let prefetch =
-            connection.dialect.batchesStatements ? habits.prefetch(for: batch, dialect: connection.dialect) : nil
+        // PostgreSQL: the day locks, then the habits (read and locked), in the flight of BEGIN.
+        let batches = connection.dialect.batchesStatements
+        let locks = batches ? DayLocks.statement(for: batch) : nil
+        let prefetch = batches ? habits.prefetch(for: batch, dialect: connection.dialect) : nil
         let opening = connection.run(
-            [SQLStatement(connection.dialect.beginWrite)] + (prefetch.map { [$0.statement] } ?? [])
+            [SQLStatement(connection.dialect.beginWrite)] + [locks, prefetch?.statement].compactMap { $0 }
         )
         do throws(StorageError) {
             if let failure = opening.failure { throw failure.error }
-            if let prefetch { try habits.absorb(prefetch, rows: opening.rows[1]) }
+            if let prefetch, let rows = opening.rows.last { try habits.absorb(prefetch, rows: rows) }
         } catch {
             if opening.failure?.index != 0 { rollback() }
             return batch.map { _ in .failure(error) }

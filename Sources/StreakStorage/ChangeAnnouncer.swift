@@ -44,7 +44,18 @@ final class ChangeAnnouncer: @unchecked Sendable {
         connection = nil
     }
 
+    /// The shortest time between the starts of two notifications: the batches committed
+    /// meanwhile share the next one (fewer, larger notifying transactions under a storm).
+    static let minimumGap: Duration = .milliseconds(1)
+
     private func send(_ payloads: [String]) {
+        let started = ContinuousClock.now
+        defer {
+            let rest = started + Self.minimumGap - ContinuousClock.now
+            if rest > .zero { Thread.sleep(forTimeInterval: Double(rest.components.attoseconds) / 1e18) }
+        }
+        var unique = Set<String>()
+        let payloads = payloads.filter { unique.insert($0).inserted }
         do throws(StorageError) {
             if connection == nil { connection = try PostgresConnection(url: url) }
             guard let connection else { return }

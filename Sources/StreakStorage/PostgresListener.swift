@@ -34,6 +34,10 @@ final class PostgresListener: @unchecked Sendable {
     private var cursor: ChangeLog.Cursor?
     /// When the log was last read (or the connection opened), for `maximumReadGap`.
     private var lastRead = ContinuousClock.now
+    /// When the log was last read or tried, for `minimumReadGap`.
+    private var lastAttempt = ContinuousClock.now - .seconds(1)
+    /// Whether a read waits for `minimumReadGap` to pass.
+    private var readScheduled = false
     /// When the log was last pruned.
     private var lastPrune = ContinuousClock.now
     /// Whether a failed read was reported as `.everyone` already (until a read succeeds).
@@ -132,8 +136,26 @@ final class PostgresListener: @unchecked Sendable {
                 report(notice)
             }
         }
-        if wake { readLog() }
+        if wake { readSoon() }
     }
+
+    /// On `listening`: reads the log now, or once `minimumReadGap` has passed since the last
+    /// read: a storm of notifications is read in fewer, larger reads.
+    private func readSoon() {
+        let wait = lastAttempt + Self.minimumReadGap - ContinuousClock.now
+        guard wait > .zero else { return readLog() }
+        guard !readScheduled else { return }
+        readScheduled = true
+        listening.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.nanoseconds(wait)))) { [weak self] in
+            guard let self else { return }
+            readScheduled = false
+            guard !stopped else { return }
+            readLog()
+        }
+    }
+
+    /// The shortest time between two reads of the log that notifications start.
+    static let minimumReadGap: Duration = .milliseconds(2)
 
     private func report(_ notice: ChangeNotice) {
         let change = ExternalChange.user(notice.user, notice.change)
@@ -143,6 +165,7 @@ final class PostgresListener: @unchecked Sendable {
     /// On `listening`: reports the other servers' logged changes not reported yet.
     private func readLog() {
         guard self.connection != nil else { return }
+        lastAttempt = .now
         do throws(StorageError) {
             let connection: PostgresConnection
             if let reader {

@@ -75,15 +75,35 @@ enum ChangeLog {
         /// The query for the rows not seen yet: the first row holds the snapshot's xmin (and
         /// nulls), every other row a payload: xid, id, origin, payload. One statement, so the
         /// xmin is that of the snapshot the rows were read with.
+        ///
+        /// The rows seen are mostly a run of consecutive ids, so "not seen" is sent as below the
+        /// lowest seen, above the highest, or one of the few ids between that were not seen
+        /// (transactions still running, or rolled back): a long transaction that holds the
+        /// horizon back makes the seen rows many, not the statement long.
         var statement: SQLStatement {
-            SQLStatement(
+            let ids = seen.keys.sorted()
+            var holes: [Int64] = []
+            if let lowest = ids.first, let highest = ids.last, highest - lowest + 1 > ids.count {
+                var next = lowest
+                for id in ids {
+                    while next < id {
+                        holes.append(next)
+                        next += 1
+                    }
+                    next = id + 1
+                }
+            }
+            return SQLStatement(
                 """
                 SELECT pg_snapshot_xmin(pg_current_snapshot())::text, NULL::bigint, NULL::text, NULL::text
                 UNION ALL
                 SELECT log.xid::text, log.id, log.origin, payload FROM change_log AS log, unnest(log.payloads) AS payload
-                WHERE log.xid >= ?::xid8 AND log.id <> ALL(?::bigint[])
+                WHERE log.xid >= ?::xid8 AND (log.id < ? OR log.id > ? OR log.id = ANY(?::bigint[]))
                 """,
-                [.text(String(horizon)), .integerArray(seen.keys.sorted())]
+                [
+                    .text(String(horizon)), .integer(ids.first ?? .max), .integer(ids.last ?? 0),
+                    .integerArray(holes),
+                ]
             )
         }
 

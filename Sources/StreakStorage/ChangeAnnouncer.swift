@@ -1,17 +1,19 @@
 import Foundation
+import StreakCore
 
 /// Sends the notifications that wake the other servers after this server's commits
 /// (`ChangeLog.notify`), on a thread and a connection of its own, so that the writer only hands
 /// over the payloads of a batch it committed and goes on.
 ///
-/// The payloads of the batches committed while a notification is in flight go together in the
-/// next one. A notification that cannot be sent (the connection is lost) is dropped: the others
+/// The notices of the batches committed while a notification is in flight go together in the
+/// next one, merged per user (the days of all of them: what a server that does not read the log,
+/// an earlier version, needs; one that reads it only needs to be woken). A notification that cannot be sent (the connection is lost) is dropped: the others
 /// read the change log on a timer too, and find the changes within a second.
 final class ChangeAnnouncer: @unchecked Sendable {
     private let url: String
-    private let worker = WorkerThread<[String]>(name: "streakd-storage-announce")
-    /// Payloads not yet sent; guarded by the worker's lock.
-    private var queue: [String] = []
+    private let worker = WorkerThread<[ChangeNotice]>(name: "streakd-storage-announce")
+    /// Notices not yet sent; guarded by the worker's lock.
+    private var queue: [ChangeNotice] = []
     /// Only used on the worker's thread.
     private var connection: PostgresConnection?
     /// At most this many payloads in one notification statement; more are sent as several.
@@ -25,16 +27,36 @@ final class ChangeAnnouncer: @unchecked Sendable {
                 defer { queue.removeAll(keepingCapacity: true) }
                 return queue
             },
-            run: { [unowned self] payloads in send(payloads) }
+            run: { [unowned self] notices in send(Self.merged(notices).map(\.payload)) }
         )
     }
 
-    /// Queues the payloads of a committed batch (returns at once).
-    func announce(_ payloads: [String]) {
+    /// Queues the notices of a committed batch (returns at once).
+    func announce(_ notices: [ChangeNotice]) {
         worker.update { stopping in
             guard !stopping else { return }
-            queue.append(contentsOf: payloads)
+            queue.append(contentsOf: notices)
         }
+    }
+
+    /// One notice per user, in the order of their first, with the union of what changed.
+    static func merged(_ notices: [ChangeNotice]) -> [ChangeNotice] {
+        var order: [UserID] = []
+        var merged: [UserID: ChangeNotice] = [:]
+        for notice in notices {
+            if var known = merged[notice.user] {
+                known = ChangeNotice(
+                    origin: known.origin,
+                    user: known.user,
+                    change: known.change.merged(with: notice.change)
+                )
+                merged[notice.user] = known
+            } else {
+                order.append(notice.user)
+                merged[notice.user] = notice
+            }
+        }
+        return order.map { merged[$0]! }
     }
 
     /// Sends what is queued, then stops the thread and closes the connection.
@@ -54,8 +76,6 @@ final class ChangeAnnouncer: @unchecked Sendable {
             let rest = started + Self.minimumGap - ContinuousClock.now
             if rest > .zero { Thread.sleep(forTimeInterval: Double(rest.components.attoseconds) / 1e18) }
         }
-        var unique = Set<String>()
-        let payloads = payloads.filter { unique.insert($0).inserted }
         do throws(StorageError) {
             if connection == nil { connection = try PostgresConnection(url: url) }
             guard let connection else { return }

@@ -161,10 +161,9 @@ extension ChangeNotice {
         ) -> GroupCommitWriter.CommitRecord? {
             let notices = ChangeNotice.notices(origin: origin, writes: writes, results: results)
             guard !notices.isEmpty else { return nil }
-            let payloads = notices.map(\.payload)
             return GroupCommitWriter.CommitRecord(
-                statement: ChangeLog.insert(origin: origin, payloads: payloads),
-                afterCommit: { [announcer] in announcer?.announce(payloads) }
+                statement: ChangeLog.insert(origin: origin, payloads: notices.map(\.payload)),
+                afterCommit: { [announcer] in announcer?.announce(notices) }
             )
         }
     }

@@ -227,3 +227,24 @@ struct ChangeLogTests {
         #expect(try store.skips(of: user).map(\.date) == [day("2024-04-01")])
     }
 }
+
+@Suite("Change announcer")
+struct ChangeAnnouncerTests {
+    @Test("the notices of batches announced together are merged per user, in the order of their first")
+    func merging() throws {
+        let a = day("2024-01-01")
+        let b = day("2024-01-02")
+        let notices = [
+            ChangeNotice(origin: "log-o", user: 2, change: ChangedData(days: [b])),
+            ChangeNotice(origin: "log-o", user: 1, change: ChangedData(days: [a])),
+            ChangeNotice(origin: "log-o", user: 2, change: ChangedData(days: [a], habitsOrSettings: true)),
+            ChangeNotice(origin: "log-o", user: 1, change: .all),
+        ]
+        #expect(
+            ChangeAnnouncer.merged(notices) == [
+                ChangeNotice(origin: "log-o", user: 2, change: ChangedData(days: [a, b], habitsOrSettings: true)),
+                ChangeNotice(origin: "log-o", user: 1, change: .all),
+            ]
+        )
+    }
+}

@@ -7,13 +7,25 @@ import StreakCore
 ///
 /// The notices of the batches committed while a notification is in flight go together in the
 /// next one, merged per user (the days of all of them: what a server that does not read the log,
-/// an earlier version, needs; one that reads it only needs to be woken). A notification that cannot be sent (the connection is lost) is dropped: the others
-/// read the change log on a timer too, and find the changes within a second.
+/// an earlier version, needs; one that reads it only needs to be woken). A notification that
+/// cannot be sent (the connection is lost) is dropped: the others read the change log on a timer
+/// too, and find the changes within a second.
 final class ChangeAnnouncer: @unchecked Sendable {
     private let url: String
-    private let worker = WorkerThread<[ChangeNotice]>(name: "streakd-storage-announce")
+    private let worker = WorkerThread<[Announced]>(name: "streakd-storage-announce")
     /// Notices not yet sent; guarded by the worker's lock.
-    private var queue: [ChangeNotice] = []
+    private var queue: [Announced] = []
+
+    /// A notice and its payload (made once, for the change log's row).
+    struct Announced: Equatable {
+        let notice: ChangeNotice
+        let payload: String
+
+        init(_ notice: ChangeNotice, payload: String? = nil) {
+            self.notice = notice
+            self.payload = payload ?? notice.payload
+        }
+    }
     /// Only used on the worker's thread.
     private var connection: PostgresConnection?
     /// At most this many payloads in one notification statement; more are sent as several.
@@ -27,36 +39,40 @@ final class ChangeAnnouncer: @unchecked Sendable {
                 defer { queue.removeAll(keepingCapacity: true) }
                 return queue
             },
-            run: { [unowned self] notices in send(Self.merged(notices).map(\.payload)) }
+            run: { [unowned self] announced in send(Self.merged(announced).map(\.payload)) }
         )
     }
 
     /// Queues the notices of a committed batch (returns at once).
-    func announce(_ notices: [ChangeNotice]) {
+    func announce(_ notices: [Announced]) {
         worker.update { stopping in
             guard !stopping else { return }
             queue.append(contentsOf: notices)
         }
     }
 
-    /// One notice per user, in the order of their first, with the union of what changed.
-    static func merged(_ notices: [ChangeNotice]) -> [ChangeNotice] {
-        var order: [UserID] = []
-        var merged: [UserID: ChangeNotice] = [:]
-        for notice in notices {
-            if var known = merged[notice.user] {
-                known = ChangeNotice(
-                    origin: known.origin,
-                    user: known.user,
-                    change: known.change.merged(with: notice.change)
+    /// One notice per user, in the order of their first, with the union of what changed (a
+    /// payload is made again only for a user with several).
+    static func merged(_ announced: [Announced]) -> [Announced] {
+        var index: [UserID: Int] = [:]
+        var merged: [Announced] = []
+        merged.reserveCapacity(announced.count)
+        for entry in announced {
+            if let known = index[entry.notice.user] {
+                let first = merged[known].notice
+                merged[known] = Announced(
+                    ChangeNotice(
+                        origin: first.origin,
+                        user: first.user,
+                        change: first.change.merged(with: entry.notice.change)
+                    )
                 )
-                merged[notice.user] = known
             } else {
-                order.append(notice.user)
-                merged[notice.user] = notice
+                index[entry.notice.user] = merged.count
+                merged.append(entry)
             }
         }
-        return order.map { merged[$0]! }
+        return merged
     }
 
     /// Sends what is queued, then stops the thread and closes the connection.

@@ -47,6 +47,12 @@ struct ChangeNotice: Hashable, Sendable {
         self.change = change.days.count > Self.maximumDays ? .all : change
     }
 
+    /// The origin a payload names (its second field, in every version), without parsing the rest.
+    static func origin(of payload: String) -> Substring? {
+        let fields = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        return fields.count >= 2 ? fields[1] : nil
+    }
+
     /// Parses a payload; nil for one this version does not understand.
     init?(payload: String) {
         let fields = payload.split(separator: " ", omittingEmptySubsequences: false)
@@ -161,9 +167,10 @@ extension ChangeNotice {
         ) -> GroupCommitWriter.CommitRecord? {
             let notices = ChangeNotice.notices(origin: origin, writes: writes, results: results)
             guard !notices.isEmpty else { return nil }
+            let announced = notices.map { ChangeAnnouncer.Announced($0) }
             return GroupCommitWriter.CommitRecord(
-                statement: ChangeLog.insert(origin: origin, payloads: notices.map(\.payload)),
-                afterCommit: { [announcer] in announcer?.announce(notices) }
+                statement: ChangeLog.insert(origin: origin, payloads: announced.map(\.payload)),
+                afterCommit: { [announcer] in announcer?.announce(announced) }
             )
         }
     }

@@ -127,14 +127,17 @@ final class PostgresListener: @unchecked Sendable {
         }
         var wake = false
         for payload in payloads {
-            guard let notice = ChangeNotice(payload: payload) ?? ChangeNotice(unknownPayload: payload),
-                notice.origin != origin
-            else { continue }
-            if ChangeNotice.logsChanges(notice.origin) {
+            // This server's own (every notification comes back to its sender too), and another
+            // logging server's, which only wakes the reader: neither needs parsing.
+            guard let sender = ChangeNotice.origin(of: payload), sender != origin else { continue }
+            if ChangeNotice.logsChanges(String(sender)) {
                 wake = true
-            } else {
-                report(notice)
+                continue
             }
+            guard let notice = ChangeNotice(payload: payload) ?? ChangeNotice(unknownPayload: payload) else {
+                continue
+            }
+            report(notice)
         }
         if wake { readSoon() }
     }

@@ -240,11 +240,17 @@ struct ChangeAnnouncerTests {
             ChangeNotice(origin: "log-o", user: 2, change: ChangedData(days: [a], habitsOrSettings: true)),
             ChangeNotice(origin: "log-o", user: 1, change: .all),
         ]
-        #expect(
-            ChangeAnnouncer.merged(notices) == [
-                ChangeNotice(origin: "log-o", user: 2, change: ChangedData(days: [a, b], habitsOrSettings: true)),
-                ChangeNotice(origin: "log-o", user: 1, change: .all),
-            ]
-        )
+        let merged = ChangeAnnouncer.merged(notices.map { ChangeAnnouncer.Announced($0) })
+        let expected = [
+            ChangeNotice(origin: "log-o", user: 2, change: ChangedData(days: [a, b], habitsOrSettings: true)),
+            ChangeNotice(origin: "log-o", user: 1, change: .all),
+        ]
+        #expect(merged.map(\.notice) == expected)
+        #expect(merged.map(\.payload) == expected.map(\.payload))
+        // One of a user alone keeps its payload as made.
+        let alone = ChangeAnnouncer.Announced(notices[0], payload: "kept")
+        #expect(ChangeAnnouncer.merged([alone]) == [alone])
+        #expect(ChangeNotice.origin(of: "v2 log-o 1 - 5") == "log-o")
+        #expect(ChangeNotice.origin(of: "v9") == nil)
     }
 }

@@ -18,6 +18,10 @@ final class BatchHabits {
     }
 
     private var known: [UserID: [Int64: Entry]] = [:]
+    /// How the batch's habit queries lock the rows they read (`SQLDialect.lockHabits`), chosen by
+    /// `prefetch`; a habit read later in the batch is locked the same way, never more strongly
+    /// than the others (an upgrade could deadlock with another server).
+    private(set) var lockClause = ""
 
     /// What is known of the user's habit `id`, or nil when it was not asked yet.
     func lookup(_ id: Int64, of user: UserID) -> Entry? {
@@ -47,9 +51,10 @@ final class BatchHabits {
 
     /// The query that reads every habit the batch's writes name and that is not known yet (nil
     /// when there is none), to run with the transaction's BEGIN in one flight; `absorb` takes its
-    /// rows. On PostgreSQL the rows are locked until the commit, in one order
-    /// (`SQLDialect.lockHabitsForWrite`).
+    /// rows. On PostgreSQL the rows are locked until the commit, in one order, shared when the
+    /// batch changes no habit (`SQLDialect.lockHabits`).
     func prefetch(for batch: [PendingWrite], dialect: SQLDialect) -> Prefetch? {
+        lockClause = dialect.lockHabits(shared: !batch.contains { $0.write.changesHabits })
         var wanted: [UserID: Set<Int64>] = [:]
         for pending in batch {
             for id in pending.write.habitIDs where lookup(id, of: pending.user) == nil {
@@ -63,7 +68,7 @@ final class BatchHabits {
             """
             SELECT id, name, created_on, archived_on, user_id FROM habits
             WHERE user_id = ANY(?::bigint[]) AND id = ANY(?::bigint[])
-            ORDER BY user_id, id\(dialect.lockHabitsForWrite)
+            ORDER BY user_id, id\(lockClause)
             """,
             [.integerArray(wanted.keys.sorted()), .integerArray(ids.sorted())]
         )
@@ -92,6 +97,15 @@ final class BatchHabits {
 }
 
 extension StoreWrite {
+    /// Whether the write changes existing habits (their rows, schedules, or everything of them):
+    /// its batch locks the habits it names exclusively.
+    var changesHabits: Bool {
+        switch self {
+        case .renameHabit, .archiveHabit, .unarchiveHabit, .deleteHabit, .setSchedule, .importData: true
+        case .createHabit, .completions, .updateSettings, .changeSettings, .addRestPeriod, .removeRestPeriod: false
+        }
+    }
+
     /// The ids of the existing habits the write names.
     var habitIDs: [Int64] {
         switch self {

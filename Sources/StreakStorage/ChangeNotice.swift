@@ -1,9 +1,9 @@
 import StreakCore
 
 /// What a server tells the others sharing its PostgreSQL database about a commit: whose data
-/// changed, and which parts of it, sent with `pg_notify` inside the transaction, so that it is
-/// delivered exactly when the commit is visible, and never for a rolled-back one. The others read
-/// only those parts again.
+/// changed, and which parts of it, written to the change log inside the transaction (`ChangeLog`),
+/// so that it is there exactly when the commit is visible, and never for a rolled-back one, and
+/// announced with a notification after the commit. The others read only those parts again.
 ///
 /// Payload (text, under PostgreSQL's 8,000 bytes): `v2 ORIGIN USER HABITS DAYS`, where HABITS is
 /// `h` when habits (with their schedules), rest periods or settings changed and `-` otherwise,
@@ -14,6 +14,15 @@ import StreakCore
 struct ChangeNotice: Hashable, Sendable {
     /// The channel every server listens on.
     static let channel = "streakd_changes"
+    /// How the origins of servers that write the change log begin (`ChangeLog`): their
+    /// notifications only say that there are rows to read. (Earlier servers' origins are bare
+    /// UUIDs, and their notifications are the notices themselves.)
+    static let loggingOriginPrefix = "log-"
+
+    /// Whether the server named `origin` writes its notices to the change log.
+    static func logsChanges(_ origin: String) -> Bool {
+        origin.hasPrefix(loggingOriginPrefix)
+    }
     /// More days than this are sent as `*`, keeping the payload far under 8,000 bytes.
     static let maximumDays = 500
 
@@ -36,6 +45,12 @@ struct ChangeNotice: Hashable, Sendable {
         self.origin = origin
         self.user = user
         self.change = change.days.count > Self.maximumDays ? .all : change
+    }
+
+    /// The origin a payload names (its second field, in every version), without parsing the rest.
+    static func origin(of payload: String) -> Substring? {
+        let fields = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        return fields.count >= 2 ? fields[1] : nil
     }
 
     /// Parses a payload; nil for one this version does not understand.
@@ -134,26 +149,28 @@ struct ChangeNotice: Hashable, Sendable {
 }
 
 extension ChangeNotice {
-    /// Tells the other servers, inside a batch's transaction, whose data it changed: the
-    /// group-commit writer's `BeforeCommit` of a PostgreSQL store.
+    /// Tells the other servers whose data a batch changed: the group-commit writer's
+    /// `BeforeCommit` of a PostgreSQL store. Inside the batch's transaction the notices become a
+    /// row of the change log (`ChangeLog`); after the commit they are announced
+    /// (`ChangeAnnouncer`), which wakes the others to read the log.
     struct Sender: Sendable {
         /// The store's name in its notices.
         let origin: String
+        /// Sends the notification after the commit; nil: none (the others' timers find the rows).
+        let announcer: ChangeAnnouncer?
 
-        /// The statement that sends the batch's notices (`pg_notify`, run before COMMIT in the
-        /// same transaction), or nil when no write changed anything.
+        /// The statement that logs the batch's notices, and what announces them once committed;
+        /// nil when no write changed anything.
         func statement(
             writes: [PendingWrite],
             results: [Result<StoreWriteResult, StorageError>]
-        ) -> SQLStatement? {
+        ) -> GroupCommitWriter.CommitRecord? {
             let notices = ChangeNotice.notices(origin: origin, writes: writes, results: results)
             guard !notices.isEmpty else { return nil }
-            // One statement for the whole batch: a text array of the payloads (which hold no
-            // quotes or backslashes, so quoting each element is enough).
-            let payloads = "{" + notices.map { "\"\($0.payload)\"" }.joined(separator: ",") + "}"
-            return SQLStatement(
-                "SELECT pg_notify(?, payload) FROM unnest(?::text[]) AS payload",
-                [.text(ChangeNotice.channel), .text(payloads)]
+            let announced = notices.map { ChangeAnnouncer.Announced($0) }
+            return GroupCommitWriter.CommitRecord(
+                statement: ChangeLog.insert(origin: origin, payloads: announced.map(\.payload)),
+                afterCommit: { [announcer] in announcer?.announce(announced) }
             )
         }
     }

@@ -29,12 +29,23 @@ final class GroupCommitWriter: @unchecked Sendable {
     static let knownHabitUsers = 4096
 
     /// The statement to run inside each batch's transaction, after its writes and before COMMIT
-    /// (in the same flight), made from the writes and their results; a failure fails the whole
-    /// batch (PostgreSQL: tells the other servers). A deferred write (`BulkRecords`) counts as
-    /// changed here: its row is changed in the same flight.
+    /// (in the same flight), made from the writes and their results, and what to do once the
+    /// batch is committed and acknowledged; a failure of the statement fails the whole batch
+    /// (PostgreSQL: logs the changes for the other servers, then announces them). A deferred write
+    /// (`BulkRecords`) counts as changed here: its row is changed in the same flight.
     typealias BeforeCommit =
-        @Sendable ([PendingWrite], [Result<StoreWriteResult, StorageError>]) -> SQLStatement?
+        @Sendable ([PendingWrite], [Result<StoreWriteResult, StorageError>]) -> CommitRecord?
     private let beforeCommit: BeforeCommit?
+
+    /// A `BeforeCommit`'s statement and what follows the commit.
+    struct CommitRecord: Sendable {
+        let statement: SQLStatement
+        /// Run on the writer thread after the batch's completions.
+        let afterCommit: @Sendable () -> Void
+    }
+
+    /// The `afterCommit` of the batch just committed; only used on the writer thread.
+    private var committed: (@Sendable () -> Void)?
 
     init(connection: any SQLSession, beforeCommit: BeforeCommit? = nil) {
         self.connection = connection
@@ -49,6 +60,10 @@ final class GroupCommitWriter: @unchecked Sendable {
             run: { [unowned self] batch in
                 let results = commit(batch)
                 for (pending, result) in zip(batch, results) { pending.completion(result) }
+                if let committed {
+                    self.committed = nil
+                    committed()
+                }
                 for hook in batchHooks.withLock({ $0 }) { hook.run() }
             }
         )
@@ -86,23 +101,25 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// common case costs no savepoint round trips.
     ///
     /// On PostgreSQL a batch of single records and removals costs two round trips: BEGIN with the
-    /// query that reads and locks the batch's habits, then the deferred records and removals, the
-    /// change notices and COMMIT (`SQLSession.run`). A write is acknowledged only after COMMIT
-    /// answered.
+    /// locks of its days (`DayLocks`) and the query that reads and locks its habits, then the
+    /// deferred records and removals, the change log's row and COMMIT (`SQLSession.run`). A write
+    /// is acknowledged only after COMMIT answered.
     private func commit(
         _ batch: [PendingWrite],
         isolatingEvery: Bool = false
     ) -> [Result<StoreWriteResult, StorageError>] {
         if let knownHabits, knownHabits.userCount > Self.knownHabitUsers { knownHabits.removeAll() }
         let habits = knownHabits ?? BatchHabits()
-        let prefetch =
-            connection.dialect.batchesStatements ? habits.prefetch(for: batch, dialect: connection.dialect) : nil
+        // PostgreSQL: the day locks, then the habits (read and locked), in the flight of BEGIN.
+        let batches = connection.dialect.batchesStatements
+        let locks = batches ? DayLocks.statement(for: batch) : nil
+        let prefetch = batches ? habits.prefetch(for: batch, dialect: connection.dialect) : nil
         let opening = connection.run(
-            [SQLStatement(connection.dialect.beginWrite)] + (prefetch.map { [$0.statement] } ?? [])
+            [SQLStatement(connection.dialect.beginWrite)] + [locks, prefetch?.statement].compactMap { $0 }
         )
         do throws(StorageError) {
             if let failure = opening.failure { throw failure.error }
-            if let prefetch { try habits.absorb(prefetch, rows: opening.rows[1]) }
+            if let prefetch, let rows = opening.rows.last { try habits.absorb(prefetch, rows: rows) }
         } catch {
             if opening.failure?.index != 0 { rollback() }
             return batch.map { _ in .failure(error) }
@@ -149,8 +166,8 @@ final class GroupCommitWriter: @unchecked Sendable {
             return batch.map { _ in .failure(StorageError(.io, "the transaction was aborted")) }
         }
         let deferred = bulk.statements
-        let notices = beforeCommit?(batch, results).map { [$0] } ?? []
-        let closing = connection.run(deferred + notices + [SQLStatement("COMMIT")])
+        let record = beforeCommit?(batch, results)
+        let closing = connection.run(deferred + (record.map { [$0.statement] } ?? []) + [SQLStatement("COMMIT")])
         if let failure = closing.failure {
             rollback()
             // A deferred write failed in the database and took the transaction with it.
@@ -161,6 +178,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             results[index] = .success(.completions(changed: [changed]))
         }
         worker.withLock { commits += 1 }
+        committed = record?.afterCommit
         return results
     }
 

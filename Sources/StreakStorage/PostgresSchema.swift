@@ -84,5 +84,24 @@ extension Migration {
                     FOR EACH ROW EXECUTE FUNCTION completions_clear_skip();
                 """
         ),
+        // The change notices of each commit, written inside its transaction (`ChangeLog`): the
+        // notification that wakes the other servers is sent after the commit, outside it, so a
+        // write transaction no longer takes PostgreSQL's cluster-wide NOTIFY lock. `xid` is the
+        // writing transaction's id, so that a reader finds the rows that commit after it read
+        // (a higher `id` can commit before a lower one); rows are pruned after a few minutes.
+        Migration(
+            version: 4,
+            name: "change log",
+            sql: """
+                CREATE TABLE change_log (
+                    id BIGSERIAL PRIMARY KEY,
+                    xid XID8 NOT NULL DEFAULT pg_current_xact_id(),
+                    origin TEXT NOT NULL,
+                    payloads TEXT[] NOT NULL,
+                    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                );
+                CREATE INDEX change_log_by_xid ON change_log (xid);
+                """
+        ),
     ]
 }

@@ -7,14 +7,15 @@ import Synchronization
 ///
 /// Like the SQLite store it reads through one connection and writes through a single writer
 /// thread with group commit; a write is acknowledged after PostgreSQL's durable COMMIT
-/// (`synchronous_commit` on, the server's default). Each commit notifies the other servers of the
-/// users and parts it changed (`ChangeNotice`), so that they read those rows again into their
-/// in-memory state and push to their watchers (`onExternalChange`), through a third connection
-/// (`dayRows`, `habitsAndSettings`).
+/// (`synchronous_commit` on, the server's default). Each commit logs the users and parts it
+/// changed (`ChangeNotice`, in the change log: `ChangeLog`) and then notifies the other servers
+/// (`ChangeAnnouncer`), so that they read those rows again into their in-memory state and push to
+/// their watchers (`onExternalChange`), through a third connection (`dayRows`,
+/// `habitsAndSettings`).
 public final class PostgresStore: SQLStore, @unchecked Sendable {
     private let url: String
     /// This store's name in its change notices, so that it ignores its own.
-    private let origin = UUID().uuidString
+    private let origin = ChangeNotice.loggingOriginPrefix + UUID().uuidString
     private let reader: PostgresConnection
     /// Reads what other servers changed (`dayRows`, `habitsAndSettings`), apart from `reader`.
     private let followerReader: PostgresConnection
@@ -22,6 +23,8 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
     /// Where external changes are reported, in the order they were committed.
     private let notices = DispatchQueue(label: "streakd.storage.notices", qos: .userInitiated)
     private let listeners = Mutex<[PostgresListener]>([])
+    /// Wakes the other servers after each commit.
+    private let announcer: ChangeAnnouncer
 
     /// Connects to the database at `url` (e.g. `postgresql://streakd@127.0.0.1:5432/streakd`) and
     /// migrates its schema.
@@ -36,7 +39,9 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
         self.writeConnection = writeConnection
         self.reader = reader
         self.followerReader = followerReader
-        let notifier = ChangeNotice.Sender(origin: origin)
+        let announcer = ChangeAnnouncer(url: url)
+        self.announcer = announcer
+        let notifier = ChangeNotice.Sender(origin: origin, announcer: announcer)
         let writer = GroupCommitWriter(connection: writeConnection, beforeCommit: notifier.statement)
         super.init(reader: reader, followerReader: followerReader, writer: writer)
     }
@@ -47,10 +52,12 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
         listeners.withLock { $0.append(listener) }
     }
 
-    /// The schema version after migrating: the number of migrations applied.
-    public var schemaVersion: Int { Migration.postgres.count }
+    /// The schema version after migrating: the last migration's.
+    public var schemaVersion: Int { Migration.postgres.last?.version ?? 0 }
 
     override func closeConnections() {
+        // After the writer stopped: its last batches are announced.
+        announcer.stop()
         for listener in listeners.withLock({ $0 }) { listener.stop() }
         reader.close()
         followerReader.close()

@@ -53,14 +53,16 @@ enum SQLDialect: Sendable {
     }
 
     /// Appended to a write transaction's query of the habits it writes: on PostgreSQL it locks
-    /// them until the commit, so that two servers' writes of one habit happen one after the other
-    /// (otherwise a completion committed on one and a skip of the same day committed on the other
-    /// can both stay: neither transaction sees the other's row). SQLite's write lock already
-    /// serialises every write transaction.
-    var lockHabitsForWrite: String {
+    /// them until the commit. A batch that changes habits (names, archive days, schedules, or
+    /// deletes them) takes them exclusively (`FOR NO KEY UPDATE`); a batch that only records,
+    /// removes or skips days shares them (`FOR SHARE`): other servers' completion writes of the
+    /// same habits go on at the same time, and a habit change waits for them (a recorded day
+    /// cannot land after a concurrent archive day). Two servers' writes of one habit and day are
+    /// ordered by `DayLocks`. SQLite's write lock already serialises every write transaction.
+    func lockHabits(shared: Bool) -> String {
         switch self {
         case .sqlite: ""
-        case .postgres: " FOR NO KEY UPDATE"
+        case .postgres: shared ? " FOR SHARE" : " FOR NO KEY UPDATE"
         }
     }
 

@@ -170,7 +170,7 @@ struct WriteApplier {
         }
         let rows = try connection.query(
             "SELECT id, name, created_on, archived_on FROM habits WHERE user_id = ? AND id = ?"
-                + connection.dialect.lockHabitsForWrite,
+                + habits.lockClause,
             [.integer(user), .integer(id)]
         )
         guard let row = rows.first else {

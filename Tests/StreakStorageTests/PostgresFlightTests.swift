@@ -81,7 +81,10 @@ struct PostgresFlightTests {
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user)
         let session = CountingSession(try PostgresConnection(url: fixture.databaseURL!))
-        let writer = GroupCommitWriter(connection: session, beforeCommit: ChangeNotice.Sender(origin: "t").statement)
+        let writer = GroupCommitWriter(
+            connection: session,
+            beforeCommit: ChangeNotice.Sender(origin: "t", announcer: nil).statement
+        )
         defer { writer.stop() }
         let writes: [StoreWrite] = [
             .completions([.record(habitID: habit.id, date: day("2024-03-01"))]),

@@ -95,6 +95,15 @@ final class ResultBox: @unchecked Sendable {
         }
     }
 
+    /// The result, or nil when none came within `seconds`.
+    func wait(seconds: Double) -> Result<StoreWriteResult, StorageError>? {
+        condition.withLock {
+            let deadline = Date().addingTimeInterval(seconds)
+            while result == nil && condition.wait(until: deadline) {}
+            return result
+        }
+    }
+
     func wait() -> Result<StoreWriteResult, StorageError> {
         condition.withLock {
             while result == nil { condition.wait() }

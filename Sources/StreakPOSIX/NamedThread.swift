@@ -54,3 +54,17 @@ public enum NamedThread {
         }
     }
 }
+
+extension NamedThread {
+    /// Puts the calling thread to sleep for `duration` (`nanosleep`, resumed after signals);
+    /// returns at once for a duration that is not positive.
+    public static func sleep(for duration: Duration) {
+        guard duration > .zero else { return }
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
+            request = remaining
+        }
+    }
+}

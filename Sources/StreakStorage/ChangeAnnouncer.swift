@@ -1,5 +1,5 @@
-import Foundation
 import StreakCore
+import StreakPOSIX
 
 /// Sends the notifications that wake the other servers after this server's commits
 /// (`ChangeLog.notify`), on a thread and a connection of its own, so that the writer only hands
@@ -89,8 +89,7 @@ final class ChangeAnnouncer: @unchecked Sendable {
     private func send(_ payloads: [String]) {
         let started = ContinuousClock.now
         defer {
-            let rest = started + Self.minimumGap - ContinuousClock.now
-            if rest > .zero { Thread.sleep(forTimeInterval: Double(rest.components.attoseconds) / 1e18) }
+            NamedThread.sleep(for: started + Self.minimumGap - ContinuousClock.now)
         }
         do throws(StorageError) {
             if connection == nil { connection = try PostgresConnection(url: url) }

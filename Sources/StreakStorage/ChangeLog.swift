@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The change log of a PostgreSQL database that several servers share: each write transaction
 /// inserts its `ChangeNotice` payloads as one row of `change_log` before its COMMIT, so that they

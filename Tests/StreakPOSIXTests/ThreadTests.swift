@@ -56,6 +56,15 @@ import Glibc
         #expect(taken == Array(0..<2_000))
     }
 
+    @Test("sleeping for a duration: at least that long, and not at all for none")
+    func sleeping() {
+        let clock = ContinuousClock()
+        #expect(clock.measure { NamedThread.sleep(for: .milliseconds(20)) } >= .milliseconds(20))
+        #expect(clock.measure { NamedThread.sleep(for: .seconds(1) + .milliseconds(5)) } >= .seconds(1))
+        #expect(clock.measure { NamedThread.sleep(for: .zero) } < .milliseconds(20))
+        #expect(clock.measure { NamedThread.sleep(for: .milliseconds(-5)) } < .milliseconds(20))
+    }
+
     @Test("reading a file to its end, and the system's words when it cannot be read")
     func readToEnd() throws {
         var template = Array("/tmp/streak-posix-XXXXXX".utf8CString)

@@ -184,7 +184,31 @@ extension StreakLoad {
             }
             Thread.sleep(forTimeInterval: 1)
             let rss = target.stats?.memoryMiB("VmRSS").map { String(format: "%.1f", $0) } ?? "-"
-            print("RESULT name=idle connections=\(open.count) rss_mib=\(rss) errors=0")
+            // Still open? A server at its connection limit closes the oldest idle connection to
+            // make room for a new one, after it answered that one's ping: ask each again.
+            let closed = open.filter { !Self.answersPing($0) }.count
+            print("RESULT name=idle connections=\(open.count - closed) rss_mib=\(rss) errors=\(closed)")
+            if closed > 0 {
+                FileHandle.standardError.write(
+                    Data("idle: \(closed) of \(open.count) connections were closed by the server (its --max-connections?)\n".utf8)
+                )
+            }
+        }
+
+        /// Whether `connection` answers a ping with its pong (not a GOAWAY, not its end).
+        private static func answersPing(_ connection: LoadConnection) -> Bool {
+            do {
+                try connection.send(FrameEncoder.encode(.ping(43)))
+                while true {
+                    switch try connection.nextFrame() {
+                    case .pong(43): return true
+                    case .goAway: return false
+                    default: continue
+                    }
+                }
+            } catch {
+                return false
+            }
         }
     }
 }

@@ -190,7 +190,10 @@ extension StreakLoad {
             print("RESULT name=idle connections=\(open.count - closed) rss_mib=\(rss) errors=\(closed)")
             if closed > 0 {
                 FileHandle.standardError.write(
-                    Data("idle: \(closed) of \(open.count) connections were closed by the server (its --max-connections?)\n".utf8)
+                    Data(
+                        "idle: \(closed) of \(open.count) connections were closed by the server (its --max-connections?)\n"
+                            .utf8
+                    )
                 )
             }
         }

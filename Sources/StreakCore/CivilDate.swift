@@ -139,7 +139,8 @@ extension CivilDate {
 }
 
 extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
+    /// The text with zeros in front up to `width` characters (`7` → `07`).
+    func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

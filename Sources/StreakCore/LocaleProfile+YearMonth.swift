@@ -23,12 +23,12 @@ extension LocaleProfile {
             let run = characters.prefix { $0 == letter }
             characters = characters.dropFirst(run.count)
             switch letter {
-            case "y" where run.count == 2: result += String(format2(year % 100))
+            case "y" where run.count == 2: result += String(year % 100).leftPadded(to: 2)
             case "y": result += String(year)
             case "M", "L":
                 switch run.count {
                 case 1: result += String(month)
-                case 2: result += format2(month)
+                case 2: result += String(month).leftPadded(to: 2)
                 case 3: result += shortMonthSymbols[month - 1]
                 default: result += (letter == "M" ? formatMonthSymbols : monthSymbols)[month - 1]
                 }
@@ -36,9 +36,5 @@ extension LocaleProfile {
             }
         }
         return result
-    }
-
-    private func format2(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : String(value)
     }
 }

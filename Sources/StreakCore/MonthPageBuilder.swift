@@ -36,12 +36,7 @@ public struct YearMonth: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Chronological order.
     public static func < (lhs: YearMonth, rhs: YearMonth) -> Bool { (lhs.year, lhs.month) < (rhs.year, rhs.month) }
     /// `YYYY-MM`.
-    public var description: String { Self.padded(year, 4) + "-" + Self.padded(month, 2) }
-
-    private static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
+    public var description: String { String(year).leftPadded(to: 4) + "-" + String(month).leftPadded(to: 2) }
 }
 
 /// What a month page shows.

@@ -26,7 +26,9 @@ public enum MachineTimeZone {
     ///   - localtimeTarget: where `/etc/localtime` points (`/usr/share/zoneinfo/Europe/Berlin`).
     ///   - timezoneFile: the contents of `/etc/timezone` (Debian's name of the zone).
     public static func resolve(tz: String?, localtimeTarget: String?, timezoneFile: String?) -> String {
-        let candidates = [tz.map(fromTZ), localtimeTarget.map(zoneName(inPath:)), timezoneFile.map(trimmed)]
+        let candidates = [
+            tz.map(fromTZ), localtimeTarget.map(zoneName(inPath:)), timezoneFile.map { $0.trimmingWhitespace() },
+        ]
         for case let candidate? in candidates where known(candidate) {
             return candidate
         }
@@ -47,12 +49,6 @@ public enum MachineTimeZone {
             name.removeFirst(tree.count)
         }
         return name
-    }
-
-    static func trimmed(_ text: String) -> String {
-        let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
-        let end = text.lastIndex { !$0.isWhitespace }.map(text.index(after:)) ?? start
-        return String(text[start..<end])
     }
 
     static func known(_ name: String) -> Bool {

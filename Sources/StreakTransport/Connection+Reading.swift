@@ -152,29 +152,26 @@ extension Connection {
             let (pending, unary, estimate) = responder.outputBudget
             var computing = unary - held.count
             var taken = 0
-            var active: [Bool] = []  // filled only once a request turns out to be inactive
-            for (index, request) in held.enumerated() {
+            var skipped = false
+            for request in held {
                 let bound = configuration.maxPendingOutputBytes
                 if pending + (computing + 1) * estimate > bound && (computing > 0 || pending >= bound) { break }
                 taken += 1
                 // Cancelled or past its deadline while held: already answered.
                 if responder.isActive(request.id, generation: request.generation) {
                     computing += 1
-                    if !active.isEmpty { active.append(true) }
-                } else if active.isEmpty {
-                    active = Array(repeating: true, count: index) + [false]
                 } else {
-                    active.append(false)
+                    skipped = true
                 }
             }
-            if taken == held.count && active.isEmpty {
+            if taken == held.count && !skipped {
                 // The usual case: all of them. The handler gets `held` itself, which is unique
                 // again once it returns, so emptying it keeps its buffer: no array per burst.
                 handler.handle(held, responder: responder)
                 held.removeAll(keepingCapacity: true)
                 break
             }
-            let batch = held.prefix(taken).indices.filter { active.isEmpty || active[$0] }.map { held[$0] }
+            let batch = held.prefix(taken).filter { responder.isActive($0.id, generation: $0.generation) }
             held.removeFirst(taken)
             if !batch.isEmpty { handler.handle(batch, responder: responder) }
             if taken == 0 { break }

@@ -10,11 +10,13 @@ struct FrameBodyReader {
         self.index = bytes.startIndex
     }
 
-    mutating func frame(id: UInt32) throws(FramingError) -> Frame {
+    /// The frame; a request's method and metadata values reuse the strings of `recent` when their
+    /// bytes are the same, and are remembered there when they are not.
+    mutating func frame(id: UInt32, recent: inout RecentStrings) throws(FramingError) -> Frame {
         switch kind {
         case .request:
             guard id > 0 else { throw malformed("request id must be greater than 0") }
-            let method = try string(wide: true, what: "method")
+            let method = try string(wide: true, what: "method", recent: &recent)
             let count = try uint8(what: "metadata count")
             var metadata: [MetadataEntry] = []
             metadata.reserveCapacity(Int(count))
@@ -23,7 +25,8 @@ struct FrameBodyReader {
                 guard key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
                     throw malformed("metadata key is not printable ASCII")
                 }
-                metadata.append(MetadataEntry(key: key, value: try string(wide: true, what: "metadata value")))
+                let value = try string(wide: true, what: "metadata value", recent: &recent)
+                metadata.append(MetadataEntry(key: key, value: value))
             }
             return .request(id: id, method: method, metadata: metadata, message: rest())
         case .response:
@@ -75,15 +78,28 @@ struct FrameBodyReader {
     }
 
     private mutating func string(wide: Bool, what: String) throws(FramingError) -> String {
+        var none = RecentStrings(capacity: 0)
+        return try string(wide: wide, what: what, recent: &none)
+    }
+
+    private mutating func string(
+        wide: Bool,
+        what: String,
+        recent: inout RecentStrings
+    ) throws(FramingError) -> String {
         var length = Int(try uint8(what: what))
         if wide { length = length << 8 | Int(try uint8(what: what)) }
         guard bytes.endIndex - index >= length else { throw malformed("the frame ends inside its \(what)") }
         defer { index += length }
         let text = bytes[index..<(index + length)].withUnsafeBufferPointer { utf8 -> String? in
+            if let known = recent.string(matching: utf8) { return known }
             // Methods, keys and tokens are ASCII: decoding it needs no validation (and skips the
             // generic validating path, a few percent of a cached read's CPU).
-            utf8.allSatisfy { $0 < 0x80 }
+            let text =
+                utf8.allSatisfy { $0 < 0x80 }
                 ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+            if let text { recent.remember(text) }
+            return text
         }
         guard let text else { throw malformed("the \(what) is not valid UTF-8") }
         return text

@@ -15,7 +15,7 @@ extension StreakService {
                 responder: responder,
                 request: request,
                 asOf: message.asOf,
-                bearer: bearer
+                bearer: String(bearer)
             )
         else {
             throw ServiceError.shuttingDown

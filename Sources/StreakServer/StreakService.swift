@@ -155,16 +155,28 @@ public final class StreakService: RequestHandler, Sendable {
                     request: request,
                     responder: responder,
                     method: method,
-                    token: token,
+                    token: String(token),
                     user: nil,
                     userID: id
                 )
             }
             user.touch()
             if answerInline(method, request, user: user, responder: responder) { return nil }
-            return PendingRequest(request: request, responder: responder, method: method, token: token, user: user)
+            return PendingRequest(
+                request: request,
+                responder: responder,
+                method: method,
+                token: String(token),
+                user: user
+            )
         case nil:
-            return PendingRequest(request: request, responder: responder, method: method, token: token, user: nil)
+            return PendingRequest(
+                request: request,
+                responder: responder,
+                method: method,
+                token: String(token),
+                user: nil
+            )
         }
     }
 

@@ -18,7 +18,8 @@ final class TokenCache: Sendable {
     }
 
     private struct Contents {
-        var accepted: [String: (user: UserID, expiresAt: UInt64)] = [:]
+        /// Keyed by views of the requests' metadata values: a lookup copies nothing.
+        var accepted: [Substring: (user: UserID, expiresAt: UInt64)] = [:]
         var rejected: [TokenDigest: UInt64] = [:]
     }
 
@@ -45,25 +46,32 @@ final class TokenCache: Sendable {
     }
 
     /// The cached entry, or nil when the token is unknown or its entry expired.
-    func lookup(_ token: String) -> Entry? {
+    func lookup(_ token: String) -> Entry? { lookup(token[...]) }
+
+    /// The cached entry of a token read off a request (a view of its metadata value), or nil.
+    func lookup(_ token: Substring) -> Entry? {
         let now = clock.nanoseconds
         let accepted = contents.withLock { contents in
             contents.accepted[token].flatMap { $0.expiresAt > now ? $0.user : nil }
         }
         if let accepted { return .user(accepted) }
         // Hashed outside the lock; only tokens that are not a current user's get here.
-        let digest = TokenDigest(token: token)
+        let digest = TokenDigest(token: String(token))
         let rejected = contents.withLock { contents in contents.rejected[digest].map { $0 > now } ?? false }
         return rejected ? .rejected : nil
     }
 
     /// Remembers what the store said about `token`.
-    func remember(_ token: String, _ entry: Entry) {
+    func remember(_ token: String, _ entry: Entry) { remember(token[...], entry) }
+
+    /// Remembers what the store said about `token` (kept as the view it is: of the request's
+    /// metadata value, which it keeps alive).
+    func remember(_ token: Substring, _ entry: Entry) {
         let now = clock.nanoseconds
         let expiresAt = now + ttlNanoseconds
         switch entry {
         case .user(let user):
-            let digest = TokenDigest(token: token)
+            let digest = TokenDigest(token: String(token))
             contents.withLock { contents in
                 if contents.accepted[token] == nil && contents.accepted.count >= capacity {
                     contents.accepted = contents.accepted.filter { $0.value.expiresAt > now }
@@ -73,7 +81,7 @@ final class TokenCache: Sendable {
                 contents.rejected[digest] = nil
             }
         case .rejected:
-            let digest = TokenDigest(token: token)
+            let digest = TokenDigest(token: String(token))
             contents.withLock { contents in
                 contents.accepted[token] = nil
                 if contents.rejected[digest] == nil && contents.rejected.count >= rejectedCapacity {

@@ -28,6 +28,11 @@ public enum TokenHasher {
     /// Whether `token` has the shape of a token: "stk_" and 64 lowercase hex digits. Anything
     /// else can be refused without asking the store (and without remembering it).
     public static func isWellFormed(_ token: String) -> Bool {
+        isWellFormed(token[...])
+    }
+
+    /// Whether `token` has the shape of a token (see the `String` form).
+    public static func isWellFormed(_ token: Substring) -> Bool {
         // It runs on every authenticated request: over the string's own bytes when they are
         // contiguous (a token read off the wire always is), else over a copy.
         var token = token

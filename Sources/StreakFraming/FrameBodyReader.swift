@@ -12,22 +12,33 @@ struct FrameBodyReader {
 
     /// The frame; a request's method and metadata values reuse the strings of `recent` when their
     /// bytes are the same, and are remembered there when they are not.
-    mutating func frame(id: UInt32, recent: inout RecentStrings) throws(FramingError) -> Frame {
+    mutating func frame(id: UInt32, recent: inout RepeatedRequestParts) throws(FramingError) -> Frame {
         switch kind {
         case .request:
             guard id > 0 else { throw malformed("request id must be greater than 0") }
             let method = try string(wide: true, what: "method", recent: &recent)
-            let count = try uint8(what: "metadata count")
-            var metadata: [MetadataEntry] = []
-            metadata.reserveCapacity(Int(count))
-            for _ in 0..<count {
+            let count = Int(try uint8(what: "metadata count"))
+            // The last request's array while every entry so far equals its own, else a new one.
+            var metadata = recent.metadata
+            var repeated = metadata.count == count
+            if !repeated { metadata = Self.entries(capacity: count, first: []) }
+            for index in 0..<count {
                 let key = try string(wide: false, what: "metadata key")
                 guard key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
                     throw malformed("metadata key is not printable ASCII")
                 }
-                let value = try string(wide: true, what: "metadata value", recent: &recent)
-                metadata.append(MetadataEntry(key: key, value: value))
+                let entry = MetadataEntry(
+                    key: key,
+                    value: try string(wide: true, what: "metadata value", recent: &recent)
+                )
+                if repeated && metadata[index] == entry { continue }
+                if repeated {
+                    repeated = false
+                    metadata = Self.entries(capacity: count, first: metadata.prefix(index))
+                }
+                metadata.append(entry)
             }
+            if !repeated { recent.metadata = metadata }
             return .request(id: id, method: method, metadata: metadata, message: rest())
         case .response:
             let status = try self.status()
@@ -59,6 +70,14 @@ struct FrameBodyReader {
         }
     }
 
+    /// A new metadata array with room for `capacity` entries, starting with `first`.
+    private static func entries(capacity: Int, first: ArraySlice<MetadataEntry>) -> [MetadataEntry] {
+        var entries: [MetadataEntry] = []
+        if capacity > 0 { entries.reserveCapacity(capacity) }
+        entries.append(contentsOf: first)
+        return entries
+    }
+
     private mutating func status() throws(FramingError) -> Status {
         let code = try uint8(what: "status code")
         return Status(Status.Code(rawValue: code), try string(wide: true, what: "status message"))
@@ -78,14 +97,14 @@ struct FrameBodyReader {
     }
 
     private mutating func string(wide: Bool, what: String) throws(FramingError) -> String {
-        var none = RecentStrings(capacity: 0)
+        var none = RepeatedRequestParts(capacity: 0)
         return try string(wide: wide, what: what, recent: &none)
     }
 
     private mutating func string(
         wide: Bool,
         what: String,
-        recent: inout RecentStrings
+        recent: inout RepeatedRequestParts
     ) throws(FramingError) -> String {
         var length = Int(try uint8(what: what))
         if wide { length = length << 8 | Int(try uint8(what: what)) }

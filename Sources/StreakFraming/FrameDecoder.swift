@@ -17,7 +17,7 @@ public struct FrameDecoder: Sendable {
     private var prefaceBytesSeen: Int
     private var failure: FramingError?
     /// A request's method and `authorization` value repeat on every request of a connection.
-    private var recentStrings = RecentStrings(capacity: 4)
+    private var repeatedParts = RepeatedRequestParts(capacity: 4)
 
     /// Creates a decoder.
     /// - Parameters:
@@ -92,7 +92,7 @@ public struct FrameDecoder: Sendable {
             throw FramingError(.unknownKind, "unknown frame kind \(kindByte)")
         }
         var reader = FrameBodyReader(bytes: buffer[(start + 5)..<end], kind: kind)
-        return try reader.frame(id: readUInt32(at: start + 1), recent: &recentStrings)
+        return try reader.frame(id: readUInt32(at: start + 1), recent: &repeatedParts)
     }
 
     /// Consumes preface bytes; true once the whole preface has been seen.

@@ -2,16 +2,17 @@ import StreakFraming
 import Testing
 
 /// A connection's decoder hands a request's long strings (its method, its `authorization` value)
-/// back from the last few it decoded when the bytes are the same, instead of allocating them again.
-@Suite("Frame string reuse")
-struct FrameStringReuseTests {
+/// back from the last few it decoded when the bytes are the same, and the last request's metadata
+/// array when every entry is equal, instead of allocating them again.
+@Suite("Repeated request parts")
+struct RepeatedRequestPartsTests {
     static let method = "/streak.v1.Streaks/RecordCompletion"
     static let bearer = "Bearer stk_" + String(repeating: "ab", count: 32)
 
     static func request(
         _ id: UInt32,
-        method: String = FrameStringReuseTests.method,
-        bearer: String = FrameStringReuseTests.bearer
+        method: String = RepeatedRequestPartsTests.method,
+        bearer: String = RepeatedRequestPartsTests.bearer
     ) -> Frame {
         .request(
             id: id,
@@ -38,6 +39,16 @@ struct FrameStringReuseTests {
     static func parts(_ frame: Frame) -> (method: String, bearer: String)? {
         guard case .request(_, let method, let metadata, _) = frame, let entry = metadata.first else { return nil }
         return (method, entry.value)
+    }
+
+    static func metadata(_ frame: Frame) -> [MetadataEntry] {
+        guard case .request(_, _, let metadata, _) = frame else { return [] }
+        return metadata
+    }
+
+    /// Where an array's elements live (the same address: the same array storage).
+    static func storage(_ entries: [MetadataEntry]) -> UnsafeRawPointer? {
+        entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
 
     @Test("a repeated method and authorization value decode to the same strings, sharing storage")
@@ -86,6 +97,31 @@ struct FrameStringReuseTests {
             sent.append(Self.request(UInt32(round * 100 + 50), method: methods[round]))
         }
         #expect(try Self.decode(sent, into: &decoder) == sent)
+    }
+
+    @Test("equal metadata shares the last request's array; metadata that differs anywhere gets its own")
+    func metadataArrays() throws {
+        var decoder = FrameDecoder(expectsPreface: false)
+        let auth = MetadataEntry(key: "authorization", value: Self.bearer)
+        let deadline = MetadataEntry(key: "deadline-ms", value: "250")
+        func request(_ id: UInt32, _ metadata: [MetadataEntry]) -> Frame {
+            .request(id: id, method: Self.method, metadata: metadata, message: [])
+        }
+        let sets: [[MetadataEntry]] = [
+            [auth, deadline], [auth, deadline], [auth, MetadataEntry(key: "deadline-ms", value: "251")],
+            [auth, deadline], [MetadataEntry(key: "authorization", value: "Bearer x"), deadline], [auth],
+            [auth], [], [auth, deadline], [auth, deadline, deadline],
+        ]
+        let sent = sets.enumerated().map { request(UInt32($0.offset + 1), $0.element) }
+        let decoded = try Self.decode(sent, into: &decoder)
+        #expect(decoded == sent)
+        let arrays = decoded.map(Self.metadata)
+        #expect(Self.storage(arrays[1]) == Self.storage(arrays[0]), "the same metadata again")
+        #expect(Self.storage(arrays[6]) == Self.storage(arrays[5]), "the same metadata again")
+        for (index, shared) in [false, true, false, false, false, false, true, false, false, false].enumerated()
+        where index > 0 && !shared && !arrays[index].isEmpty {
+            #expect(Self.storage(arrays[index]) != Self.storage(arrays[index - 1]), "request \(index + 1)")
+        }
     }
 
     @Test("short strings and non-ASCII text decode exactly when they repeat")

@@ -1,17 +1,20 @@
-/// The last few long strings one connection's frames carried: its method names and its
-/// `authorization` value come again in every request, and a frame that repeats one gets the same
-/// `String` back instead of a new allocation (a cached read allocated three strings per request).
+/// What one connection's requests repeat: the method names and the `authorization` value come
+/// again in every request, and a frame that repeats one gets the same `String` (and the same
+/// metadata array) back instead of new allocations (a cached read allocated three strings and an
+/// array per request).
 ///
 /// Strings of up to 15 UTF-8 bytes are stored inside the `String` value itself and are not kept.
-/// A string is reused only when its bytes are exactly the frame's, so the result is the same as
-/// decoding them again.
-struct RecentStrings: Sendable {
+/// A string is reused only when its bytes are exactly the frame's, and an array only when every
+/// entry is equal, so the result is the same as decoding them again.
+struct RepeatedRequestParts: Sendable {
     /// Strings of at most this many bytes allocate nothing: not worth keeping.
     static let inlineLimit = 15
 
     private let capacity: Int
     private var strings: [String] = []
     private var oldest = 0
+    /// The last request's metadata.
+    var metadata: [MetadataEntry] = []
 
     /// - Parameter capacity: strings kept at most; 0 keeps none.
     init(capacity: Int) {

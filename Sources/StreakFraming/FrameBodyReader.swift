@@ -38,7 +38,7 @@ struct FrameBodyReader {
                 }
                 metadata.append(entry)
             }
-            if !repeated { recent.metadata = metadata }
+            if !repeated { recent.remember(metadata: metadata) }
             return .request(id: id, method: method, metadata: metadata, message: rest())
         case .response:
             let status = try self.status()

@@ -124,6 +124,24 @@ struct RepeatedRequestPartsTests {
         }
     }
 
+    @Test("long strings and large metadata are not kept, and still decode exactly")
+    func largePartsAreNotKept() throws {
+        var decoder = FrameDecoder(expectsPreface: false)
+        let long = "Bearer " + String(repeating: "t", count: 300)
+        let many = (0..<5).map { MetadataEntry(key: "k\($0)", value: "value number \($0)") }
+        let sent = [
+            Self.request(1, bearer: long), Self.request(2, bearer: long),
+            .request(id: 3, method: Self.method, metadata: many, message: []),
+            .request(id: 4, method: Self.method, metadata: many, message: []),
+        ]
+        let decoded = try Self.decode(sent, into: &decoder)
+        #expect(decoded == sent)
+        let parts = decoded.compactMap(Self.parts)
+        #expect(Self.storage(parts[1].bearer) != Self.storage(parts[0].bearer), "a 307-byte value is not kept")
+        #expect(Self.storage(Self.metadata(decoded[3])) != Self.storage(Self.metadata(decoded[2])), "five entries")
+        #expect(Self.storage(parts[1].method) == Self.storage(parts[0].method), "the method still is")
+    }
+
     @Test("short strings and non-ASCII text decode exactly when they repeat")
     func shortAndNonASCII() throws {
         var decoder = FrameDecoder(expectsPreface: false)

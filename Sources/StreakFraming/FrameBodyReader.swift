@@ -97,31 +97,42 @@ struct FrameBodyReader {
     }
 
     private mutating func string(wide: Bool, what: String) throws(FramingError) -> String {
-        var none = RepeatedRequestParts(capacity: 0)
-        return try string(wide: wide, what: what, recent: &none)
+        let text = try textBytes(wide: wide, what: what).withUnsafeBufferPointer(Self.decode)
+        guard let text else { throw malformed("the \(what) is not valid UTF-8") }
+        return text
     }
 
+    /// A string as `string(wide:what:)`, taken from `recent` when it holds one with these bytes.
     private mutating func string(
         wide: Bool,
         what: String,
         recent: inout RepeatedRequestParts
     ) throws(FramingError) -> String {
-        var length = Int(try uint8(what: what))
-        if wide { length = length << 8 | Int(try uint8(what: what)) }
-        guard bytes.endIndex - index >= length else { throw malformed("the frame ends inside its \(what)") }
-        defer { index += length }
-        let text = bytes[index..<(index + length)].withUnsafeBufferPointer { utf8 -> String? in
+        let text = try textBytes(wide: wide, what: what).withUnsafeBufferPointer { utf8 -> String? in
             if let known = recent.string(matching: utf8) { return known }
-            // Methods, keys and tokens are ASCII: decoding it needs no validation (and skips the
-            // generic validating path, a few percent of a cached read's CPU).
-            let text =
-                utf8.allSatisfy { $0 < 0x80 }
-                ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+            let text = Self.decode(utf8)
             if let text { recent.remember(text) }
             return text
         }
         guard let text else { throw malformed("the \(what) is not valid UTF-8") }
         return text
+    }
+
+    /// The bytes of a string field: its length (one byte, or two when `wide`), then the bytes.
+    private mutating func textBytes(wide: Bool, what: String) throws(FramingError) -> ArraySlice<UInt8> {
+        var length = Int(try uint8(what: what))
+        if wide { length = length << 8 | Int(try uint8(what: what)) }
+        guard bytes.endIndex - index >= length else { throw malformed("the frame ends inside its \(what)") }
+        defer { index += length }
+        return bytes[index..<(index + length)]
+    }
+
+    /// The text of `utf8`, or nil when it is not valid UTF-8.
+    private static func decode(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        // Methods, keys and tokens are ASCII: decoding it needs no validation (and skips the
+        // generic validating path, a few percent of a cached read's CPU).
+        utf8.allSatisfy { $0 < 0x80 }
+            ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
     }
 
     private func rest() -> [UInt8] { Array(bytes[index...]) }

@@ -17,7 +17,7 @@ public struct FrameDecoder: Sendable {
     private var prefaceBytesSeen: Int
     private var failure: FramingError?
     /// A request's method and `authorization` value repeat on every request of a connection.
-    private var repeatedParts = RepeatedRequestParts(capacity: 4)
+    private var repeatedParts = RepeatedRequestParts()
 
     /// Creates a decoder.
     /// - Parameters:

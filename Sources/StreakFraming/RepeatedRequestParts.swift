@@ -5,27 +5,21 @@
 ///
 /// Strings of up to 15 UTF-8 bytes are stored inside the `String` value itself and are not kept,
 /// nor are strings over 256 bytes or metadata of more than four entries: what a connection keeps
-/// stays under a few KiB whatever its requests carried.
-/// A string is reused only when its bytes are exactly the frame's, and an array only when every
-/// entry is equal, so the result is the same as decoding them again.
+/// stays under a few KiB whatever its requests carried, and is two references (16 bytes) before
+/// its first request. A string is reused only when its bytes are exactly the frame's, and an array
+/// only when every entry is equal, so the result is the same as decoding them again.
 struct RepeatedRequestParts: Sendable {
     /// Strings of at most this many bytes allocate nothing: not worth keeping.
     static let inlineLimit = 15
     /// Longer strings are not kept.
     static let keptLengthLimit = 256
-    /// Metadata of more entries is not kept.
-    static let keptEntriesLimit = 4
+    /// Strings kept at most, and metadata entries.
+    static let capacity = 4
 
-    private let capacity: Int
+    /// The kept strings, oldest first.
     private var strings: [String] = []
-    private var oldest = 0
     /// The last request's metadata (set through `remember(metadata:)`).
     private(set) var metadata: [MetadataEntry] = []
-
-    /// - Parameter capacity: strings kept at most; 0 keeps none.
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
 
     /// A kept string whose UTF-8 bytes are exactly `utf8`, if any.
     func string(matching utf8: UnsafeBufferPointer<UInt8>) -> String? {
@@ -37,23 +31,18 @@ struct RepeatedRequestParts: Sendable {
         return nil
     }
 
-    /// Keeps `string` (when it is long enough to be worth it), replacing the oldest kept one when full.
+    /// Keeps `string` (when it is long enough to be worth it and short enough to be cheap),
+    /// dropping the oldest kept one when full.
     mutating func remember(_ string: String) {
-        guard capacity > 0, string.utf8.count > Self.inlineLimit, string.utf8.count <= Self.keptLengthLimit else {
-            return
-        }
-        if strings.count < capacity {
-            strings.append(string)
-        } else {
-            strings[oldest] = string
-            oldest = (oldest + 1) % capacity
-        }
+        guard string.utf8.count > Self.inlineLimit, string.utf8.count <= Self.keptLengthLimit else { return }
+        if strings.count == Self.capacity { strings.removeFirst() }
+        strings.append(string)
     }
 
     /// Keeps `entries` as the last request's metadata when they are few and short, else keeps none.
     mutating func remember(metadata entries: [MetadataEntry]) {
         let small =
-            capacity > 0 && entries.count <= Self.keptEntriesLimit
+            entries.count <= Self.capacity
             && entries.allSatisfy { $0.key.utf8.count + $0.value.utf8.count <= Self.keptLengthLimit }
         metadata = small ? entries : []
     }

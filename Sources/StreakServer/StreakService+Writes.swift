@@ -163,6 +163,9 @@ extension StreakService {
     ) {
         let scope = WriteScope(write)
         user.beginOwnWrite(scope)
+        // The answer needs only where it goes: the request's message and metadata are released
+        // when this returns, on the loop that allocated them, not on the store's thread.
+        let (id, generation) = (request.id, request.generation)
         store.submit(write, for: user.id) { result in
             do {
                 let applied: Applied
@@ -173,14 +176,14 @@ extension StreakService {
                 self.answers.submit {
                     defer { user.unpin() }
                     do {
-                        responder.respond(to: request, status: .ok, message: try answer(applied))
+                        responder.respond(to: id, generation: generation, status: .ok, message: try answer(applied))
                     } catch {
-                        self.fail(request, error, responder)
+                        self.fail(id: id, generation: generation, error, responder)
                     }
                 }
             } catch {
                 user.unpin()
-                self.fail(request, error, responder)
+                self.fail(id: id, generation: generation, error, responder)
             }
         }
     }

@@ -295,6 +295,17 @@ public final class StreakService: RequestHandler, Sendable {
     /// server-streaming method. Storage failures are logged here and reach the client only as a
     /// generic status.
     func fail(_ request: IncomingRequest, _ error: any Error, _ responder: Responder, streaming: Bool = false) {
+        fail(id: request.id, generation: request.generation, error, responder, streaming: streaming)
+    }
+
+    /// Answers request `id` (of `generation`) with the status of `error`, as `fail(_:_:_:streaming:)`.
+    func fail(
+        id: UInt32,
+        generation: UInt64?,
+        _ error: any Error,
+        _ responder: Responder,
+        streaming: Bool = false
+    ) {
         counters.countError()
         var status = ServiceError.status(for: error)
         if let storage = error as? StorageError, [.io, .corrupt, .diskFull].contains(storage.code) {
@@ -312,9 +323,9 @@ public final class StreakService: RequestHandler, Sendable {
             logger.error("internal error", metadata: ["error": "\(type(of: error))"])
         }
         if streaming {
-            responder.endStream(request.id, generation: request.generation, status: status)
+            responder.endStream(id, generation: generation, status: status)
         } else {
-            responder.respond(to: request, status: status, message: [])
+            responder.respond(to: id, generation: generation, status: status, message: [])
         }
     }
 }

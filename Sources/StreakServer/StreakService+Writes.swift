@@ -163,29 +163,17 @@ extension StreakService {
     ) {
         let scope = WriteScope(write)
         user.beginOwnWrite(scope)
-        // The answer needs only where it goes: the request's message and metadata are released
-        // when this returns, on the loop that allocated them, not on the store's thread.
-        let (id, generation) = (request.id, request.generation)
-        store.submit(write, for: user.id) { result in
-            do {
-                let applied: Applied
-                do {
-                    defer { user.finishOwnWrite(scope) }
-                    applied = try apply(result.get())
-                }
-                self.answers.submit {
-                    defer { user.unpin() }
-                    do {
-                        responder.respond(to: id, generation: generation, status: .ok, message: try answer(applied))
-                    } catch {
-                        self.fail(id: id, generation: generation, error, responder)
-                    }
-                }
-            } catch {
-                user.unpin()
-                self.fail(id: id, generation: generation, error, responder)
-            }
-        }
+        let pending = PendingAnswer(
+            service: self,
+            user: user,
+            scope: scope,
+            request: request,
+            responder: responder,
+            apply: apply,
+            answer: answer
+        )
+        // Closures that capture one object use it as their context: no allocation of their own.
+        store.submit(write, for: user.id) { [pending] result in pending.committed(result) }
     }
 
     /// Applies an acknowledged change to the user's state; returns the state after it.

@@ -129,3 +129,12 @@ class FakeServer:
             conn.sock.close()
         for thread in self.threads:
             thread.join(timeout=2)
+
+
+def fake_client(server: FakeServer, timeout: float = 5.0):
+    """Yields a Client of the fake `server` (token "good") and closes it afterwards (the body of a
+    `client` fixture)."""
+    from streakd_client import Client
+
+    with Client("127.0.0.1", server.port, token="good", timeout=timeout) as client:
+        yield client

@@ -111,3 +111,26 @@ def running_streakd():
     process = StreakdProcess(binary)
     yield process
     process.stop()
+
+
+def connected(server: StreakdProcess, timeout: float = 10.0):
+    """Yields a Client of `server` with its token and closes it afterwards (the body of a
+    `client` fixture)."""
+    from streakd_client import Client
+
+    with Client(server.host, server.port, token=server.token, timeout=timeout) as client:
+        yield client
+
+
+def expect_error(code, call, *args, **kwargs):
+    """Calls `call(*args, **kwargs)`, checks that it raises StreakError with status `code` (and
+    that code's name), and returns the error."""
+    import pytest
+
+    from streakd_client import StatusCode, StreakError
+
+    with pytest.raises(StreakError) as info:
+        call(*args, **kwargs)
+    assert info.value.code == code, info.value
+    assert info.value.code_name == StatusCode(code).name
+    return info.value

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from fakeserver import FakeServer
+from fakeserver import FakeServer, fake_client
 from streakd_client import (Client, Export, ExportedHabit, ExportPage, ExportStream, Habit, ImportHabit,
                             ImportRecordError, RestPeriod, ScheduleEntry, Settings, StatusCode, StreakError, Weekday,
                             framing, service_pb2, types_pb2)
@@ -137,8 +137,7 @@ def server():
 
 @pytest.fixture
 def client(server):
-    with Client("127.0.0.1", server.port, token="good", timeout=5) as client:
-        yield client
+    yield from fake_client(server)
 
 
 def sent(server, method: str):

@@ -7,8 +7,8 @@ import datetime
 
 import pytest
 
-from streakd_client import Client, Export, ImportHabit, StatusCode, StreakError, Weekday, service_pb2, types_pb2
-from streakd_process import StreakdProcess, running_streakd, streakd_binary
+from streakd_client import Client, Export, ImportHabit, StatusCode, Weekday, service_pb2, types_pb2
+from streakd_process import StreakdProcess, connected, expect_error, running_streakd, streakd_binary
 
 pytestmark = pytest.mark.integration
 
@@ -22,15 +22,7 @@ def server():
 
 @pytest.fixture
 def client(server):
-    with Client(server.host, server.port, token=server.token, timeout=10) as client:
-        yield client
-
-
-def expect_error(code, call, *args, **kwargs):
-    with pytest.raises(StreakError) as info:
-        call(*args, **kwargs)
-    assert info.value.code == code, info.value
-    return info.value
+    yield from connected(server)
 
 
 def fill(client: Client) -> None:

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from fakeserver import FakeServer
+from fakeserver import FakeServer, fake_client
 from streakd_client import Client, StatusCode, StreakError, framing, service_pb2, types_pb2
 from streakd_client.framing import FrameKind, RequestBody
 
@@ -76,8 +76,7 @@ def server():
 
 @pytest.fixture
 def client(server):
-    with Client("127.0.0.1", server.port, token="good", timeout=5) as client:
-        yield client
+    yield from fake_client(server)
 
 
 def test_ping_carries_no_token_and_echoes(client, server):

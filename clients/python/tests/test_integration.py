@@ -9,7 +9,7 @@ import pytest
 from streakd_client import (Client, Completion, Habit, RestPeriod, StatusCode, StreakError, Weekday, framing,
                             method_path, service_pb2, types_pb2)
 from streakd_client.framing import FrameKind
-from streakd_process import running_streakd
+from streakd_process import connected, expect_error, running_streakd
 
 pytestmark = pytest.mark.integration
 
@@ -24,16 +24,7 @@ def server():
 
 @pytest.fixture
 def client(server):
-    with Client(server.host, server.port, token=server.token, timeout=10) as client:
-        yield client
-
-
-def expect_error(code, call, *args, **kwargs):
-    with pytest.raises(StreakError) as info:
-        call(*args, **kwargs)
-    assert info.value.code == code, info.value
-    assert info.value.code_name == StatusCode(code).name
-    return info.value
+    yield from connected(server)
 
 
 # -- operational ---------------------------------------------------------------------------

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from fakeserver import FakeServer
-from streakd_client import MAX_HABIT_NAME_LENGTH, Client, check_habit_name, service_pb2, types_pb2
+from fakeserver import FakeServer, fake_client
+from streakd_client import MAX_HABIT_NAME_LENGTH, check_habit_name, service_pb2, types_pb2
 from streakd_client.framing import FrameKind, RequestBody
 
 S = service_pb2
@@ -30,8 +30,7 @@ def server():
 
 @pytest.fixture(scope="module")
 def client(server):
-    with Client("127.0.0.1", server.port, token="good", timeout=5) as client:
-        yield client
+    yield from fake_client(server)
 
 
 def names_sent(server, method: str) -> list[str]:

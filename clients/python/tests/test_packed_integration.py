@@ -12,7 +12,7 @@ import pytest
 
 from streakd_client import (Client, Completion, Habit, Skip, StatusCode, StreakError, Weekday, encode_day_deltas,
                             service_pb2, types_pb2)
-from streakd_process import running_streakd
+from streakd_process import connected, running_streakd
 
 pytestmark = pytest.mark.integration
 
@@ -27,8 +27,7 @@ def server():
 
 @pytest.fixture
 def client(server):
-    with Client(server.host, server.port, token=server.token, timeout=30) as client:
-        yield client
+    yield from connected(server, timeout=30)
 
 
 def fill(client: Client, rng: random.Random) -> tuple[list[Habit], list[Completion], list[Skip], list]:

@@ -21,7 +21,7 @@ import pytest
 from google.protobuf.message import Message
 
 import streakd_client
-from fakeserver import FakeServer
+from fakeserver import FakeServer, fake_client
 from streakd_client import (Client, Completion, ExportStream, Habit, ImportHabit, RestPeriod, ScheduleEntry,
                             StatusCode, StreakError, TokenFileError, Weekday, WatchStream, framing, models, read_token,
                             service_pb2, to_date, types_pb2)
@@ -132,8 +132,7 @@ def server():
 
 @pytest.fixture(scope="module")
 def client(server):
-    with Client("127.0.0.1", server.port, token="good", timeout=5) as client:
-        yield client
+    yield from fake_client(server)
 
 
 def sent(server, method: str) -> Message:

@@ -5,8 +5,8 @@ import warnings
 
 import pytest
 
-from streakd_client import Client, RestPeriod, StatusCode, StreakError, Weekday
-from streakd_process import running_streakd
+from streakd_client import RestPeriod, StatusCode, Weekday
+from streakd_process import connected, expect_error, running_streakd
 
 pytestmark = pytest.mark.integration
 
@@ -21,15 +21,7 @@ def server():
 
 @pytest.fixture
 def client(server):
-    with Client(server.host, server.port, token=server.token, timeout=10) as client:
-        yield client
-
-
-def expect_error(code, call, *args, **kwargs):
-    with pytest.raises(StreakError) as info:
-        call(*args, **kwargs)
-    assert info.value.code == code, info.value
-    return info.value
+    yield from connected(server)
 
 
 def test_worked_example_skips_bridge_the_streak(client):

@@ -73,7 +73,7 @@ struct FrameBodyReader {
     /// A new metadata array with room for `capacity` entries, starting with `first`.
     private static func entries(capacity: Int, first: ArraySlice<MetadataEntry>) -> [MetadataEntry] {
         var entries: [MetadataEntry] = []
-        if capacity > 0 { entries.reserveCapacity(capacity) }
+        entries.reserveCapacity(capacity)
         entries.append(contentsOf: first)
         return entries
     }

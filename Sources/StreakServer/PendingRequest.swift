@@ -7,7 +7,8 @@ struct PendingRequest: Sendable {
     var request: IncomingRequest
     var responder: Responder
     var method: WireMethod
-    var token: String?
+    /// The bearer token, a view of the request's `authorization` value.
+    var token: Substring?
     var user: UserState?
     /// The user the token cache named, when its state was not in memory.
     var userID: UserID?

@@ -84,7 +84,7 @@ extension StreakService {
     private func recheckWatchers() {
         for (bearer, user) in watchers.bearers() {
             do {
-                guard try userID(for: bearer) != user else { continue }
+                guard try userID(for: bearer[...]) != user else { continue }
                 watchers.end(bearer: bearer, status: ServiceError.revoked.status)
             } catch {
                 // The store cannot answer now: keep the streams, ask again next time.

@@ -155,28 +155,16 @@ public final class StreakService: RequestHandler, Sendable {
                     request: request,
                     responder: responder,
                     method: method,
-                    token: String(token),
+                    token: token,
                     user: nil,
                     userID: id
                 )
             }
             user.touch()
             if answerInline(method, request, user: user, responder: responder) { return nil }
-            return PendingRequest(
-                request: request,
-                responder: responder,
-                method: method,
-                token: String(token),
-                user: user
-            )
+            return PendingRequest(request: request, responder: responder, method: method, token: token, user: user)
         case nil:
-            return PendingRequest(
-                request: request,
-                responder: responder,
-                method: method,
-                token: String(token),
-                user: nil
-            )
+            return PendingRequest(request: request, responder: responder, method: method, token: token, user: nil)
         }
     }
 
@@ -245,13 +233,13 @@ public final class StreakService: RequestHandler, Sendable {
     }
 
     /// The user who owns `token`: from the cache, else from the store (and remembered).
-    func userID(for token: String?) throws -> UserID? {
+    func userID(for token: Substring?) throws -> UserID? {
         guard let token else { return nil }
         if let entry = tokens.lookup(token) {
             if case .user(let id) = entry { return id }
             return nil
         }
-        guard let id = try store.authenticate(token: token) else {
+        guard let id = try store.authenticate(token: String(token)) else {
             tokens.remember(token, .rejected)
             return nil
         }

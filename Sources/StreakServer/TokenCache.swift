@@ -45,10 +45,8 @@ final class TokenCache: Sendable {
         self.rejectedCapacity = rejectedCapacity
     }
 
-    /// The cached entry, or nil when the token is unknown or its entry expired.
-    func lookup(_ token: String) -> Entry? { lookup(token[...]) }
-
-    /// The cached entry of a token read off a request (a view of its metadata value), or nil.
+    /// The cached entry of a token (a view of a request's metadata value), or nil when the token
+    /// is unknown or its entry expired.
     func lookup(_ token: Substring) -> Entry? {
         let now = clock.nanoseconds
         let accepted = contents.withLock { contents in
@@ -60,9 +58,6 @@ final class TokenCache: Sendable {
         let rejected = contents.withLock { contents in contents.rejected[digest].map { $0 > now } ?? false }
         return rejected ? .rejected : nil
     }
-
-    /// Remembers what the store said about `token`.
-    func remember(_ token: String, _ entry: Entry) { remember(token[...], entry) }
 
     /// Remembers what the store said about `token` (kept as the view it is: of the request's
     /// metadata value, which it keeps alive).

@@ -10,15 +10,15 @@ import Testing
 struct TokenCacheTests {
     static func user(_ id: UserID) -> UserID { id }
 
-    static func wrongToken(_ index: Int) -> String {
+    static func wrongToken(_ index: Int) -> Substring {
         let hex = String(index, radix: 16)
-        return "stk_" + String(repeating: "0", count: 64 - hex.count) + hex
+        return Substring("stk_" + String(repeating: "0", count: 64 - hex.count) + hex)
     }
 
     @Test("many refused tokens never evict an accepted one, and their own count stays bounded")
     func refusedTokensCannotEvictUsers() {
         let cache = TokenCache(ttl: .seconds(60), capacity: 4, rejectedCapacity: 16)
-        let valid = "stk_" + String(repeating: "a", count: 64)
+        let valid = Substring("stk_" + String(repeating: "a", count: 64))
         cache.remember(valid, .user(Self.user(7)))
         for index in 0..<1000 { cache.remember(Self.wrongToken(index), .rejected) }
         guard case .user(let user) = cache.lookup(valid) else {

@@ -25,10 +25,30 @@ struct RepeatedRequestParts: Sendable {
     func string(matching utf8: UnsafeBufferPointer<UInt8>) -> String? {
         guard utf8.count > Self.inlineLimit else { return nil }
         for candidate in strings where candidate.utf8.count == utf8.count {
-            let equal = candidate.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(utf8) }
+            let equal = candidate.utf8.withContiguousStorageIfAvailable { Self.sameBytes($0, utf8) }
             if equal == true { return candidate }
         }
         return nil
+    }
+
+    /// Whether two buffers of the same length hold the same bytes, compared eight at a time
+    /// (the generic `elementsEqual` compared one byte per iteration: 2.4 % of the event loop's
+    /// time under durable writes).
+    static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard left.count == right.count else { return false }
+        let left = UnsafeRawBufferPointer(left)
+        let right = UnsafeRawBufferPointer(right)
+        var offset = 0
+        while offset + 8 <= left.count {
+            let word = left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            guard word == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+            offset += 8
+        }
+        while offset < left.count {
+            guard left[offset] == right[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// Keeps `string` (when it is long enough to be worth it and short enough to be cheap),

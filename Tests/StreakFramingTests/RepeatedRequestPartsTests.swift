@@ -83,6 +83,20 @@ struct RepeatedRequestPartsTests {
         #expect(try Self.decode(sent, into: &decoder) == sent)
     }
 
+    @Test("a kept string's bytes are compared at every position: one byte changed anywhere is another string")
+    func everyPositionCompared() throws {
+        var decoder = FrameDecoder(expectsPreface: false)
+        var sent = [Self.request(1)]
+        let bytes = Array(Self.bearer.utf8)
+        for position in bytes.indices {
+            var changed = bytes
+            changed[position] = changed[position] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+            sent.append(Self.request(UInt32(sent.count + 1), bearer: String(decoding: changed, as: UTF8.self)))
+            sent.append(Self.request(UInt32(sent.count + 1)))
+        }
+        #expect(try Self.decode(sent, into: &decoder) == sent)
+    }
+
     @Test("more distinct strings than are kept still decode exactly, in any order")
     func manyDistinctStrings() throws {
         var decoder = FrameDecoder(expectsPreface: false)

@@ -52,15 +52,13 @@ extension StreakService {
                 case .skipHabit: .skip(habitID: habitID, date: date)
                 default: .unskip(habitID: habitID, date: date)
                 }
-            submitCompletions([change], user: user, request: request, responder: responder) { changed in
-                // The current state includes this write and maybe later ones, all durable.
-                let (streak, current) = user.currentStreak(asOf: asOf, now: self.now())
-                return WireCompletionResponse(
-                    day: WireDayRecord(current.data.dayRecord(on: date)),
-                    streak: WireStreakSummary(streak),
-                    changed: changed.first ?? false
-                ).serializedBytes()
-            }
+            submit(
+                .completions([change]),
+                user: user,
+                request: request,
+                responder: responder,
+                steps: DayChangeAnswer(change: change, asOf: asOf)
+            )
         case .batchCompletions:
             let message = try WireBatchCompletionsRequest(serializedBytes: request.message)
             let changes = try batchChanges(message, data: snapshot.data)
@@ -135,16 +133,7 @@ extension StreakService {
             user: user,
             request: request,
             responder: responder,
-            apply: { result in
-                guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
-                _ = self.apply(user) { $0.apply(changes) }
-                // The changed days only for a watched user (notifyWatchers checks again, under its lock).
-                if self.watchers.isWatched(user.id) {
-                    let changedDays = Set(zip(changes, changed).filter(\.1).map(\.0.date)).sorted()
-                    if !changedDays.isEmpty { self.notifyWatchers(user, days: changedDays) }
-                }
-                return changed
-            },
+            apply: { try self.applyCompletions(changes, $0, user: user) },
             answer: answer
         )
     }
@@ -161,6 +150,23 @@ extension StreakService {
         apply: @escaping @Sendable (StoreWriteResult) throws -> Applied,
         answer: @escaping @Sendable (Applied) throws -> [UInt8]
     ) {
+        submit(
+            write,
+            user: user,
+            request: request,
+            responder: responder,
+            steps: ClosureAnswer(applyResult: apply, encode: answer)
+        )
+    }
+
+    /// Hands a write to the store with its steps after the commit (see `WriteAnswer`).
+    func submit<Steps: WriteAnswer>(
+        _ write: StoreWrite,
+        user: UserState,
+        request: IncomingRequest,
+        responder: Responder,
+        steps: Steps
+    ) {
         let scope = WriteScope(write)
         user.beginOwnWrite(scope)
         let pending = PendingAnswer(
@@ -169,11 +175,23 @@ extension StreakService {
             scope: scope,
             request: request,
             responder: responder,
-            apply: apply,
-            answer: answer
+            steps: steps
         )
         // Closures that capture one object use it as their context: no allocation of their own.
         store.submit(write, for: user.id) { [pending] result in pending.committed(result) }
+    }
+
+    /// Applies committed completion changes to the user's state and tells its watchers.
+    /// - Returns: whether each change changed anything.
+    func applyCompletions(_ changes: [CompletionChange], _ result: StoreWriteResult, user: UserState) throws -> [Bool] {
+        guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
+        _ = apply(user) { $0.apply(changes) }
+        // The changed days only for a watched user (notifyWatchers checks again, under its lock).
+        if watchers.isWatched(user.id) {
+            let changedDays = Set(zip(changes, changed).filter(\.1).map(\.0.date)).sorted()
+            if !changedDays.isEmpty { notifyWatchers(user, days: changedDays) }
+        }
+        return changed
     }
 
     /// Applies an acknowledged change to the user's state; returns the state after it.
@@ -223,4 +241,31 @@ extension StreakService {
 
 extension ServiceError {
     static let unexpectedStoreResult = ServiceError(.internal, "internal error")
+}
+
+/// The steps of a write that changes one habit's day (RecordCompletion, RemoveCompletion,
+/// SkipHabit, UnskipHabit): the day's record and the streak summary after it. Kept inline in its
+/// `PendingAnswer`: the most frequent write allocates no closure context for its answer.
+struct DayChangeAnswer: WriteAnswer {
+    let change: CompletionChange
+    let asOf: CivilDate?
+
+    func apply(_ result: StoreWriteResult, service: StreakService, user: UserState) throws -> Bool {
+        guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
+        _ = service.apply(user) { $0.apply(CollectionOfOne(change)) }
+        if service.watchers.isWatched(user.id), changed.first == true {
+            service.notifyWatchers(user, days: [change.date])
+        }
+        return changed.first ?? false
+    }
+
+    func answer(_ changed: Bool, service: StreakService, user: UserState) throws -> [UInt8] {
+        // The current state includes this write and maybe later ones, all durable.
+        let (streak, current) = user.currentStreak(asOf: asOf, now: service.now())
+        return WireCompletionResponse(
+            day: WireDayRecord(current.data.dayRecord(on: change.date)),
+            streak: WireStreakSummary(streak),
+            changed: changed
+        ).serializedBytes()
+    }
 }

@@ -56,7 +56,7 @@ struct UserData: Sendable {
     }
 
     /// Applies completion and skip changes after the store acknowledged them.
-    mutating func apply(_ changes: [CompletionChange]) {
+    mutating func apply(_ changes: some Sequence<CompletionChange>) {
         for change in changes {
             index.apply(change.action, habitID: change.habitID, date: change.date)
         }

@@ -20,19 +20,33 @@ public final class PostgresTestDatabase: @unchecked Sendable {
     private let server: String
     private let name: String
 
+    /// The role that owns the database and that `url` connects as, when made for it (`plainRole`).
+    private let role: String?
+
     /// Creates the database. - Throws: `TestSupportError` when no server is configured or psql fails.
-    public init() throws {
+    /// - Parameter plainRole: Whether `url` connects as a new role that owns the database but is
+    ///   not a superuser (the server's own role usually is), to test what such a role may not do.
+    public init(plainRole: Bool = false) throws {
         guard let server = Self.serverURL, let slash = server.lastIndex(of: "/") else {
             throw TestSupportError("STREAKD_TEST_POSTGRES_URL is not set")
         }
         self.server = server
         name = "streakd_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-        try Self.psql(server, "CREATE DATABASE \(name)")
-        url = server[..<slash] + "/" + name
+        role = plainRole ? name + "_owner" : nil
+        if let role { try Self.psql(server, "CREATE ROLE \(role) LOGIN NOSUPERUSER") }
+        try Self.psql(server, "CREATE DATABASE \(name)" + (role.map { " OWNER \($0)" } ?? ""))
+        var base = String(server[..<slash])
+        if let role, let scheme = base.range(of: "://"),
+            let at = base.range(of: "@", range: scheme.upperBound..<base.endIndex)
+        {
+            base.replaceSubrange(scheme.upperBound..<at.lowerBound, with: role)
+        }
+        url = base + "/" + name
     }
 
     deinit {
         try? Self.psql(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        if let role { try? Self.psql(server, "DROP ROLE IF EXISTS \(role)") }
     }
 
     /// Runs one SQL command on the database at `url` with `psql`.

@@ -183,7 +183,11 @@ extension StreakService {
 
     /// Applies committed completion changes to the user's state and tells its watchers.
     /// - Returns: whether each change changed anything.
-    func applyCompletions(_ changes: [CompletionChange], _ result: StoreWriteResult, user: UserState) throws -> [Bool] {
+    func applyCompletions(
+        _ changes: some Collection<CompletionChange>,
+        _ result: StoreWriteResult,
+        user: UserState
+    ) throws -> [Bool] {
         guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
         _ = apply(user) { $0.apply(changes) }
         // The changed days only for a watched user (notifyWatchers checks again, under its lock).
@@ -251,12 +255,7 @@ struct DayChangeAnswer: WriteAnswer {
     let asOf: CivilDate?
 
     func apply(_ result: StoreWriteResult, service: StreakService, user: UserState) throws -> Bool {
-        guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
-        _ = service.apply(user) { $0.apply(CollectionOfOne(change)) }
-        if service.watchers.isWatched(user.id), changed.first == true {
-            service.notifyWatchers(user, days: [change.date])
-        }
-        return changed.first ?? false
+        try service.applyCompletions(CollectionOfOne(change), result, user: user).first ?? false
     }
 
     func answer(_ changed: Bool, service: StreakService, user: UserState) throws -> [UInt8] {

@@ -116,20 +116,41 @@ final class SQLiteConnection: SQLSession {
     /// Whether SQLite rolled back the transaction the caller opened (back in autocommit mode).
     var transactionAborted: Bool { handle == nil || sqlite3_get_autocommit(handle) != 0 }
 
-    /// Replaces SQLite's automatic checkpoints: after each commit, `report` receives the
-    /// write-ahead log's size in pages (on the committing thread). Keep `report` alive as long
-    /// as the connection.
-    func reportLogSize(to report: WALCheckpointer) {
-        let context = Unmanaged.passUnretained(report).toOpaque()
+    /// A connection's handle as SQLite's hooks pass it.
+    typealias Handle = OpaquePointer
+
+    /// Replaces SQLite's automatic checkpoints: after each commit, `checkpointer` receives the
+    /// write-ahead log's size in frames and this connection's handle (on the committing thread).
+    /// Keep `checkpointer` alive as long as the connection.
+    func reportCommits(to checkpointer: WALCheckpointer) {
+        let context = Unmanaged.passUnretained(checkpointer).toOpaque()
         sqlite3_wal_hook(
             handle,
-            { context, _, _, pages in
-                guard let context else { return SQLITE_OK }
-                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().logSize(pages)
+            { context, handle, _, frames in
+                guard let context, let handle else { return SQLITE_OK }
+                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue()
+                    .committed(logFrames: frames, writer: handle)
                 return SQLITE_OK
             },
             context
         )
+    }
+
+    /// Copies what it can of the write-ahead log into the database without waiting (PASSIVE).
+    /// - Returns: the log's frames and how many of them are now in the database; nil when
+    ///   SQLite refused (another checkpoint runs, the store is closed).
+    func checkpointPassive() -> (log: Int32, copied: Int32)? {
+        handle.flatMap(Self.checkpointPassive)
+    }
+
+    /// `checkpointPassive()` on a handle a hook was given (the hook's connection may checkpoint).
+    static func checkpointPassive(_ handle: Handle) -> (log: Int32, copied: Int32)? {
+        var log: Int32 = 0
+        var copied: Int32 = 0
+        guard sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) == SQLITE_OK else {
+            return nil
+        }
+        return (log, copied)
     }
 
     private func bind(_ arguments: [SQLValue], to statement: OpaquePointer?) throws(StorageError) {

@@ -34,7 +34,7 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
         var readers: [SQLiteConnection] = []
         for _ in 0..<Self.readerCount { readers.append(try SQLiteConnection(path: path)) }
         checkpointer = try WALCheckpointer(path: path, threshold: checkpointThreshold)
-        writeConnection.reportLogSize(to: checkpointer)
+        writeConnection.reportCommits(to: checkpointer)
         self.writeConnection = writeConnection
         self.readers = readers
         super.init(
@@ -50,8 +50,12 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
     /// The schema version after migrating: the number of migrations applied.
     public var schemaVersion: Int { Migration.all.count }
 
-    /// Checkpoints of the write-ahead log run so far, by the checkpointer's thread.
-    public var completedCheckpoints: Int { checkpointer.completedCheckpoints }
+    /// Checkpoints of the write-ahead log run so far: by the checkpointer's thread, and by the
+    /// writer (the few frames committed during the checkpointer's copy, so the log restarts).
+    public var completedCheckpoints: (background: Int, committer: Int) { checkpointer.completedCheckpoints }
+
+    /// How many times the write-ahead log restarted from its beginning (for tests).
+    var logRestarts: Int { checkpointer.logRestarts }
 
     /// The system calls that wrote the write-ahead log so far (for tests).
     var logWrites: Int64 { writeConnection.gatheredLogWrites }

@@ -1,53 +1,82 @@
 import FoundationEssentials
 
-/// Copies the write-ahead log back into the database on a thread of its own.
+/// Copies the write-ahead log back into the database, mostly on a thread of its own.
 ///
 /// SQLite's automatic checkpoint runs inside the COMMIT that crosses its threshold, so every
 /// few dozen group commits one of them also copies a thousand pages and syncs the database
 /// file while every writer waits. Here the writer's connection only reports the log's size
-/// after each commit; past `threshold` pages a second connection runs a PASSIVE checkpoint,
-/// which never blocks the writer, and the log restarts from its beginning on a later commit.
+/// after each commit; past `threshold` frames a second connection runs a PASSIVE checkpoint,
+/// which never blocks the writer, and the writer copies the few frames committed meanwhile
+/// itself, so that its next transaction restarts the log from its beginning (`CheckpointPlan`).
 final class WALCheckpointer: @unchecked Sendable {
-    /// The log size, in pages, that starts a checkpoint: four times SQLite's default (a log of
+    /// The log size, in frames, that starts a checkpoint: four times SQLite's default (a log of
     /// up to 16 MiB). Small writes keep changing the same pages, so a longer log copies each
     /// of them once for more commits: under the benchmark's durable writes the checkpoint
     /// thread's CPU fell from about 13 % to 5 % of a core, and the server's CPU per write by
     /// about 3 µs (docs/PERFORMANCE.md).
     static let defaultThreshold: Int32 = 4000
+    /// The most frames the writer copies itself after the checkpointer's copy: a quarter of
+    /// the threshold, at most 256 (1 MiB of pages).
+    static func defaultTail(threshold: Int32) -> Int32 { min(256, max(1, threshold / 4)) }
 
     private let connection: SQLiteConnection
-    private let threshold: Int32
-    private let worker = WorkerThread<Void>(name: "streakd-checkpointer")
-    /// Whether a commit asked for a checkpoint that has not finished yet; guarded by the worker's lock.
-    private var requested = false
+    private let worker = WorkerThread<Int>(name: "streakd-checkpointer")
+    /// Guarded by the worker's lock.
+    private var plan: CheckpointPlan
+    /// The cycle of the log a background copy was asked for and has not started; guarded by the worker's lock.
+    private var requested: Int?
     private var checkpoints = 0
+    private var committerCheckpoints = 0
 
     /// Opens a connection of its own to `path` and starts the thread.
-    init(path: String, threshold: Int32 = WALCheckpointer.defaultThreshold) throws(StorageError) {
+    init(
+        path: String,
+        threshold: Int32 = WALCheckpointer.defaultThreshold
+    ) throws(StorageError) {
         connection = try SQLiteConnection(path: path)
-        self.threshold = threshold
-        // `requested` stays set while the checkpoint runs, so commits meanwhile do not ask again.
+        plan = CheckpointPlan(threshold: threshold, tail: Self.defaultTail(threshold: threshold))
         worker.start(
-            take: { [unowned self] stopping in requested && !stopping ? () : nil },
-            run: { [unowned self] in
+            take: { [unowned self] stopping in
+                guard !stopping, let cycle = requested else { return nil }
+                requested = nil
+                return cycle
+            },
+            run: { [unowned self] cycle in
                 // A failure (a reader holding an old snapshot, say) only postpones the copy: the
                 // next commit past the threshold asks again, and the log stays correct meanwhile.
-                _ = try? connection.query("PRAGMA wal_checkpoint(PASSIVE)")
+                let copied = connection.checkpointPassive()?.copied ?? 0
                 worker.withLock {
-                    requested = false
+                    plan.copied(frames: copied, cycle: cycle)
                     checkpoints += 1
                 }
             }
         )
     }
 
-    /// Checkpoints run so far.
-    var completedCheckpoints: Int { worker.withLock { checkpoints } }
+    /// Checkpoints run so far: by the checkpointer's thread, and by the writer (the log's tails).
+    var completedCheckpoints: (background: Int, committer: Int) {
+        worker.withLock { (checkpoints, committerCheckpoints) }
+    }
 
-    /// Called after each commit with the log's size in pages; cheap, never blocks on a checkpoint.
-    func logSize(_ pages: Int32) {
-        guard pages >= threshold else { return }
-        worker.update { _ in requested = true }
+    /// How many times the log restarted from its beginning (seen at the commit after).
+    var logRestarts: Int { worker.withLock { plan.cycle } }
+
+    /// Called on the writer's thread after each of its commits, with the log's size in frames
+    /// and its connection: starts the background copy, or copies the log's tail on `writer`.
+    func committed(logFrames frames: Int32, writer: SQLiteConnection.Handle) {
+        let action = worker.withLock { plan.committed(logFrames: frames) }
+        switch action {
+        case .none:
+            return
+        case .inBackground(let cycle):
+            worker.update { _ in requested = cycle }
+        case .onCommitter:
+            let copied = SQLiteConnection.checkpointPassive(writer)?.copied ?? 0
+            worker.withLock {
+                plan.copied(frames: copied, cycle: nil)
+                committerCheckpoints += 1
+            }
+        }
     }
 
     /// Stops the thread after any checkpoint in progress (waits for it) and closes its connection.

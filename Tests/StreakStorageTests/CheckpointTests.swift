@@ -20,12 +20,43 @@ struct CheckpointTests {
             .get()
         }
         let deadline = Date().addingTimeInterval(10)
-        while fixture.sqlite.completedCheckpoints == 0 && Date() < deadline { usleep(10_000) }
-        #expect(fixture.sqlite.completedCheckpoints > 0)
+        while fixture.sqlite.completedCheckpoints.background == 0 && Date() < deadline { usleep(10_000) }
+        #expect(fixture.sqlite.completedCheckpoints.background > 0)
         fixture.store.close()
         let reopened = try SQLiteStore(directory: fixture.directory)
         defer { reopened.close() }
         #expect(try reopened.completions(of: user).count == 300)
+    }
+
+    @Test("under a steady stream of commits the log keeps restarting from its beginning: it stays small")
+    func logRestartsUnderSteadyCommits() throws {
+        let fixture = try StoreFixture(checkpointThreshold: 64)
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user, from: "1990-01-01")
+        let start = day("1990-01-01")
+        // Eight writes always in flight: the writer always finds the next commit waiting, so the
+        // checkpointer's thread never sees the log's end stand still.
+        var inFlight: [ResultBox] = []
+        let writes = 3000
+        for offset in 0..<writes {
+            if inFlight.count == 8 { _ = try inFlight.removeFirst().wait().get() }
+            let change = CompletionChange.record(habitID: habit.id, date: try start.adding(days: offset))
+            inFlight.append(fixture.submit(.completions([change]), for: user))
+        }
+        for box in inFlight { _ = try box.wait().get() }
+        let checkpoints = fixture.sqlite.completedCheckpoints
+        let restarts = fixture.sqlite.logRestarts
+        let logBytes = try FileManager.default.attributesOfItem(atPath: fixture.logPath)[.size] as! Int
+        // About 750 frames were committed: a dozen logs of 64. With the checkpointer's thread
+        // alone the log did not restart once in this loop and grew to 3–4 MiB.
+        #expect(restarts >= 5, "\(restarts) restarts after \(checkpoints) checkpoints")
+        #expect(checkpoints.committer > 0, "\(checkpoints)")
+        // 64 frames are 256 KiB of log, and the log file grows by whole MiB.
+        #expect(logBytes <= 2 << 20, "a log of \(logBytes) bytes after \(restarts) restarts")
+        fixture.store.close()
+        let reopened = try SQLiteStore(directory: fixture.directory)
+        defer { reopened.close() }
+        #expect(try reopened.completions(of: user).count == writes)
     }
 
     @Test("a commit's log frames reach the file in one write, large transactions in 124 KiB pieces")
@@ -61,7 +92,7 @@ struct CheckpointTests {
         let fixture = try StoreFixture(checkpointThreshold: 100_000)
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user, from: "1900-01-01")
-        let log = fixture.directory + "/streakd.sqlite3-wal"
+        let log = fixture.logPath
         let mebibyte = 1 << 20
         func logSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: log)[.size] as! Int }
         let start = day("2020-01-01")

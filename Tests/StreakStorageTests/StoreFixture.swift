@@ -52,6 +52,9 @@ final class StoreFixture: @unchecked Sendable {
     /// The PostgreSQL database's URL (nil on SQLite).
     var databaseURL: String? { database?.url }
 
+    /// The SQLite store's write-ahead log file.
+    var logPath: String { directory + "/streakd.sqlite3-wal" }
+
     /// The SQLite store (tests of SQLite's files and checkpoints).
     var sqlite: SQLiteStore { store as! SQLiteStore }
 

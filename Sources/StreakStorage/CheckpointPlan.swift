@@ -9,8 +9,9 @@
 /// bulk, and once little is left (`tail` frames) the committing thread copies the rest between
 /// two of its commits, when no commit can add to it: the next transaction restarts the log.
 ///
-/// A reader that keeps an old snapshot can still keep the log from restarting; then nothing
-/// new is tried before the log grew by another `tail` frames, so the attempts stay rare.
+/// A reader that keeps an old snapshot can still keep the log from restarting (and the frames
+/// after its snapshot from being copied); then nothing new is tried before the log grew by
+/// another `tail` frames, so the attempts stay rare.
 struct CheckpointPlan: Equatable {
     /// Who copies the log after a commit.
     enum Action: Equatable {
@@ -65,6 +66,8 @@ struct CheckpointPlan: Equatable {
     mutating func copied(frames: Int32, cycle copiedCycle: Int?) {
         if copiedCycle != nil { backgroundRunning = false }
         guard copiedCycle == nil || copiedCycle == cycle else { return }
+        // A background copy that got no further: a reader holds the frames back.
+        if copiedCycle != nil && frames <= copiedFrames { nextAttempt = lastFrames + tail }
         copiedFrames = max(copiedFrames, frames)
     }
 }

@@ -70,10 +70,25 @@ struct CheckpointPlanTests {
             ]
         ),
         Case(
-            name: "a background copy that copied nothing (the log was busy) is followed by another one",
+            name: "a background copy that got no further (a reader's old snapshot) is retried only a tail later",
+            steps: [
+                .commit(100, .inBackground(cycle: 0)),
+                .backgroundCopied(60, cycle: 0),
+                .commit(110, .inBackground(cycle: 0)),
+                .backgroundCopied(60, cycle: 0),
+                .commit(111, .none),
+                .commit(129, .none),
+                .commit(130, .inBackground(cycle: 0)),
+                .backgroundCopied(125, cycle: 0),
+                .commit(131, .onCommitter),
+            ]
+        ),
+        Case(
+            name: "a first background copy that copied nothing (the log was busy) is retried a tail later",
             steps: [
                 .commit(100, .inBackground(cycle: 0)),
                 .backgroundCopied(0, cycle: 0),
+                .commit(119, .none),
                 .commit(130, .inBackground(cycle: 0)),
             ]
         ),

@@ -59,6 +59,42 @@ struct CheckpointTests {
         #expect(try reopened.completions(of: user).count == writes)
     }
 
+    @Test("a reader's old snapshot holds the log back without a checkpoint per commit; once it ends the log restarts")
+    func readerHoldsTheLogBack() throws {
+        let fixture = try StoreFixture(checkpointThreshold: 64)
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user, from: "1990-01-01")
+        var next = 0
+        func stream(_ writes: Int) throws {
+            var inFlight: [ResultBox] = []
+            for _ in 0..<writes {
+                if inFlight.count == 8 { _ = try inFlight.removeFirst().wait().get() }
+                let date = try day("1990-01-01").adding(days: next)
+                next += 1
+                inFlight.append(fixture.submit(.completions([.record(habitID: habit.id, date: date)]), for: user))
+            }
+            for box in inFlight { _ = try box.wait().get() }
+        }
+        // A reader in a transaction, like `streakd backup`: it reads as of its first statement.
+        let reader = try SQLiteConnection(path: fixture.directory + "/" + SQLiteStore.fileName)
+        try reader.execute("BEGIN")
+        let seen = try reader.query("SELECT count(*) FROM completions", [])
+        let restartsBefore = fixture.sqlite.logRestarts
+        let commitsBefore = fixture.store.committedTransactions
+        let checkpointsBefore = fixture.sqlite.completedCheckpoints.background
+        try stream(1500)
+        let commits = fixture.store.committedTransactions - commitsBefore
+        let checkpoints = fixture.sqlite.completedCheckpoints.background - checkpointsBefore
+        #expect(fixture.sqlite.logRestarts == restartsBefore)
+        // One copy per 16 frames (a quarter of the threshold) while held, not one per commit.
+        #expect(checkpoints * 2 < commits, "\(checkpoints) background checkpoints for \(commits) commits")
+        #expect(try reader.query("SELECT count(*) FROM completions", []) == seen)
+        try reader.execute("COMMIT")
+        reader.close()
+        try stream(1500)
+        #expect(fixture.sqlite.logRestarts > restartsBefore)
+    }
+
     @Test("a commit's log frames reach the file in one write, large transactions in 124 KiB pieces")
     func logWritesGathered() throws {
         let fixture = try StoreFixture(checkpointThreshold: 100_000)

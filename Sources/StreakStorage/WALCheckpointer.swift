@@ -10,10 +10,10 @@ import FoundationEssentials
 /// itself, so that its next transaction restarts the log from its beginning (`CheckpointPlan`).
 final class WALCheckpointer: @unchecked Sendable {
     /// The log size, in frames, that starts a checkpoint: four times SQLite's default (a log of
-    /// up to 16 MiB). Small writes keep changing the same pages, so a longer log copies each
-    /// of them once for more commits: under the benchmark's durable writes the checkpoint
-    /// thread's CPU fell from about 13 % to 5 % of a core, and the server's CPU per write by
-    /// about 3 µs (docs/PERFORMANCE.md).
+    /// up to 16 MiB). Small writes keep changing the same pages, and a longer log copies each
+    /// of them once for more commits. (Raising it from 1,000 once cut the checkpointer's CPU by
+    /// more than half, but that was mostly the log never restarting; since it restarts, 1,000
+    /// and 4,000 measured alike under the benchmark's writes: docs/PERFORMANCE.md.)
     static let defaultThreshold: Int32 = 4000
     /// The most frames the writer copies itself after the checkpointer's copy: a quarter of
     /// the threshold, at most 256 (1 MiB of pages).

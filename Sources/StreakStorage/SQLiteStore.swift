@@ -35,6 +35,9 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
         for _ in 0..<Self.readerCount { readers.append(try SQLiteConnection(path: path)) }
         checkpointer = try WALCheckpointer(path: path, threshold: checkpointThreshold)
         writeConnection.reportCommits(to: checkpointer)
+        let pageSize = try writeConnection.query("PRAGMA page_size", []).first?.first?.integer ?? 4096
+        let limit = WALCheckpointer.logSizeLimit(threshold: checkpointThreshold, pageSize: Int(pageSize))
+        try writeConnection.execute("PRAGMA journal_size_limit = \(limit)")
         self.writeConnection = writeConnection
         self.readers = readers
         super.init(

@@ -19,6 +19,17 @@ final class WALCheckpointer: @unchecked Sendable {
     /// the threshold, at most 256 (1 MiB of pages).
     static func defaultTail(threshold: Int32) -> Int32 { min(256, max(1, threshold / 4)) }
 
+    /// The bytes a log file keeps once the log restarts (SQLite's `journal_size_limit`, set on
+    /// the writer's connection): twice a log of `threshold` frames of `pageSize` bytes, in whole
+    /// MiB like the log's extensions. A steady load never reaches it, since the log restarts at
+    /// the threshold; after a spike (a large import, a reader that held the log back) the file
+    /// shrinks back to it at the first commit of the restarted log instead of staying large.
+    static func logSizeLimit(threshold: Int32, pageSize: Int) -> Int {
+        let mebibyte = 1 << 20
+        let bytes = 2 * Int(threshold) * (pageSize + 24)
+        return (bytes + mebibyte - 1) / mebibyte * mebibyte
+    }
+
     private let connection: SQLiteConnection
     private let worker = WorkerThread<Int>(name: "streakd-checkpointer")
     /// Guarded by the worker's lock.

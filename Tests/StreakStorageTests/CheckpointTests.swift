@@ -95,6 +95,47 @@ struct CheckpointTests {
         #expect(fixture.sqlite.logRestarts > restartsBefore)
     }
 
+    @Test("after a spike the log file shrinks back to its limit once the log restarts")
+    func logShrinksAfterSpike() throws {
+        let fixture = try StoreFixture(checkpointThreshold: 64)
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user, from: "1900-01-01")
+        func logSize() throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: fixture.logPath)[.size] as! Int
+        }
+        // One transaction of some MiB of log (40,000 days of four habits), far past the threshold.
+        let habits =
+            [habit] + (try ["Run", "Write", "Walk"].map { try fixture.habit($0, for: user, from: "1900-01-01") })
+        let history = habits.flatMap { habit in
+            (0..<40_000).map {
+                CompletionChange.record(habitID: habit.id, date: try! day("1900-01-01").adding(days: $0))
+            }
+        }
+        _ = try fixture.write(.completions(history), for: user).get()
+        let spike = try logSize()
+        let limit = WALCheckpointer.logSizeLimit(threshold: 64, pageSize: 4096)
+        #expect(limit == 1 << 20)
+        #expect(spike > limit, "a log of \(spike) bytes after the spike")
+        // Single writes until the log restarted and took one more commit.
+        let restarts = fixture.sqlite.logRestarts
+        let start = day("2020-01-01")
+        var offset = 0
+        while fixture.sqlite.logRestarts == restarts && offset < 5_000 {
+            _ = try fixture.write(
+                .completions([.record(habitID: habit.id, date: try start.adding(days: offset))]),
+                for: user
+            ).get()
+            offset += 1
+        }
+        #expect(fixture.sqlite.logRestarts > restarts)
+        let after = try logSize()
+        #expect(after <= limit, "a log of \(after) bytes after the restart")
+        fixture.store.close()
+        let reopened = try SQLiteStore(directory: fixture.directory)
+        defer { reopened.close() }
+        #expect(try reopened.completions(of: user).count == 160_000 + offset)
+    }
+
     @Test("a commit's log frames reach the file in one write, large transactions in 124 KiB pieces")
     func logWritesGathered() throws {
         let fixture = try StoreFixture(checkpointThreshold: 100_000)

@@ -10,6 +10,13 @@ extension StreakService {
     /// callback (after the durable commit, in commit order) updates the in-memory state and
     /// pushes watch events; the response is encoded once the whole batch was applied.
     func submitWrite(_ method: WireMethod, _ request: IncomingRequest, user: UserState, responder: Responder) throws {
+        switch method {
+        case .recordCompletion, .removeCompletion, .skipHabit, .unskipHabit:
+            // The most frequent writes check the data in place instead of copying it.
+            return try submitDayChange(method, request, user: user, responder: responder)
+        default:
+            break
+        }
         let snapshot = user.snapshot(now: now())
         switch method {
         case .createHabit:
@@ -41,24 +48,6 @@ extension StreakService {
             submitHabitWrite(write, user: user, request: request, responder: responder) {
                 WireArchiveHabitResponse(habit: WireHabit($0)).serializedBytes()
             }
-        case .recordCompletion, .removeCompletion, .skipHabit, .unskipHabit:
-            let (habitID, date, asOf) = try completionArguments(method, request.message, today: snapshot.today)
-            try snapshot.data.requireHabit(habitID)
-            if method == .skipHabit { try snapshot.data.index.validateSkip(habitID: habitID, date: date) }
-            let change: CompletionChange =
-                switch method {
-                case .recordCompletion: .record(habitID: habitID, date: date)
-                case .removeCompletion: .remove(habitID: habitID, date: date)
-                case .skipHabit: .skip(habitID: habitID, date: date)
-                default: .unskip(habitID: habitID, date: date)
-                }
-            submit(
-                .completions([change]),
-                user: user,
-                request: request,
-                responder: responder,
-                steps: DayChangeAnswer(change: change, asOf: asOf)
-            )
         case .batchCompletions:
             let message = try WireBatchCompletionsRequest(serializedBytes: request.message)
             let changes = try batchChanges(message, data: snapshot.data)
@@ -205,24 +194,54 @@ extension StreakService {
 
     /// The habit, day (absent: today) and `as_of` of a request that changes one habit's day:
     /// RecordCompletion, RemoveCompletion, SkipHabit or UnskipHabit.
+    /// RecordCompletion, RemoveCompletion, SkipHabit and UnskipHabit: one day of one habit.
+    private func submitDayChange(
+        _ method: WireMethod,
+        _ request: IncomingRequest,
+        user: UserState,
+        responder: Responder
+    ) throws {
+        let (habitID, requestedDate, asOf) = try completionArguments(method, request.message)
+        let change = try user.inspect(now: now()) { data, today throws in
+            let date = requestedDate ?? today
+            try data.requireHabit(habitID)
+            if method == .skipHabit { try data.index.validateSkip(habitID: habitID, date: date) }
+            let change: CompletionChange =
+                switch method {
+                case .recordCompletion: .record(habitID: habitID, date: date)
+                case .removeCompletion: .remove(habitID: habitID, date: date)
+                case .skipHabit: .skip(habitID: habitID, date: date)
+                default: .unskip(habitID: habitID, date: date)
+                }
+            return change
+        }
+        submit(
+            .completions([change]),
+            user: user,
+            request: request,
+            responder: responder,
+            steps: DayChangeAnswer(change: change, asOf: asOf)
+        )
+    }
+
+    /// A day write's habit, its date (nil: today in the user's zone) and `as_of`.
     private func completionArguments(
         _ method: WireMethod,
-        _ bytes: [UInt8],
-        today: CivilDate
-    ) throws -> (habitID: Int64, date: CivilDate, asOf: CivilDate?) {
+        _ bytes: [UInt8]
+    ) throws -> (habitID: Int64, date: CivilDate?, asOf: CivilDate?) {
         switch method {
         case .recordCompletion:
             let message = try WireRecordCompletionRequest(serializedBytes: bytes)
-            return (message.habitId, message.date ?? today, message.asOf)
+            return (message.habitId, message.date, message.asOf)
         case .removeCompletion:
             let message = try WireRemoveCompletionRequest(serializedBytes: bytes)
-            return (message.habitId, message.date ?? today, message.asOf)
+            return (message.habitId, message.date, message.asOf)
         case .skipHabit:
             let message = try WireSkipHabitRequest(serializedBytes: bytes)
-            return (message.habitId, message.date ?? today, message.asOf)
+            return (message.habitId, message.date, message.asOf)
         default:
             let message = try WireUnskipHabitRequest(serializedBytes: bytes)
-            return (message.habitId, message.date ?? today, message.asOf)
+            return (message.habitId, message.date, message.asOf)
         }
     }
 

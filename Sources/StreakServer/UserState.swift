@@ -162,6 +162,15 @@ final class UserState: Sendable {
         contents.withLock { $0.cache[key] }
     }
 
+    /// Runs `body` with the data as it is now and today's date in the user's zone, under the
+    /// user's lock and without copying the data (a write's checks): keep `body` short.
+    func inspect<T: Sendable, E: Error>(now: Date, _ body: (UserData, CivilDate) throws(E) -> T) throws(E) -> T {
+        try contents.withLock { contents throws(E) in
+            let today = contents.today(now: now)
+            return try body(contents.data, today)
+        }
+    }
+
     /// The data as it is now.
     func snapshot(now: Date) -> Snapshot {
         contents.withLock { contents in

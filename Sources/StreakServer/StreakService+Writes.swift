@@ -192,9 +192,8 @@ extension StreakService {
         user.update(now: now()) { change(&$0) }.1
     }
 
-    /// The habit, day (absent: today) and `as_of` of a request that changes one habit's day:
-    /// RecordCompletion, RemoveCompletion, SkipHabit or UnskipHabit.
-    /// RecordCompletion, RemoveCompletion, SkipHabit and UnskipHabit: one day of one habit.
+    /// RecordCompletion, RemoveCompletion, SkipHabit and UnskipHabit: one day of one habit,
+    /// checked against the user's data in place.
     private func submitDayChange(
         _ method: WireMethod,
         _ request: IncomingRequest,
@@ -224,7 +223,8 @@ extension StreakService {
         )
     }
 
-    /// A day write's habit, its date (nil: today in the user's zone) and `as_of`.
+    /// The habit, day (nil: today in the user's zone) and `as_of` of a request that changes one
+    /// habit's day.
     private func completionArguments(
         _ method: WireMethod,
         _ bytes: [UInt8]

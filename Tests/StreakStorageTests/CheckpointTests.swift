@@ -11,14 +11,7 @@ struct CheckpointTests {
         let fixture = try StoreFixture(checkpointThreshold: 8)
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user, from: "2020-01-01")
-        let start = day("2020-01-01")
-        for offset in 0..<300 {
-            _ = try fixture.write(
-                .completions([.record(habitID: habit.id, date: try start.adding(days: offset))]),
-                for: user
-            )
-            .get()
-        }
+        try Self.record(300, days: habit, for: user, from: day("2020-01-01"), in: fixture, window: 1)
         let deadline = Date().addingTimeInterval(10)
         while fixture.sqlite.completedCheckpoints.background == 0 && Date() < deadline { usleep(10_000) }
         #expect(fixture.sqlite.completedCheckpoints.background > 0)
@@ -33,17 +26,10 @@ struct CheckpointTests {
         let fixture = try StoreFixture(checkpointThreshold: 64)
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user, from: "1990-01-01")
-        let start = day("1990-01-01")
         // Eight writes always in flight: the writer always finds the next commit waiting, so the
         // checkpointer's thread never sees the log's end stand still.
-        var inFlight: [ResultBox] = []
         let writes = 3000
-        for offset in 0..<writes {
-            if inFlight.count == 8 { _ = try inFlight.removeFirst().wait().get() }
-            let change = CompletionChange.record(habitID: habit.id, date: try start.adding(days: offset))
-            inFlight.append(fixture.submit(.completions([change]), for: user))
-        }
-        for box in inFlight { _ = try box.wait().get() }
+        try Self.record(writes, days: habit, for: user, from: day("1990-01-01"), in: fixture)
         let checkpoints = fixture.sqlite.completedCheckpoints
         let restarts = fixture.sqlite.logRestarts
         let logBytes = try FileManager.default.attributesOfItem(atPath: fixture.logPath)[.size] as! Int
@@ -64,16 +50,8 @@ struct CheckpointTests {
         let fixture = try StoreFixture(checkpointThreshold: 64)
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user, from: "1990-01-01")
-        var next = 0
-        func stream(_ writes: Int) throws {
-            var inFlight: [ResultBox] = []
-            for _ in 0..<writes {
-                if inFlight.count == 8 { _ = try inFlight.removeFirst().wait().get() }
-                let date = try day("1990-01-01").adding(days: next)
-                next += 1
-                inFlight.append(fixture.submit(.completions([.record(habitID: habit.id, date: date)]), for: user))
-            }
-            for box in inFlight { _ = try box.wait().get() }
+        func stream(_ writes: Int, from start: String) throws {
+            try Self.record(writes, days: habit, for: user, from: day(start), in: fixture)
         }
         // A reader in a transaction, like `streakd backup`: it reads as of its first statement.
         let reader = try SQLiteConnection(path: fixture.directory + "/" + SQLiteStore.fileName)
@@ -82,7 +60,7 @@ struct CheckpointTests {
         let restartsBefore = fixture.sqlite.logRestarts
         let commitsBefore = fixture.store.committedTransactions
         let checkpointsBefore = fixture.sqlite.completedCheckpoints.background
-        try stream(1500)
+        try stream(1500, from: "1990-01-01")
         let commits = fixture.store.committedTransactions - commitsBefore
         let checkpoints = fixture.sqlite.completedCheckpoints.background - checkpointsBefore
         #expect(fixture.sqlite.logRestarts == restartsBefore)
@@ -91,7 +69,7 @@ struct CheckpointTests {
         #expect(try reader.query("SELECT count(*) FROM completions", []) == seen)
         try reader.execute("COMMIT")
         reader.close()
-        try stream(1500)
+        try stream(1500, from: "2000-01-01")
         #expect(fixture.sqlite.logRestarts > restartsBefore)
     }
 
@@ -141,15 +119,8 @@ struct CheckpointTests {
         let fixture = try StoreFixture(checkpointThreshold: 100_000)
         let user = try fixture.store.createUser(name: "u").user.id
         let habit = try fixture.habit("Read", for: user, from: "1900-01-01")
-        let start = day("2020-01-01")
         let before = fixture.sqlite.logWrites
-        for offset in 0..<50 {
-            _ = try fixture.write(
-                .completions([.record(habitID: habit.id, date: try start.adding(days: offset))]),
-                for: user
-            )
-            .get()
-        }
+        try Self.record(50, days: habit, for: user, from: day("2020-01-01"), in: fixture, window: 1)
         // One write per commit (SQLite's own VFS makes two per page: a frame's header, then its page).
         let writes = fixture.sqlite.logWrites - before
         #expect(before >= 0 && writes == 50, "\(writes) log writes for 50 commits")
@@ -172,14 +143,7 @@ struct CheckpointTests {
         let log = fixture.logPath
         let mebibyte = 1 << 20
         func logSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: log)[.size] as! Int }
-        let start = day("2020-01-01")
-        for offset in 0..<50 {
-            _ = try fixture.write(
-                .completions([.record(habitID: habit.id, date: try start.adding(days: offset))]),
-                for: user
-            )
-            .get()
-        }
+        try Self.record(50, days: habit, for: user, from: day("2020-01-01"), in: fixture, window: 1)
         // Fifty small commits fit in the first MiB: it was written once, before the first of them.
         #expect(try logSize() == mebibyte)
         #expect(fixture.sqlite.logExtensions == 1)
@@ -200,5 +164,23 @@ struct CheckpointTests {
         let reopened = try SQLiteStore(directory: fixture.directory)
         defer { reopened.close() }
         #expect(try reopened.completions(of: user).count == 120_050)
+    }
+
+    /// Records `count` consecutive days of `habit` from `start`, keeping `window` writes in flight.
+    static func record(
+        _ count: Int,
+        days habit: Habit,
+        for user: UserID,
+        from start: CivilDate,
+        in fixture: StoreFixture,
+        window: Int = 8
+    ) throws {
+        var inFlight: [ResultBox] = []
+        for offset in 0..<count {
+            if inFlight.count == window { _ = try inFlight.removeFirst().wait().get() }
+            let change = CompletionChange.record(habitID: habit.id, date: try start.adding(days: offset))
+            inFlight.append(fixture.submit(.completions([change]), for: user))
+        }
+        for box in inFlight { _ = try box.wait().get() }
     }
 }

@@ -12,7 +12,7 @@
 /// A reader that keeps an old snapshot can still keep the log from restarting (and the frames
 /// after its snapshot from being copied); then nothing new is tried before the log grew by
 /// another `tail` frames, so the attempts stay rare.
-struct CheckpointPlan: Equatable {
+struct CheckpointPlan {
     /// Who copies the log after a commit.
     enum Action: Equatable {
         case none
@@ -27,11 +27,11 @@ struct CheckpointPlan: Equatable {
     /// The most frames the committing thread copies itself.
     let tail: Int32
     /// Whether the checkpointer's thread is copying.
-    private(set) var backgroundRunning = false
+    private var backgroundRunning = false
     /// Counts the log's restarts: a background copy of an earlier log says nothing of this one.
     private(set) var cycle = 0
     /// Frames of the current log known to be in the database.
-    private(set) var copiedFrames: Int32 = 0
+    private var copiedFrames: Int32 = 0
     private var lastFrames: Int32 = 0
     private var nextAttempt: Int32
 

@@ -45,28 +45,29 @@ public final class StreakConnection: Sendable {
         _ configuration: ClientConfiguration,
         contexts: ClientTLSContextCache
     ) async throws(StreakClientError) -> StreakConnection {
-        let result: Result<ClientSocket, StreakClientError> = await withCheckedContinuation { continuation in
+        // Everything up to the preface runs on a Dispatch thread: a cooperative pool kept busy
+        // by other tasks must not delay the preface past the server's handshake timeout.
+        let result: Result<StreakConnection, StreakClientError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                do throws(StreakClientError) {
-                    let tls = try configuration.tls.map { tls throws(StreakClientError) in
-                        (
-                            context: try contexts.context(for: tls),
-                            serverName: tls.serverName ?? configuration.server.host
-                        )
+                continuation.resume(
+                    returning: Result { () throws(StreakClientError) in
+                        try open(configuration, contexts: contexts)
                     }
-                    let socket = try ClientSocket.connect(
-                        to: configuration.server,
-                        timeout: configuration.connectTimeout,
-                        tls: tls
-                    )
-                    continuation.resume(returning: .success(socket))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+                )
             }
         }
-        let socket = try result.get()
-        let connection = StreakConnection(address: configuration.server, socket: socket, token: configuration.token)
+        return try result.get()
+    }
+
+    /// Connects, sends the preface and starts the reader thread; blocks the calling thread.
+    private static func open(
+        _ configuration: ClientConfiguration,
+        contexts: ClientTLSContextCache
+    ) throws(StreakClientError) -> StreakConnection {
+        let tls = try configuration.tls.map { tls throws(StreakClientError) in
+            (context: try contexts.context(for: tls), serverName: tls.serverName ?? configuration.server.host)
+        }
+        let socket = try ClientSocket.connect(to: configuration.server, timeout: configuration.connectTimeout, tls: tls)
         guard socket.write(Preface.bytes) else {
             socket.shutdown()
             throw StreakClientError(
@@ -75,6 +76,7 @@ public final class StreakConnection: Sendable {
                 origin: .connect
             )
         }
+        let connection = StreakConnection(address: configuration.server, socket: socket, token: configuration.token)
         let thread = Thread { [connection] in connection.readLoop() }
         thread.name = "streak-client-reader"
         thread.start()

@@ -25,7 +25,8 @@ extension StreakService {
             let from = message.effectiveFrom ?? snapshot.today
             submitChangingDays(
                 .setSchedule(habitID: message.habitId, weekdays: set, from: from),
-                days: from...snapshot.today,
+                // A change from a later day than today changes no day up to today (no events).
+                days: from...max(from, snapshot.today),
                 user: user,
                 request: request,
                 responder: responder,

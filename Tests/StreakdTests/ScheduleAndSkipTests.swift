@@ -121,6 +121,34 @@ import Testing
         #expect(list.habits.first?.schedule.count == 2)
     }
 
+    @Test func aScheduleFromALaterDayThanToday() throws {
+        // The change is stored and applies from its date; the days up to today are unchanged.
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let habit = try harness.createHabit("Read", on: day("2024-01-01"))
+        let later = day("2100-01-04")  // a Monday, long after the server's today
+        let changed: WireSetHabitScheduleResponse = try harness.call(
+            .setHabitSchedule,
+            WireSetHabitScheduleRequest.with {
+                $0.habitId = habit.id
+                $0.weekdays = WireWeekdaySet(weekdays: [.monday])
+                $0.effectiveFrom = later
+            }
+        )
+        #expect(changed.habit?.schedule.map(\.effectiveFrom) == [later])  // daily before it
+        let tuesday: WireGetDayResponse = try harness.call(
+            .getDay,
+            WireGetDayRequest.with { $0.date = day("2100-01-05") }
+        )
+        #expect(tuesday.day?.due == 0 && tuesday.day?.rest == true)
+        let earlier: WireGetDayResponse = try harness.call(
+            .getDay,
+            WireGetDayRequest.with { $0.date = day("2024-01-02") }
+        )
+        #expect(earlier.day?.due == 1)
+        let _: WirePingResponse = try harness.call(.ping, WirePingRequest())
+    }
+
     @Test func skipErrorsWriteNothing() throws {
         let harness = try ServerHarness()
         defer { harness.finish() }

@@ -13,16 +13,19 @@ extension StreakService {
     }
 
     /// GetServerInfo: version, uptime, counters, the users in memory and the other servers' changes.
-    func serverInfo() -> WireGetServerInfoResponse {
+    func serverInfo(_ request: IncomingRequest) throws -> WireGetServerInfoResponse {
+        _ = try WireGetServerInfoRequest(serializedBytes: request.message)
         let usage = users.usage
         let following = follower.counts
+        let connections = connectionCounter?() ?? (open: 0, served: 0)
         return WireGetServerInfoResponse.with {
             $0.version = configuration.version
             $0.uptimeSeconds = counters.uptimeSeconds
             $0.storage = configuration.storageName
             $0.requestsTotal = counters.requests.load(ordering: .relaxed)
             $0.errorsTotal = counters.errors.load(ordering: .relaxed)
-            $0.connectionsCurrent = UInt64(connectionCounter?() ?? 0)
+            $0.connectionsCurrent = UInt64(connections.open)
+            $0.connectionsTotal = connections.served
             $0.protocolVersion = UInt32(Preface.version)
             $0.usersHeld = UInt64(usage.held)
             $0.usersEvicted = usage.evicted

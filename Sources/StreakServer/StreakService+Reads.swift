@@ -78,6 +78,7 @@ struct ReadComputer {
         case .getMonthPage:
             return try monthPage(WireGetMonthPageRequest(serializedBytes: bytes))
         case .getSettings:
+            _ = try WireGetSettingsRequest(serializedBytes: bytes)
             return WireGetSettingsResponse(settings: WireSettings(data.settings)).serializedBytes()
         case .listRestPeriods:
             _ = try WireListRestPeriodsRequest(serializedBytes: bytes)

@@ -34,7 +34,7 @@ public final class StreakService: RequestHandler, Sendable {
     /// (In a struct: a bare function type in a `Mutex` is re-wrapped in a thunk at every access,
     /// so that each GetServerInfo would add to a chain of thunks.)
     private struct ConnectionCount {
-        let count: @Sendable () -> Int
+        let count: @Sendable () -> (open: Int, served: UInt64)
     }
     private let connectionCountSource = Mutex<ConnectionCount?>(nil)
 
@@ -86,8 +86,9 @@ public final class StreakService: RequestHandler, Sendable {
         store.onExternalChange { [follower] change in follower.receive(change) }
     }
 
-    /// Reports the open connection count in GetServerInfo (set once the transport exists).
-    public var connectionCounter: (@Sendable () -> Int)? {
+    /// Reports the open connections and those served since the start in GetServerInfo (set once
+    /// the transport exists).
+    public var connectionCounter: (@Sendable () -> (open: Int, served: UInt64))? {
         get { connectionCountSource.withLock { $0?.count } }
         set { connectionCountSource.withLock { $0 = newValue.map(ConnectionCount.init) } }
     }
@@ -212,7 +213,7 @@ public final class StreakService: RequestHandler, Sendable {
             }
             // These need no user data: not worth loading one.
             if item.method == .getServerInfo {
-                responder.respond(to: request, status: .ok, message: serverInfo().serializedBytes())
+                responder.respond(to: request, status: .ok, message: try serverInfo(request).serializedBytes())
                 return
             }
             if item.method.isStatelessBuilder {
@@ -261,7 +262,7 @@ public final class StreakService: RequestHandler, Sendable {
             } else if method == .exportData {
                 try startExport(request, user: user, responder: responder)
             } else if method == .getServerInfo {
-                responder.respond(to: request, status: .ok, message: serverInfo().serializedBytes())
+                responder.respond(to: request, status: .ok, message: try serverInfo(request).serializedBytes())
             } else {
                 throw ServiceError.unimplemented(request.method)
             }

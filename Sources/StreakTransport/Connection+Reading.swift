@@ -214,7 +214,7 @@ extension Connection {
         }
         var deadline: DispatchTime?
         if let text = metadata.first(where: { $0.key == MetadataEntry.deadlineKey })?.value {
-            guard let milliseconds = UInt64(text), milliseconds <= 86_400_000 else {
+            guard let milliseconds = Self.deadlineMilliseconds(text) else {
                 let status = Status(
                     .invalidArgument,
                     "deadline-ms must be a whole number of milliseconds up to 86400000, got \"\(text.prefix(32))\""
@@ -288,5 +288,15 @@ extension Frame {
         case .pong: "PONG"
         case .goAway: "GOAWAY"
         }
+    }
+}
+
+extension Connection {
+    /// The value of `deadline-ms`: ASCII digits only (no sign, space or fraction), at most a day.
+    static func deadlineMilliseconds(_ text: String) -> UInt64? {
+        let digits = text.utf8
+        guard !digits.isEmpty, digits.count <= 8, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        let milliseconds = digits.reduce(UInt64(0)) { $0 * 10 + UInt64($1 - 0x30) }
+        return milliseconds <= 86_400_000 ? milliseconds : nil
     }
 }

@@ -27,6 +27,8 @@ public final class ServerTransport: @unchecked Sendable {
     /// other state is confined to `acceptQueue`.
     private struct Registry {
         var connections: [ObjectIdentifier: Connection] = [:]
+        /// Connections served since the start (open and closed).
+        var served: UInt64 = 0
         /// How many connections each client address has.
         var perAddress: [String: Int] = [:]
         var drained: [@Sendable () -> Void] = []
@@ -51,6 +53,12 @@ public final class ServerTransport: @unchecked Sendable {
 
     /// Open connections.
     public var connectionCount: Int { registry.withLock { $0.connections.count } }
+
+    /// Open connections, and every connection served since the start (open or closed; not those
+    /// refused at a connection limit).
+    public var connectionCounts: (open: Int, served: UInt64) {
+        registry.withLock { ($0.connections.count, $0.served) }
+    }
 
     /// Binds, listens and starts accepting. - Returns: the bound port (the real one for port 0).
     /// - Throws: `TransportError` when the address cannot be bound.
@@ -183,6 +191,7 @@ public final class ServerTransport: @unchecked Sendable {
             )
             registry.withLock {
                 $0.connections[ObjectIdentifier(connection)] = connection
+                $0.served += 1
                 $0.perAddress[peer, default: 0] += 1
             }
             connection.start()

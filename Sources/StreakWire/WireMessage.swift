@@ -24,6 +24,12 @@ public protocol WireMessage: Sendable, Hashable {
 }
 
 extension WireMessage {
+    /// The message's protobuf name, `streak.v1.Foo` for `WireFoo`, as errors name it.
+    public static var protobufName: String {
+        let name = String(describing: Self.self)
+        return "streak.v1." + (name.hasPrefix("Wire") ? name.dropFirst(4) : name[...])
+    }
+
     /// Decodes a message with `DecodingLimits.default`.
     /// - Throws: `WireError`; see `init(serializedBytes:limits:)`.
     public init(serializedBytes bytes: [UInt8]) throws(WireError) {

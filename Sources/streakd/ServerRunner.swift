@@ -87,7 +87,7 @@ final class ServerRunner: Sendable {
             handler: service,
             logger: Logger(label: "streakd.transport")
         )
-        service.connectionCounter = { transport.connectionCount }
+        service.connectionCounter = { transport.connectionCounts }
 
         // Before the listening line: a SIGTERM right after it must already shut down gracefully.
         // The handler is in place at once; the shutdown itself runs on the main queue, so not

@@ -127,12 +127,21 @@ struct ServerTransportTests {
             return
         }
         #expect(cancelled.code == .cancelled)
-        try client.request(3, "/echo", metadata: [MetadataEntry(key: "deadline-ms", value: "soon")])
-        guard case .response(3, let bad, _) = try client.next() else {
+        // ASCII digits only, at most a day: no sign, space, fraction or exponent.
+        for value in ["soon", "+5", "-0", "-5", " 5", "5 ", "5.0", "1e3", "", "86400001", "٣"] {
+            try client.request(3, "/echo", metadata: [MetadataEntry(key: "deadline-ms", value: value)])
+            guard case .response(3, let bad, _) = try client.next() else {
+                Issue.record("no answer")
+                return
+            }
+            #expect(bad.code == .invalidArgument, "\(value)")
+        }
+        try client.request(3, "/echo", metadata: [MetadataEntry(key: "deadline-ms", value: "86400000")])
+        guard case .response(3, let longest, _) = try client.next() else {
             Issue.record("no answer")
             return
         }
-        #expect(bad.code == .invalidArgument)
+        #expect(longest.code == .ok)
         try client.request(4, "/watch")
         #expect(try client.next() == .streamMessage(id: 4, message: [1]))
         try client.send(.cancel(id: 4))

@@ -190,6 +190,35 @@ import Testing
         #expect(pong.payload == [1, 2, 3] && pong.serving)
         let info: WireGetServerInfoResponse = try harness.call(.getServerInfo, WireGetServerInfoRequest())
         #expect(info.storage == "sqlite" && info.protocolVersion == 1 && !info.version.isEmpty)
-        #expect(info.requestsTotal >= 2 && info.connectionsCurrent >= 1)
+        #expect(info.requestsTotal >= 2 && info.connectionsCurrent == 1 && info.connectionsTotal == 1)
+        // Three more connections, two of them closed again: four served, two open.
+        let others = try (0..<3).map { _ in try harness.server.connect() }
+        for other in others { let _: WirePingResponse = try other.call(.ping, WirePingRequest(), token: nil) }
+        others[0].close()
+        others[1].close()
+        var later = info
+        for _ in 0..<200 where later.connectionsCurrent != 2 {
+            later = try harness.call(.getServerInfo, WireGetServerInfoRequest())
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(later.connectionsCurrent == 2 && later.connectionsTotal == 4)
+        others[2].close()
+    }
+
+    @Test func requestsThatAreNotTheirMessageAreRefused() throws {
+        // Methods whose request has no fields still decode it: garbage is INVALID_ARGUMENT.
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        for method in [WireMethod.getSettings, .getServerInfo, .ping, .listHabits] {
+            let status = try harness.connection.rawCall(
+                method.rawValue,
+                message: [0xFF, 0xFF, 0xFF],
+                token: harness.token
+            )
+            .status
+            #expect(status.code == .invalidArgument, "\(method)")
+            let name = "streak.v1." + method.rawValue.split(separator: "/").last! + "Request"
+            #expect(status.message == "3 bytes are not a valid \(name) message", "\(method)")
+        }
     }
 }

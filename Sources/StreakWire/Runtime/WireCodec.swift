@@ -53,10 +53,10 @@ enum WireCodec {
             if arena.exceeded {
                 throw WireError(
                     .tooLarge,
-                    "decoding \(bytes.count) bytes as \(M.self) needs more than \(limit) bytes of memory"
+                    "decoding \(bytes.count) bytes as \(M.protobufName) needs more than \(limit) bytes of memory"
                 )
             }
-            throw WireError(.malformed, "\(bytes.count) bytes are not a valid \(M.self) message")
+            throw WireError(.malformed, "\(bytes.count) bytes are not a valid \(M.protobufName) message")
         }
         // protobuf-c keeps strings NUL-terminated: "a\0b" would arrive as "a". Refuse it instead.
         let descriptor = UnsafeRawPointer(unpacked).assumingMemoryBound(to: ProtobufCMessage.self).pointee.descriptor

@@ -18,6 +18,7 @@ extension StreakService {
         case .deleteHabit:
             let message = try WireDeleteHabitRequest(serializedBytes: request.message)
             try snapshot.data.requireHabit(message.habitId)
+            let today = snapshot.today
             submit(
                 .deleteHabit(id: message.habitId),
                 user: user,
@@ -27,7 +28,10 @@ extension StreakService {
                     guard case .deletedHabit(let habit, let completions, let skips) = result else {
                         throw ServiceError.unexpectedStoreResult
                     }
-                    try self.reloadAndNotify(user, days: Set(completions + skips).sorted())
+                    // Its records' days, and every day it was active on (each loses it).
+                    let last = habit.archivedOn.flatMap { try? $0.adding(days: -1) } ?? today
+                    let active = ChangedDays.list(from: habit.createdOn, through: min(last, today))
+                    try self.reloadAndNotify(user, days: Set(completions + skips + active).sorted())
                     return (habit, completions.count, skips.count)
                 },
                 answer: { deleted in
@@ -50,7 +54,10 @@ extension StreakService {
                 responder: responder,
                 apply: { result in
                     guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
-                    try self.reloadAndNotify(user, days: Self.days(from: archivedOn, through: today))
+                    try self.reloadAndNotify(
+                        user,
+                        days: archivedOn.map { ChangedDays.list(from: $0, through: today) } ?? []
+                    )
                     return habit
                 },
                 answer: { WireUnarchiveHabitResponse(habit: WireHabit($0)).serializedBytes() }
@@ -81,18 +88,6 @@ extension StreakService {
         let data = try users.data(of: user.id)
         _ = user.update(now: now()) { $0 = data }
         if !days.isEmpty { notifyWatchers(user, days: days) }
-    }
-
-    /// The days from `start` through `end` (none when `start` is nil or after `end`).
-    static func days(from start: CivilDate?, through end: CivilDate) -> [CivilDate] {
-        guard var day = start else { return [] }
-        var result: [CivilDate] = []
-        while day <= end {
-            result.append(day)
-            guard let next = try? day.adding(days: 1) else { break }
-            day = next
-        }
-        return result
     }
 }
 

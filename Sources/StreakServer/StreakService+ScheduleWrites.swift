@@ -25,8 +25,7 @@ extension StreakService {
             let from = message.effectiveFrom ?? snapshot.today
             submitChangingDays(
                 .setSchedule(habitID: message.habitId, weekdays: set, from: from),
-                // A change from a later day than today changes no day up to today (no events).
-                days: from...max(from, snapshot.today),
+                days: ChangedDays.from(from, today: snapshot.today),
                 user: user,
                 request: request,
                 responder: responder,
@@ -102,7 +101,7 @@ extension StreakService {
 
     /// Submits a write that may change many days' records: after the commit, every day of `days`
     /// (nil: the rest period's days) on or before today whose record changed goes to the watchers.
-    private func submitChangingDays<Applied: Sendable>(
+    func submitChangingDays<Applied: Sendable>(
         _ write: StoreWrite,
         days: ClosedRange<CivilDate>?,
         user: UserState,
@@ -117,7 +116,8 @@ extension StreakService {
             request: request,
             responder: responder,
             apply: { result in
-                let before = user.snapshot(now: self.now())
+                // The days are compared only for a watched user (notifyWatchers checks again).
+                let before = self.watchers.isWatched(user.id) ? user.snapshot(now: self.now()) : nil
                 var applied: Applied?
                 var failure: (any Error)?
                 let after = self.apply(user) { data in
@@ -126,7 +126,7 @@ extension StreakService {
                 if let failure { throw failure }
                 guard let applied else { throw ServiceError.unexpectedStoreResult }
                 let range = days ?? (applied as? RestPeriodRecord).map { $0.period.from...$0.period.to }
-                if let range {
+                if let before, let range {
                     let changed = ChangedDays.between(before, after, in: range, today: after.today)
                     if !changed.isEmpty { self.notifyWatchers(user, days: changed) }
                 }
@@ -140,6 +140,21 @@ extension StreakService {
 
 /// The days whose records differ between two snapshots of a user.
 enum ChangedDays {
+    /// The days a change from `first` on may change, for `between`: from `first` through today,
+    /// or `first` alone when it is after today (then `between` finds no day).
+    static func from(_ first: CivilDate, today: CivilDate) -> ClosedRange<CivilDate> {
+        first...max(first, today)
+    }
+
+    /// The days from `first` through `last`, ascending: at most the heatmap's 20-year limit, the
+    /// latest ones (none when `first` is after `last`).
+    static func list(from first: CivilDate, through last: CivilDate) -> [CivilDate] {
+        let end = last.dayNumber
+        let start = max(first.dayNumber, end - HeatmapOptions.maximumDays + 1)
+        guard start <= end else { return [] }
+        return (start...end).compactMap { try? CivilDate(dayNumber: $0) }
+    }
+
     /// The days of `range` on or before `today` (at most the heatmap's 20-year limit, the latest
     /// ones) whose day records differ between `before` and `after`, ascending.
     static func between(
@@ -148,12 +163,8 @@ enum ChangedDays {
         in range: ClosedRange<CivilDate>,
         today: CivilDate
     ) -> [CivilDate] {
-        let last = min(range.upperBound, today).dayNumber
-        let first = max(range.lowerBound.dayNumber, last - HeatmapOptions.maximumDays + 1)
-        guard first <= last else { return [] }
-        return (first...last).compactMap { number in
-            guard let day = try? CivilDate(dayNumber: number) else { return nil }
-            return before.data.dayRecord(on: day) == after.data.dayRecord(on: day) ? nil : day
+        list(from: range.lowerBound, through: min(range.upperBound, today)).filter {
+            before.data.dayRecord(on: $0) != after.data.dayRecord(on: $0)
         }
     }
 }

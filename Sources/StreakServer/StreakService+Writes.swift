@@ -22,12 +22,10 @@ extension StreakService {
         case .createHabit:
             let message = try WireCreateHabitRequest(serializedBytes: request.message)
             let schedule = try message.schedule.map { try WeekdaySet(wire: $0.weekdays, field: "schedule") }
-            let write = StoreWrite.createHabit(
-                name: message.name,
-                createdOn: message.createdOn ?? snapshot.today,
-                schedule: schedule
-            )
-            submitHabitWrite(write, user: user, request: request, responder: responder) {
+            let createdOn = message.createdOn ?? snapshot.today
+            let write = StoreWrite.createHabit(name: message.name, createdOn: createdOn, schedule: schedule)
+            let days = ChangedDays.from(createdOn, today: snapshot.today)
+            submitHabitWrite(write, changing: days, user: user, request: request, responder: responder) {
                 WireCreateHabitResponse(habit: WireHabit($0)).serializedBytes()
             }
         case .renameHabit:
@@ -44,8 +42,10 @@ extension StreakService {
         case .archiveHabit:
             let message = try WireArchiveHabitRequest(serializedBytes: request.message)
             try snapshot.data.requireHabit(message.habitId)
-            let write = StoreWrite.archiveHabit(id: message.habitId, on: message.archivedOn ?? snapshot.today)
-            submitHabitWrite(write, user: user, request: request, responder: responder) {
+            let archivedOn = message.archivedOn ?? snapshot.today
+            let write = StoreWrite.archiveHabit(id: message.habitId, on: archivedOn)
+            let days = ChangedDays.from(archivedOn, today: snapshot.today)
+            submitHabitWrite(write, changing: days, user: user, request: request, responder: responder) {
                 WireArchiveHabitResponse(habit: WireHabit($0)).serializedBytes()
             }
         case .batchCompletions:
@@ -84,13 +84,32 @@ extension StreakService {
         }
     }
 
+    /// Submits a write that returns the habit. With `days` (a habit created or archived from a
+    /// past day), the watchers get an event for each of them up to today whose record changed.
     func submitHabitWrite(
         _ write: StoreWrite,
+        changing days: ClosedRange<CivilDate>? = nil,
         user: UserState,
         request: IncomingRequest,
         responder: Responder,
         answer: @escaping @Sendable (Habit) -> [UInt8]
     ) {
+        if let days {
+            submitChangingDays(
+                write,
+                days: days,
+                user: user,
+                request: request,
+                responder: responder,
+                apply: { result, data in
+                    guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
+                    data.upsert(habit)
+                    return habit
+                },
+                answer: answer
+            )
+            return
+        }
         submit(
             write,
             user: user,

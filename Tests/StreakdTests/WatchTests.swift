@@ -119,6 +119,74 @@ import Testing
     }
 }
 
+extension WatchTests {
+    @Test func habitsCreatedArchivedAndDeletedSendTheirDays() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let now: WireGetStreakResponse = try harness.call(.getStreak, WireGetStreakRequest())
+        let today = try #require(now.streak?.asOf)
+        let watch = try harness.server.connect()
+        _ = try watch.status(of: .getSettings, WireGetSettingsRequest(), token: harness.token)
+        let streamID = try watch.sendRequest(WireMethod.watch.rawValue, message: [], token: harness.token)
+        _ = try watch.status(of: .ping, WirePingRequest(), token: nil)
+        func events(_ count: Int) throws -> [WireDayRecord] {
+            try (0..<count).map { _ in
+                let frame = try #require(try watch.readFrame())
+                guard case .streamMessage(streamID, let bytes) = frame else {
+                    throw TestSupportError("expected a stream message, got \(frame)")
+                }
+                return try #require(try WireWatchEvent(serializedBytes: bytes).day)
+            }
+        }
+
+        // Created three days ago: the habit is active on four days through today.
+        let habit = try harness.createHabit("Walk", on: try today.adding(days: -3))
+        let created = try events(4)
+        #expect(created.map(\.date) == (-3...0).map { try? today.adding(days: $0) })
+        #expect(created.allSatisfy { $0.active == 1 && $0.due == 1 })
+
+        // Archived from yesterday: yesterday and today no longer count it. A rename changes no
+        // day: the next frame is the answer to a ping sent after it.
+        let _: WireArchiveHabitResponse = try harness.call(
+            .archiveHabit,
+            WireArchiveHabitRequest.with {
+                $0.habitId = habit.id
+                $0.archivedOn = try? today.adding(days: -1)
+            }
+        )
+        let archived = try events(2)
+        #expect(archived.map(\.date) == (-1...0).map { try? today.adding(days: $0) })
+        #expect(archived.allSatisfy { $0.active == 0 })
+        let _: WireRenameHabitResponse = try harness.call(
+            .renameHabit,
+            WireRenameHabitRequest.with {
+                $0.habitId = habit.id
+                $0.name = "Stroll"
+            }
+        )
+        let ping = try watch.sendRequest(WireMethod.ping.rawValue, message: [], token: nil)
+        #expect(try #require(try watch.readFrame()).isResponseFrame(id: ping))
+
+        // Created from a later day than today: no day up to today changes, no event.
+        let later = try harness.createHabit("Later", on: try today.adding(days: 5))
+        let after = try watch.sendRequest(WireMethod.ping.rawValue, message: [], token: nil)
+        #expect(try #require(try watch.readFrame()).isResponseFrame(id: after))
+
+        // Deleted: the two days it was active on lose it; the later habit was active on none.
+        for id in [habit.id, later.id] {
+            let _: WireDeleteHabitResponse = try harness.call(
+                .deleteHabit,
+                WireDeleteHabitRequest.with { $0.habitId = id }
+            )
+        }
+        let deleted = try events(2)
+        #expect(deleted.map(\.date) == (-3 ... -2).map { try? today.adding(days: $0) })
+        #expect(deleted.allSatisfy { $0.active == 0 })
+        let last = try watch.sendRequest(WireMethod.ping.rawValue, message: [], token: nil)
+        #expect(try #require(try watch.readFrame()).isResponseFrame(id: last))
+    }
+}
+
 extension Frame {
     func isResponseFrame(id: UInt32) -> Bool {
         if case .response(let frameID, _, _) = self { return frameID == id }

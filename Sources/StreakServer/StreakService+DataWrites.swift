@@ -124,7 +124,7 @@ enum ImportRequest {
                         )
                     )
                 } catch {
-                    refused.append(.init(habitIndex: index, field: "schedule", date: from, message: "\(error)"))
+                    refused.append(.init(habitIndex: index, field: "schedule", date: from, message: reason(error)))
                 }
             }
             batch.habits.append(habit)
@@ -137,7 +137,7 @@ enum ImportRequest {
                 }
                 batch.restPeriods.append(RestPeriodRecord(id: 0, period: period, note: wire.note))
             } catch {
-                refused.append(.init(habitIndex: nil, field: "rest_periods", date: wire.from, message: "\(error)"))
+                refused.append(.init(habitIndex: nil, field: "rest_periods", date: wire.from, message: reason(error)))
             }
         }
         if let settings = message.settings {
@@ -154,10 +154,36 @@ enum ImportRequest {
                     }
                 )
             } catch {
-                refused.append(.init(habitIndex: nil, field: "settings", message: "\(error)"))
+                refused.append(.init(habitIndex: nil, field: "settings", message: reason(error)))
             }
         }
         return (batch, refused)
+    }
+
+    /// An error record's message: the status message without its code.
+    private static func reason(_ error: any Error) -> String {
+        ServiceError.status(for: error).message
+    }
+
+    /// The fields of an error record in the order the request has them.
+    private static let fieldOrder =
+        ["name", "created_on", "archived_on", "schedule", "completions", "skips"]
+        + ["rest_periods", "settings"]
+
+    /// Error records in the order of the records they refuse: by habit, then field, then day;
+    /// rest periods and the settings after every habit.
+    static func inRequestOrder(_ errors: [ImportOutcome.RecordError]) -> [ImportOutcome.RecordError] {
+        errors.enumerated().sorted { left, right in
+            func key(_ error: ImportOutcome.RecordError) -> (Int, Int, Int) {
+                (
+                    error.habitIndex ?? .max,
+                    fieldOrder.firstIndex(of: error.field) ?? fieldOrder.count,
+                    error.date?.dayNumber ?? .min
+                )
+            }
+            let (a, b) = (key(left.element), key(right.element))
+            return a != b ? a < b : left.offset < right.offset
+        }.map(\.element)
     }
 
     /// The response to an applied batch.
@@ -170,7 +196,7 @@ enum ImportRequest {
             $0.restPeriodsAdded = Int32(outcome.restPeriodsAdded)
             $0.schedulesSet = Int32(outcome.schedulesSet)
             $0.settingsChanged = outcome.settingsChanged
-            $0.errors = (refused + outcome.errors).map { error in
+            $0.errors = inRequestOrder(refused + outcome.errors).map { error in
                 WireImportRecordError.with {
                     $0.habitIndex = Int32(error.habitIndex ?? -1)
                     $0.field = error.field

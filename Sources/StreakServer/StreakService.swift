@@ -129,6 +129,11 @@ public final class StreakService: RequestHandler, Sendable {
         }
     }
 
+    /// Watch and ExportData: the transport ends a request of theirs it refuses with END_STREAM.
+    public func isServerStreaming(_ method: String) -> Bool {
+        MethodTable.method(method)?.isServerStreaming ?? false
+    }
+
     /// Answers `request` inline when it can; otherwise returns what the work queue needs to answer it.
     private func answerOrDefer(_ request: IncomingRequest, responder: Responder) -> PendingRequest? {
         counters.countRequest()

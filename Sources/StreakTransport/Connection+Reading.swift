@@ -208,7 +208,7 @@ extension Connection {
         switch machine.requestReceived(id: id) {
         case .accept: break
         case .refuseDraining:
-            responder.send(.response(id: id, status: Status(.unavailable, "the server is shutting down"), message: []))
+            refuse(id, method: method, Status(.unavailable, "the server is shutting down"))
             return
         case .ignore: return
         }
@@ -219,7 +219,7 @@ extension Connection {
                     .invalidArgument,
                     "deadline-ms must be a whole number of milliseconds up to 86400000, got \"\(text.prefix(32))\""
                 )
-                responder.send(.response(id: id, status: status, message: []))
+                refuse(id, method: method, status)
                 return
             }
             deadline = .now() + .milliseconds(Int(milliseconds))
@@ -236,7 +236,7 @@ extension Connection {
                 .resourceExhausted,
                 "more than \(configuration.maxInFlightPerConnection) requests in flight on one connection"
             )
-            responder.send(.response(id: id, status: status, message: []))
+            refuse(id, method: method, status)
             return
         case .accepted(let accepted):
             generation = accepted
@@ -292,6 +292,13 @@ extension Frame {
 }
 
 extension Connection {
+    /// Ends a request the handler will not see: END_STREAM for a server-streaming method,
+    /// a RESPONSE otherwise.
+    func refuse(_ id: UInt32, method: String, _ status: Status) {
+        let streaming = handler.isServerStreaming(method)
+        responder.send(streaming ? .endStream(id: id, status: status) : .response(id: id, status: status, message: []))
+    }
+
     /// The value of `deadline-ms`: ASCII digits only (no sign, space or fraction), at most a day.
     static func deadlineMilliseconds(_ text: String) -> UInt64? {
         let digits = text.utf8

@@ -47,4 +47,14 @@ public protocol RequestHandler: Sendable {
     /// loop in one hop for the whole burst, not one per request. Answers given
     /// during the call are written together with one `send` when it returns.
     func handle(_ requests: [IncomingRequest], responder: Responder)
+
+    /// Whether `method` is server-streaming: a request the transport refuses before the handler
+    /// sees it (over the in-flight limit, a bad `deadline-ms`, shutting down) then ends with
+    /// END_STREAM, the final frame a client of a stream waits for, instead of a RESPONSE.
+    func isServerStreaming(_ method: String) -> Bool
+}
+
+extension RequestHandler {
+    /// No method streams unless the handler says so.
+    public func isServerStreaming(_ method: String) -> Bool { false }
 }

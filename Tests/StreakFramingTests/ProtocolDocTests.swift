@@ -27,7 +27,7 @@ struct ProtocolDocTests {
     /// The server's side: preface, RESPONSE to 2 (UNAUTHENTICATED), RESPONSE to 1 (PingResponse{serving: true}).
     static var serverBytes: [UInt8] {
         var bytes = Preface.bytes
-        let unauthenticated = Status(.unauthenticated, "invalid token")
+        let unauthenticated = Status(.unauthenticated, "missing or invalid bearer token")
         FrameEncoder.encode(.response(id: 2, status: unauthenticated, message: []), into: &bytes)
         FrameEncoder.encode(.response(id: 1, status: .ok, message: [0x10, 0x01]), into: &bytes)
         return bytes

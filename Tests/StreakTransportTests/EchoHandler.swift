@@ -17,6 +17,8 @@ struct EchoHandler: RequestHandler {
         for request in requests { handle(request, responder: responder) }
     }
 
+    func isServerStreaming(_ method: String) -> Bool { method == "/stream" || method == "/watch" }
+
     private func handle(_ request: IncomingRequest, responder: Responder) {
         switch request.method {
         case "/echo":

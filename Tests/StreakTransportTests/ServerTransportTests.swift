@@ -136,6 +136,13 @@ struct ServerTransportTests {
             }
             #expect(bad.code == .invalidArgument, "\(value)")
         }
+        // A stream's request refused by the transport ends with END_STREAM, its final frame.
+        try client.request(3, "/watch", metadata: [MetadataEntry(key: "deadline-ms", value: "soon")])
+        guard case .endStream(3, let refusedStream) = try client.next() else {
+            Issue.record("no END_STREAM")
+            return
+        }
+        #expect(refusedStream.code == .invalidArgument)
         try client.request(3, "/echo", metadata: [MetadataEntry(key: "deadline-ms", value: "86400000")])
         guard case .response(3, let longest, _) = try client.next() else {
             Issue.record("no answer")
@@ -163,7 +170,7 @@ struct ServerTransportTests {
         #expect(try client.next() == .endStream(id: 5, status: .ok))
     }
 
-    @Test("requests over the in-flight limit get RESOURCE_EXHAUSTED; the connection stays")
+    @Test("requests over the in-flight limit get RESOURCE_EXHAUSTED (a stream as END_STREAM); the connection stays")
     func inFlightLimit() throws {
         let server = try RunningTransport { $0.maxInFlightPerConnection = 2 }
         let client = try server.client()
@@ -175,6 +182,12 @@ struct ServerTransportTests {
             return
         }
         #expect(limited.code == .resourceExhausted)
+        try client.request(4, "/watch")
+        guard case .endStream(4, let limitedStream) = try client.next() else {
+            Issue.record("no END_STREAM")
+            return
+        }
+        #expect(limitedStream.code == .resourceExhausted)
     }
 
     @Test("a reused in-flight id is a connection error: GOAWAY, the first request's one answer, close")

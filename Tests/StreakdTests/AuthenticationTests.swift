@@ -11,7 +11,8 @@ import Testing
         let harness = try ServerHarness()
         defer { harness.finish() }
         let connection = harness.connection
-        #expect(try connection.status(of: .listHabits, WireListHabitsRequest(), token: nil).code == .unauthenticated)
+        let missing = try connection.status(of: .listHabits, WireListHabitsRequest(), token: nil)
+        #expect(missing.code == .unauthenticated && missing.message == "missing or invalid bearer token")
         let wrong = "stk_" + String(repeating: "0", count: 64)
         #expect(try connection.status(of: .listHabits, WireListHabitsRequest(), token: wrong).code == .unauthenticated)
         #expect(

@@ -70,14 +70,21 @@ import Testing
 
         let deleted: WireDeleteHabitResponse = try harness.call(.deleteHabit, WireDeleteHabitRequest(habitId: habit.id))
         #expect(deleted.habit?.name == "gone" && deleted.completions == 2)
+        // One event for every day the habit was active on, from its first day through today.
+        let now: WireGetStreakResponse = try harness.call(.getStreak, WireGetStreakRequest())
+        let today = try #require(now.streak?.asOf)
+        let ping = try watch.sendRequest(WireMethod.ping.rawValue, message: [], token: nil)
         var days: [CivilDate] = []
-        for _ in 0..<2 {
-            guard case .streamMessage(_, let bytes) = try #require(try watch.readFrame()) else { break }
+        var frame = try #require(try watch.readFrame())
+        while case .streamMessage(_, let bytes) = frame {
             let event = try WireWatchEvent(serializedBytes: bytes)
-            #expect(event.day?.completed == 0)
+            #expect(event.day?.completed == 0 && event.day?.active == 0)
             days.append(try #require(event.day?.date))
+            frame = try #require(try watch.readFrame())
         }
-        #expect(days == [day("2024-01-02"), day("2024-01-03")])
+        #expect(frame.isResponseFrame(id: ping))
+        #expect(days.first == day("2024-01-01") && days.last == today)
+        #expect(days.count == today.dayNumber - day("2024-01-01").dayNumber + 1)
         let list: WireListHabitsResponse = try harness.call(.listHabits, WireListHabitsRequest(includeArchived: true))
         #expect(list.habits.isEmpty)
         let again = try harness.connection.status(
@@ -124,5 +131,38 @@ import Testing
         let second: WireImportDataResponse = try harness.call(.importData, request)
         #expect(second.habitsCreated == 0 && second.habitsMatched == 2 && second.completionsAdded == 0)
         #expect(second.restPeriodsAdded == 0)
+    }
+
+    @Test func importErrorRecordsComeInRequestOrder() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let request = WireImportDataRequest.with {
+            $0.habits = [
+                WireImportHabit.with { $0.name = "" },
+                WireImportHabit.with {
+                    $0.name = "Read"
+                    $0.createdOn = day("2024-01-10")
+                    $0.schedule = [WireScheduleEntry.with { $0.effectiveFrom = day("2024-01-10") }]
+                    $0.completions = [day("2024-01-12"), day("2024-01-05")]
+                },
+            ]
+            $0.restPeriods = [
+                WireRestPeriod.with {
+                    $0.from = day("2024-03-05")
+                    $0.to = day("2024-03-01")
+                }
+            ]
+            $0.settings = WireSettings.with { $0.timeZone = "Nowhere/Nope" }
+        }
+        let answer: WireImportDataResponse = try harness.call(.importData, request)
+        // Refused before the store (schedule, rest period, settings) and by it (name, completion):
+        // one list in the request's order, messages without a status code.
+        #expect(answer.errors.map(\.habitIndex) == [0, 1, 1, -1, -1])
+        #expect(answer.errors.map(\.field) == ["name", "schedule", "completions", "rest_periods", "settings"])
+        #expect(answer.errors[2].date == day("2024-01-05") && answer.completionsAdded == 1)
+        #expect(answer.errors.allSatisfy { !$0.message.isEmpty && !$0.message.hasPrefix("INVALID_ARGUMENT") })
+        #expect(
+            answer.errors[3].message == "rest_periods: a rest period ends (2024-03-01) before it starts (2024-03-05)"
+        )
     }
 }

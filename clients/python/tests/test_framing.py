@@ -119,7 +119,7 @@ EXCHANGE_CLIENT = bytes.fromhex(
     + "0A0708EA0F100B1817")
 EXCHANGE_SERVER = bytes.fromhex(
     "53545245414B4401"
-    "00000015" "0200000002" "10" "000D" + b"invalid token".hex()
+    "00000027" "0200000002" "10" "001F" + b"missing or invalid bearer token".hex()
     + "0000000A" "0200000001" "00" "0000" "1001")
 
 
@@ -141,6 +141,6 @@ def test_protocol_md_exchange_server_bytes():
     decoder.feed(EXCHANGE_SERVER)
     first, second = decoder.next_frame(), decoder.next_frame()
     assert (first.kind, first.request_id) == (FrameKind.RESPONSE, 2)
-    assert framing.decode_status(first.body) == (StatusHeader(16, "invalid token"), b"")
+    assert framing.decode_status(first.body) == (StatusHeader(16, "missing or invalid bearer token"), b"")
     status, payload = framing.decode_status(second.body)
     assert status.code == 0 and service_pb2.PingResponse.FromString(payload).serving

@@ -92,6 +92,27 @@ struct Migration: Sendable {
                 END;
                 """
         ),
+        // Ids are never handed out again: a new id is past every id in use and every id deleted
+        // since this version (the maximum plus one alone reused the id of the newest habit or
+        // rest period once it was deleted). Triggers record the deleted ids for every writer.
+        Migration(
+            version: 4,
+            name: "deleted ids are not reused",
+            sql: """
+                CREATE TABLE retired_ids (
+                    kind TEXT PRIMARY KEY,
+                    max_id INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TRIGGER habits_retire_id AFTER DELETE ON habits BEGIN
+                    INSERT INTO retired_ids (kind, max_id) VALUES ('habit', OLD.id)
+                        ON CONFLICT (kind) DO UPDATE SET max_id = MAX(max_id, excluded.max_id);
+                END;
+                CREATE TRIGGER rest_periods_retire_id AFTER DELETE ON rest_periods BEGIN
+                    INSERT INTO retired_ids (kind, max_id) VALUES ('rest_period', OLD.id)
+                        ON CONFLICT (kind) DO UPDATE SET max_id = MAX(max_id, excluded.max_id);
+                END;
+                """
+        ),
     ]
 
     /// The schema version of the database behind `connection` (0 when empty).

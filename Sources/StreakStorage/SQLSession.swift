@@ -91,18 +91,27 @@ enum SQLDialect: Sendable {
     /// The statement that yields the next rest period id, unique in the store (as habit ids).
     var nextRestPeriodID: String {
         switch self {
-        case .sqlite: "SELECT COALESCE(MAX(id), 0) + 1 FROM rest_periods"
+        case .sqlite: Self.sqliteNextID(table: "rest_periods", kind: "rest_period")
         case .postgres: "SELECT nextval('rest_period_ids')"
         }
     }
 
-    /// The statement that yields the next habit id, unique in the store. SQLite has one writer, so
-    /// the maximum plus one is safe; several servers share a PostgreSQL database, so a sequence.
+    /// The statement that yields the next habit id, unique in the store and never reused. SQLite
+    /// has one writer, so the maximum plus one (past the deleted ids too) is safe; several servers
+    /// share a PostgreSQL database, so a sequence.
     var nextHabitID: String {
         switch self {
-        case .sqlite: "SELECT COALESCE(MAX(id), 0) + 1 FROM habits"
+        case .sqlite: Self.sqliteNextID(table: "habits", kind: "habit")
         case .postgres: "SELECT nextval('habit_ids')"
         }
+    }
+
+    /// One past the largest id of `table` in use or deleted (`retired_ids`, kept by triggers).
+    private static func sqliteNextID(table: String, kind: String) -> String {
+        """
+        SELECT MAX(COALESCE((SELECT MAX(id) FROM \(table)), 0),
+                   COALESCE((SELECT max_id FROM retired_ids WHERE kind = '\(kind)'), 0)) + 1
+        """
     }
 }
 

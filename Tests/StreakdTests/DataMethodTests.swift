@@ -165,4 +165,31 @@ import Testing
             answer.errors[3].message == "rest_periods: a rest period ends (2024-03-01) before it starts (2024-03-05)"
         )
     }
+
+    @Test func deletedIdsAreNotHandedOutAgain() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        _ = try harness.createHabit("first", on: day("2024-01-01"))
+        let newest = try harness.createHabit("newest", on: day("2024-01-01"))
+        let _: WireDeleteHabitResponse = try harness.call(.deleteHabit, WireDeleteHabitRequest(habitId: newest.id))
+        let next = try harness.createHabit("next", on: day("2024-01-01"))
+        #expect(next.id > newest.id)
+
+        func addRest() throws -> Int64 {
+            let added: WireAddRestPeriodResponse = try harness.call(
+                .addRestPeriod,
+                WireAddRestPeriodRequest.with {
+                    $0.from = day("2024-02-01")
+                    $0.to = day("2024-02-02")
+                }
+            )
+            return try #require(added.restPeriod?.id)
+        }
+        let rest = try addRest()
+        let _: WireRemoveRestPeriodResponse = try harness.call(
+            .removeRestPeriod,
+            WireRemoveRestPeriodRequest.with { $0.id = rest }
+        )
+        #expect(try addRest() > rest)
+    }
 }

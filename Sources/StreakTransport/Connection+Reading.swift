@@ -241,13 +241,7 @@ extension Connection {
         case .accepted(let accepted):
             generation = accepted
             if let deadline {
-                loop.execute(at: deadline) { [weak self] in
-                    self?.responder.terminate(
-                        id,
-                        generation: generation,
-                        status: Status(.deadlineExceeded, "the deadline passed")
-                    )
-                }
+                loop.execute(at: deadline, RequestDeadline(responder: responder, id: id, generation: generation))
             }
         }
         burst.append(
@@ -306,4 +300,19 @@ extension Connection {
         let milliseconds = digits.reduce(UInt64(0)) { $0 * 10 + UInt64($1 - 0x30) }
         return milliseconds <= 86_400_000 ? milliseconds : nil
     }
+}
+
+/// A request's deadline: answers DEADLINE_EXCEEDED unless the request ended first, and is
+/// obsolete (dropped from the loop's timers) once it did: the request was answered, cancelled,
+/// or its connection closed. Fits an existential's inline buffer: no allocation per request.
+struct RequestDeadline: LoopTimerAction {
+    let responder: Responder
+    let id: UInt32
+    let generation: UInt64
+
+    func fire() {
+        responder.terminate(id, generation: generation, status: Status(.deadlineExceeded, "the deadline passed"))
+    }
+
+    var isObsolete: Bool { !responder.isActive(id, generation: generation) }
 }

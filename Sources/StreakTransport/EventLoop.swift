@@ -121,8 +121,19 @@ final class EventLoop: LoopExecutor, @unchecked Sendable {
 
     /// Runs `block` on the loop's thread once `deadline` passed; on the loop's thread.
     func execute(at deadline: DispatchTime, _ block: @escaping @Sendable () -> Void) {
+        execute(at: deadline, BlockTimer(block: block))
+    }
+
+    /// Fires `action` on the loop's thread once `deadline` passed, unless it became obsolete
+    /// meanwhile (it may then be dropped earlier); on the loop's thread.
+    func execute(at deadline: DispatchTime, _ action: some LoopTimerAction) {
         assert(loopThread.map { pthread_equal($0, pthread_self()) != 0 } == true, "a timer set off the loop's thread")
-        timers.schedule(at: deadline.uptimeNanoseconds, block)
+        timers.schedule(at: deadline.uptimeNanoseconds, action)
+    }
+
+    /// How many timers the loop holds (tests: obsolete ones are dropped).
+    var timerCount: Int {
+        get async { await withCheckedContinuation { done in execute { done.resume(returning: self.timers.count) } } }
     }
 
     /// Registers `connection`'s socket. - Returns: its token, or nil when the kernel refused it.
@@ -178,6 +189,6 @@ final class EventLoop: LoopExecutor, @unchecked Sendable {
     private func runDueTimers() {
         guard !timers.isEmpty else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        while let block = timers.popDue(now: now) { block() }
+        while let action = timers.popDue(now: now) { action.fire() }
     }
 }

@@ -54,6 +54,15 @@ public final class ServerTransport: @unchecked Sendable {
     /// Open connections.
     public var connectionCount: Int { registry.withLock { $0.connections.count } }
 
+    /// The timers each event loop holds, request deadlines included (tests).
+    var timerCounts: [Int] {
+        get async {
+            var counts: [Int] = []
+            for loop in loops { counts.append(await loop.timerCount) }
+            return counts
+        }
+    }
+
     /// Open connections, and every connection served since the start (open or closed; not those
     /// refused at a connection limit).
     public var connectionCounts: (open: Int, served: UInt64) {

@@ -25,9 +25,38 @@ struct LoopThreadTests {
         }
         // Nothing is due before the earliest time.
         #expect(timers.popDue(now: dues.min()! - 1) == nil)
-        while let block = timers.popDue(now: .max) { block() }
+        while let action = timers.popDue(now: .max) { action.fire() }
         #expect(fired.withLock { $0 } == expected)
         #expect(timers.isEmpty)
+    }
+
+    @Test("obsolete timers are dropped once the heap doubles; the others keep their order")
+    func obsoleteTimersAreDropped() {
+        var timers = LoopTimers()
+        let fired = Fired()
+        // Every tenth timer stays live; the rest are obsolete at once (answered requests).
+        for index in 0..<20_000 {
+            timers.schedule(at: UInt64(20_000 - index / 10), Marker(index: index, live: index % 10 == 0, fired: fired))
+            #expect(timers.count <= 2 * LoopTimers.minimumSweep + 2_000)
+        }
+        #expect(timers.count <= 4_000)
+        while let action = timers.popDue(now: .max) { action.fire() }
+        // The live ones fire earliest due first; of equal dues, in the order they were scheduled.
+        let expected = stride(from: 0, to: 20_000, by: 10).reversed().map { $0 }
+        #expect(fired.indexes.withLock { $0 }.filter { $0 % 10 == 0 } == expected)
+    }
+
+    private final class Fired: Sendable {
+        let indexes = Mutex<[Int]>([])
+    }
+
+    private struct Marker: LoopTimerAction {
+        let index: Int
+        let live: Bool
+        let fired: Fired
+
+        func fire() { fired.indexes.withLock { $0.append(index) } }
+        var isObsolete: Bool { !live }
     }
 
     @Test(

@@ -159,6 +159,32 @@ struct ServerTransportTests {
         #expect(ended.code == .cancelled)
     }
 
+    @Test("answered requests leave no timer behind, however long their deadline")
+    func answeredDeadlinesAreDropped() async throws {
+        let server = try RunningTransport()
+        let client = try server.client()
+        let day = [MetadataEntry(key: "deadline-ms", value: "86400000")]
+        // 5,000 requests with a 24-hour deadline, 50 in flight, each answered at once.
+        for id in 1...50 { try client.request(UInt32(id), "/echo", metadata: day) }
+        for next in 51...5_050 {
+            guard case .response(let id, let status, _) = try client.next() else {
+                Issue.record("no answer")
+                return
+            }
+            #expect(status.code == .ok)
+            if next <= 5_000 { try client.request(id, "/echo", metadata: day) }
+        }
+        let timers = await server.transport.timerCounts.reduce(0, +)
+        #expect(timers <= LoopTimers.minimumSweep + 50, "\(timers) timers held")
+        // A deadline still pending does its work.
+        try client.request(1, "/slow", metadata: [MetadataEntry(key: "deadline-ms", value: "20")])
+        guard case .response(1, let expired, _) = try client.next() else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(expired.code == .deadlineExceeded)
+    }
+
     @Test("a stream delivers its messages then its status")
     func stream() throws {
         let server = try RunningTransport()

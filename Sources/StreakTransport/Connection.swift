@@ -71,9 +71,12 @@ final class Connection: @unchecked Sendable {
         self.acceptedAt = context.configuration.clock.nanoseconds
         lastActivity.store(acceptedAt, ordering: .relaxed)
         lastRequest.store(acceptedAt, ordering: .relaxed)
-        responder = Responder(executor: loop, streamOutputLimit: configuration.maxPendingOutputBytes) {
-            [weak self] in self?.flush()
-        }
+        responder = Responder(
+            executor: loop,
+            streamOutputLimit: configuration.maxPendingOutputBytes,
+            // What every client accepts (4 MiB), or more when the server reads larger frames too.
+            maxFrameSize: max(configuration.maxFrameSize, FrameDecoder.defaultMaxFrameSize)
+        ) { [weak self] in self?.flush() }
     }
 
     /// Registers with the loop and starts reading. Call once, on any thread.

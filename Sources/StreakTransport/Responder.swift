@@ -20,13 +20,22 @@ public final class Responder: Sendable {
     private let executor: any LoopExecutor
     private let flush: @Sendable () -> Void
     private let streamOutputLimit: Int
+    private let maxFrameSize: Int
 
     /// - Parameters:
     ///   - streamOutputLimit: a stream message that finds more output than this waiting for the
     ///     client ends its stream with RESOURCE_EXHAUSTED instead of piling up.
-    init(executor: any LoopExecutor, streamOutputLimit: Int = .max, flush: @escaping @Sendable () -> Void) {
+    ///   - maxFrameSize: the largest frame sent, as the largest one read: an answer or stream
+    ///     message that would be larger is replaced by RESOURCE_EXHAUSTED (clients refuse such frames).
+    init(
+        executor: any LoopExecutor,
+        streamOutputLimit: Int = .max,
+        maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
+        flush: @escaping @Sendable () -> Void
+    ) {
         self.executor = executor
         self.streamOutputLimit = streamOutputLimit
+        self.maxFrameSize = maxFrameSize
         self.flush = flush
     }
 
@@ -34,6 +43,9 @@ public final class Responder: Sendable {
     /// - Parameter generation: when given, the answer is dropped unless `id` is still that
     ///   request (and not a later one that reused the id).
     public func respond(to id: UInt32, generation: UInt64? = nil, status: Status, message: [UInt8]) {
+        // A RESPONSE frame: kind and id (5 bytes), the status code and message length (3), then both.
+        let fits = 8 + status.message.utf8.count + message.count <= maxFrameSize
+        let (status, message) = fits ? (status, message) : (Self.tooLarge("an answer of \(message.count) bytes"), [])
         let scheduleFlush = state.withLock { state in
             guard state.isCurrent(id, generation) else { return false }
             state.inFlight[id] = nil
@@ -56,8 +68,17 @@ public final class Responder: Sendable {
     /// - Returns: false when the stream is gone (or was ended here).
     @discardableResult
     public func sendStreamMessage(to id: UInt32, generation: UInt64? = nil, message: [UInt8]) -> Bool {
+        let tooLarge = 5 + message.count > maxFrameSize
         let (sent, handlers, scheduleFlush) = state.withLock { state -> (Bool, [@Sendable () -> Void], Bool) in
             guard state.isCurrent(id, generation) else { return (false, [], false) }
+            if tooLarge {
+                let ended = state.end(
+                    id,
+                    status: Self.tooLarge("a stream message of \(message.count) bytes"),
+                    asStream: true
+                )
+                return (false, ended.handlers, ended.flush)
+            }
             if state.output.count + state.unsentBytes > streamOutputLimit {
                 let ended = state.end(id, status: Self.slowReader, asStream: true)
                 return (false, ended.handlers, ended.flush)
@@ -117,6 +138,11 @@ public final class Responder: Sendable {
     /// Schedules the block that moves output to the socket, on the connection's event loop.
     func scheduleFlush() {
         executor.execute(flush)
+    }
+
+    /// The status of an answer that would not fit in a frame.
+    static func tooLarge(_ what: String) -> Status {
+        Status(.resourceExhausted, "\(what) is over the frame limit; ask for less (a shorter range, a smaller page)")
     }
 
     /// The status of a stream ended because the client does not read fast enough.

@@ -69,6 +69,34 @@ struct ResponderTests {
         #expect(status.code == .resourceExhausted && frames.count == 2)
     }
 
+    @Test("an answer or stream message over the frame limit becomes RESOURCE_EXHAUSTED; one that fits is sent")
+    func framesOverTheLimitAreNotSent() throws {
+        let responder = Responder(executor: DispatchQueue(label: "test"), maxFrameSize: 200) {}
+        var generations: [UInt64] = []
+        for id: UInt32 in 1...3 {
+            guard case .accepted(let generation) = responder.register(id, limit: 8) else {
+                Issue.record("not accepted")
+                return
+            }
+            generations.append(generation)
+        }
+        // A RESPONSE with an empty status message takes 8 bytes besides its message.
+        responder.respond(to: 1, generation: generations[0], status: .ok, message: Array(repeating: 7, count: 192))
+        responder.respond(to: 2, generation: generations[1], status: .ok, message: Array(repeating: 7, count: 193))
+        #expect(
+            !responder.sendStreamMessage(to: 3, generation: generations[2], message: Array(repeating: 7, count: 196))
+        )
+        let frames = try Self.decode(responder.takeOutput())
+        #expect(frames.count == 3)
+        #expect(frames.first == .response(id: 1, status: .ok, message: Array(repeating: 7, count: 192)))
+        guard case .response(2, let answer, let body) = frames[1], case .endStream(3, let stream) = frames[2] else {
+            Issue.record("unexpected frames: \(frames)")
+            return
+        }
+        #expect(answer.code == .resourceExhausted && body.isEmpty && answer.message.contains("193 bytes"))
+        #expect(stream.code == .resourceExhausted && !responder.isActive(3))
+    }
+
     @Test("after endAllStreams a stream registered late ends at once with that status")
     func lateStreamAfterProtocolError() throws {
         let responder = Responder(executor: DispatchQueue(label: "test")) {}

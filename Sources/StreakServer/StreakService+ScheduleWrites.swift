@@ -23,19 +23,13 @@ extension StreakService {
             let set = try WeekdaySet(wire: weekdays.weekdays, field: "weekdays")
             try snapshot.data.requireHabit(message.habitId)
             let from = message.effectiveFrom ?? snapshot.today
-            submitChangingDays(
+            submitHabitWrite(
                 .setSchedule(habitID: message.habitId, weekdays: set, from: from),
-                days: ChangedDays.from(from, today: snapshot.today),
+                changing: ChangedDays.from(from, today: snapshot.today),
                 user: user,
                 request: request,
-                responder: responder,
-                apply: { result, data in
-                    guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
-                    data.upsert(habit)
-                    return habit
-                },
-                answer: { habit in WireSetHabitScheduleResponse(habit: WireHabit(habit)).serializedBytes() }
-            )
+                responder: responder
+            ) { WireSetHabitScheduleResponse(habit: WireHabit($0)).serializedBytes() }
         case .addRestPeriod:
             let message = try WireAddRestPeriodRequest(serializedBytes: request.message)
             let period = try RestPeriod(from: message.from, to: message.to, field: "rest period")

@@ -84,8 +84,9 @@ extension StreakService {
         }
     }
 
-    /// Submits a write that returns the habit. With `days` (a habit created or archived from a
-    /// past day), the watchers get an event for each of them up to today whose record changed.
+    /// Submits a write that returns the habit. With `days` (a schedule change, a habit created or
+    /// archived from a past day), the watchers get an event for each of them up to today whose
+    /// record changed.
     func submitHabitWrite(
         _ write: StoreWrite,
         changing days: ClosedRange<CivilDate>? = nil,

@@ -39,6 +39,7 @@ extension StreakService {
             submitRestPeriod(
                 .addRestPeriod(period, note: message.note),
                 added: true,
+                days: period.from...period.to,
                 asOf: message.asOf,
                 user: user,
                 snapshot: snapshot,
@@ -49,10 +50,11 @@ extension StreakService {
             }
         case .removeRestPeriod:
             let message = try WireRemoveRestPeriodRequest(serializedBytes: request.message)
-            try snapshot.data.requireRestPeriod(message.id)
+            let period = try snapshot.data.requireRestPeriod(message.id).period
             submitRestPeriod(
                 .removeRestPeriod(id: message.id),
                 added: false,
+                days: period.from...period.to,
                 asOf: message.asOf,
                 user: user,
                 snapshot: snapshot,
@@ -69,6 +71,7 @@ extension StreakService {
     private func submitRestPeriod(
         _ write: StoreWrite,
         added: Bool,
+        days: ClosedRange<CivilDate>,
         asOf: CivilDate?,
         user: UserState,
         snapshot: UserState.Snapshot,
@@ -78,7 +81,7 @@ extension StreakService {
     ) {
         submitChangingDays(
             write,
-            days: nil,
+            days: days,
             user: user,
             request: request,
             responder: responder,
@@ -94,7 +97,7 @@ extension StreakService {
     }
 
     /// Submits a write that may change many days' records: after the commit, every day of `days`
-    /// (nil: the rest period's days) on or before today whose record changed goes to the watchers.
+    /// (nil: none) on or before today whose record changed goes to the watchers.
     func submitChangingDays<Applied: Sendable>(
         _ write: StoreWrite,
         days: ClosedRange<CivilDate>?,
@@ -111,7 +114,8 @@ extension StreakService {
             responder: responder,
             apply: { result in
                 // The days are compared only for a watched user (notifyWatchers checks again).
-                let before = self.watchers.isWatched(user.id) ? user.snapshot(now: self.now()) : nil
+                let watched = days != nil && self.watchers.isWatched(user.id)
+                let before = watched ? user.snapshot(now: self.now()) : nil
                 var applied: Applied?
                 var failure: (any Error)?
                 let after = self.apply(user) { data in
@@ -119,8 +123,7 @@ extension StreakService {
                 }
                 if let failure { throw failure }
                 guard let applied else { throw ServiceError.unexpectedStoreResult }
-                let range = days ?? (applied as? RestPeriodRecord).map { $0.period.from...$0.period.to }
-                if let before, let range {
+                if let before, let range = days {
                     let changed = ChangedDays.between(before, after, in: range, today: after.today)
                     if !changed.isEmpty { self.notifyWatchers(user, days: changed) }
                 }

@@ -95,30 +95,15 @@ extension StreakService {
         responder: Responder,
         answer: @escaping @Sendable (Habit) -> [UInt8]
     ) {
-        if let days {
-            submitChangingDays(
-                write,
-                days: days,
-                user: user,
-                request: request,
-                responder: responder,
-                apply: { result, data in
-                    guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
-                    data.upsert(habit)
-                    return habit
-                },
-                answer: answer
-            )
-            return
-        }
-        submit(
+        submitChangingDays(
             write,
+            days: days,
             user: user,
             request: request,
             responder: responder,
-            apply: { result in
+            apply: { result, data in
                 guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
-                _ = self.apply(user) { $0.upsert(habit) }
+                data.upsert(habit)
                 return habit
             },
             answer: answer

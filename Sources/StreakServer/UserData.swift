@@ -95,11 +95,12 @@ struct UserData: Sendable {
             + HeapEstimate.string(settings.timeZone) + HeapEstimate.string(settings.locale)
     }
 
-    /// Throws NOT_FOUND unless the user has a rest period with `id`.
-    func requireRestPeriod(_ id: Int64) throws(ServiceError) {
-        guard restPeriods.contains(where: { $0.id == id }) else {
+    /// The user's rest period with `id`; NOT_FOUND when there is none.
+    func requireRestPeriod(_ id: Int64) throws(ServiceError) -> RestPeriodRecord {
+        guard let record = restPeriods.first(where: { $0.id == id }) else {
             throw ServiceError(.notFound, "no rest period with id \(id)")
         }
+        return record
     }
 
     /// The record of a day under the user's threshold.

@@ -52,7 +52,7 @@ public final class ServerTransport: @unchecked Sendable {
     }
 
     /// Open connections.
-    public var connectionCount: Int { registry.withLock { $0.connections.count } }
+    public var connectionCount: Int { connectionCounts.open }
 
     /// The timers each event loop holds, request deadlines included (tests).
     var timerCounts: [Int] {

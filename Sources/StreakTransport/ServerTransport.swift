@@ -63,6 +63,9 @@ public final class ServerTransport: @unchecked Sendable {
         }
     }
 
+    /// The open connections themselves (tests).
+    var openConnections: [Connection] { registry.withLock { Array($0.connections.values) } }
+
     /// Open connections, and every connection served since the start (open or closed; not those
     /// refused at a connection limit).
     public var connectionCounts: (open: Int, served: UInt64) {

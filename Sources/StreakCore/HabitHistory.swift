@@ -6,7 +6,7 @@
 public struct HabitHistory: Hashable, Sendable {
     /// The name (1...200 characters, not blank: an import refuses a habit with any other).
     public var name: String
-    /// The first day it counts (nil: the earliest day of its history, else today).
+    /// The first day it counts (nil: the earliest day of its history, else today; see `firstDay`).
     public var createdOn: CivilDate?
     /// The first day it no longer counts (nil: live); an import archives a live habit from it.
     public var archivedOn: CivilDate?
@@ -36,9 +36,11 @@ public struct HabitHistory: Hashable, Sendable {
         self.skips = skips
     }
 
-    /// The first day it counts as far as the history tells: `createdOn`, else its earliest
-    /// completion or skip (nil: neither, so a new habit starts today).
+    /// The first day it counts as far as the history tells: `createdOn`, else the earliest of
+    /// its completions, skips and archive day (nil: none of them, so a new habit starts today).
+    /// A habit archived before any record of it starts on its archive day, archived: it never
+    /// counted, rather than live from today with its archive day refused.
     public var firstDay: CivilDate? {
-        createdOn ?? (completions + skips).min()
+        createdOn ?? [completions.min(), skips.min(), archivedOn].compactMap { $0 }.min()
     }
 }

@@ -133,6 +133,27 @@ import Testing
         #expect(second.restPeriodsAdded == 0)
     }
 
+    @Test func habitsImportedArchivedWithoutAFirstDayStartOnTheirArchiveDay() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let request = WireImportDataRequest(
+            habits: [
+                WireImportHabit(name: "no records", archivedOn: day("2025-06-15")),
+                WireImportHabit(name: "later record", archivedOn: day("2024-01-01"), completions: [day("2024-03-01")]),
+                WireImportHabit(
+                    name: "earlier record",
+                    archivedOn: day("2024-01-01"),
+                    completions: [day("2023-12-30")]
+                ),
+            ]
+        )
+        let answer: WireImportDataResponse = try harness.call(.importData, request)
+        #expect(answer.errors.isEmpty, "\(answer.errors)")
+        #expect(answer.habitsCreated == 3 && answer.completionsAdded == 2)
+        #expect(answer.habits.map(\.createdOn) == [day("2025-06-15"), day("2024-01-01"), day("2023-12-30")])
+        #expect(answer.habits.map(\.archivedOn) == [day("2025-06-15"), day("2024-01-01"), day("2024-01-01")])
+    }
+
     @Test func importErrorRecordsComeInRequestOrder() throws {
         let harness = try ServerHarness()
         defer { harness.finish() }

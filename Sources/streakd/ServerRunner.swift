@@ -93,11 +93,15 @@ final class ServerRunner: Sendable {
         // The handler is in place at once; the shutdown itself runs on the main queue, so not
         // before dispatchMain() below.
         let credentials = configuration.tls
-        var reload: (@Sendable () -> Void)?
-        if let credentials {
-            let logger = self.logger
-            reload = { ServerRunner.reload(credentials, logger: logger) }
-        }
+        let logger = self.logger
+        // SIGHUP never stops the server: `kill -HUP` meant for TLS servers (or a closed terminal)
+        // must not take a plaintext one down uncleanly.
+        let reload: @Sendable () -> Void =
+            if let credentials {
+                { ServerRunner.reload(credentials, logger: logger) }
+            } else {
+                { logger.notice("SIGHUP: this server serves no TLS, so there is nothing to reload; ignored") }
+            }
         let shutdown = GracefulShutdown(logger: logger, reload: reload) {
             service.beginShutdown()
             transport.shutdown {
@@ -107,8 +111,7 @@ final class ServerRunner: Sendable {
                 exit(0)
             }
         }
-        // SIGHUP keeps its default action (exit) when there is nothing to reload.
-        shutdown.install(signals: credentials == nil ? [SIGTERM, SIGINT] : [SIGTERM, SIGINT, SIGHUP])
+        shutdown.install(signals: [SIGTERM, SIGINT, SIGHUP])
         if let credentials {
             Self.logCertificate(credentials.context, credentials, logger: logger, event: "serving TLS")
         }

@@ -17,7 +17,8 @@ struct Streakd: ParsableCommand {
 
             With --tls-cert and --tls-key it serves TLS 1.2+ only (docs/PROTOCOL.md section 8), and \
             SIGHUP reads both files again: new connections use them, open ones are kept, and a pair \
-            that does not load is logged while the old one keeps serving. Without TLS it binds only \
+            that does not load is logged while the old one keeps serving; without TLS SIGHUP is \
+            logged and ignored. Without TLS it binds only \
             loopback addresses unless --insecure-plaintext: bearer tokens would travel in clear.
 
             Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR, STREAKD_DATABASE_URL, \

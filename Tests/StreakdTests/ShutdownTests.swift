@@ -35,6 +35,17 @@ import Glibc
         #expect(frames.contains { if case .goAway(_, let s) = $0 { s.code == .unavailable } else { false } })
     }
 
+    @Test func sighupLeavesAPlaintextServerServing() throws {
+        let harness = try ServerHarness()
+        defer { harness.server.removeDataDirectory() }
+        kill(harness.server.pid, SIGHUP)
+        #expect(harness.server.waitForLog("nothing to reload; ignored"), "\(harness.server.logTail)")
+        // The same connection still gets answers, and the server still shuts down gracefully.
+        _ = try harness.createHabit("after the hangup", on: day("2024-01-01"))
+        let status = harness.server.stop()
+        #expect(status == 0, "exit status \(status); \(harness.server.logTail)")
+    }
+
     @Test func sigtermClosesTheDatabaseCleanly() throws {
         let harness = try ServerHarness()
         defer { harness.server.removeDataDirectory() }

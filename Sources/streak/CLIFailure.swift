@@ -44,17 +44,24 @@ struct CLIFailure: Error {
     ///   - error: the client's error.
     ///   - server: the server the CLI called: the hint to start streakd is only for a refused
     ///     connection to this machine (a name that does not resolve needs no local server).
-    init(_ error: StreakClientError, server: ServerAddress) {
+    ///   - token: where the token came from, or why there is none, for a refused token.
+    ///   - tlsServerName: `--tls-server-name`, the name a certificate is checked for when given.
+    init(
+        _ error: StreakClientError,
+        server: ServerAddress,
+        token: TokenSource? = nil,
+        tlsServerName: String? = nil
+    ) {
         switch error.code {
         case _ where error.origin == .connect && error.systemErrorCode == ECONNREFUSED && server.isLoopback:
             self.init(.unavailable, "\(error.message) -- start it with scripts/run (or streakd)")
         case _ where error.origin == .connect && error.message.contains("certificate verify failed: unknown CA"):
             self.init(.unavailable, "\(error.message) -- pass --ca-file with the certificate of the CA that signed it")
         case _ where error.origin == .connect && error.message.contains("certificate verify failed: hostname mismatch"):
-            self.init(
-                .unavailable,
-                "\(error.message) -- the name checked is --server's host; --tls-server-name NAME checks another"
-            )
+            let checked =
+                tlsServerName.map { "the name checked is --tls-server-name's '\($0)'" }
+                ?? "the name checked is --server's host; --tls-server-name NAME checks another"
+            self.init(.unavailable, "\(error.message) -- \(checked)")
         case _ where error.origin == .connect && error.code == .invalidArgument:
             self.init(.usage, error.message)  // a CA file that does not load
         case _ where error.origin == .connect:
@@ -64,10 +71,8 @@ struct CLIFailure: Error {
         case .invalidArgument, .notFound, .alreadyExists, .failedPrecondition:
             self.init(.badInput, error.message)
         case .unauthenticated, .permissionDenied:
-            self.init(
-                .unauthenticated,
-                "\(error.message) -- pass --token or set STREAK_TOKEN (streakd user add NAME prints one)"
-            )
+            let hint = token?.hint ?? "pass --token or set STREAK_TOKEN (streakd user add NAME prints one)"
+            self.init(.unauthenticated, "\(error.message) -- \(hint)")
         case .deadlineExceeded:
             self.init(.timeout, error.message)
         default:
@@ -89,6 +94,12 @@ struct CLIFailure: Error {
         caFile: String? = nil,
         tlsServerName: String? = nil
     ) throws(CLIFailure) -> ClientConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        let serverText = server ?? environment["STREAK_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+        let source = server == nil ? "STREAK_SERVER" : "--server"
+        if let serverText, let problem = ServerArgument.problem(serverText) {
+            throw CLIFailure(.usage, "\(source): \(problem) (e.g. 127.0.0.1:7411)")
+        }
         do {
             return try ClientConfiguration.resolve(
                 server: server,
@@ -98,8 +109,14 @@ struct CLIFailure: Error {
                 tlsServerName: tlsServerName
             )
         } catch {
-            if error.message.hasPrefix("STREAK_TLS") { throw CLIFailure(.usage, error.message) }
-            let source = server == nil ? "STREAK_SERVER" : "--server"
+            if error.message.hasPrefix("STREAK_TLS") {
+                let value = environment["STREAK_TLS"] ?? ""
+                throw CLIFailure(
+                    .usage,
+                    "STREAK_TLS is '\(value)'; set it to 1, true, yes or on for TLS, "
+                        + "or 0, false, no or off (or leave it unset) for plaintext"
+                )
+            }
             throw CLIFailure(.usage, "\(source): \(error.message) (e.g. 127.0.0.1:7411)")
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `streak completions bash|zsh|fish`: the shell completion script, habit names included.
 struct CompletionsCommand: ParsableCommand {
@@ -28,6 +29,40 @@ struct CompletionsCommand: ParsableCommand {
             case .zsh: .zsh
             case .fish: .fish
             }
-        print(Streak.completionScript(for: kind), terminator: "")
+        let script = Streak.completionScript(for: kind)
+        print(shell == .bash ? BashHabitNames.caseInsensitive(script) : script, terminator: "")
+    }
+}
+
+/// swift-argument-parser's bash script filters what `streak` offers for a habit through
+/// `compgen -W`, which matches case-sensitively, so `streak done me<TAB>` would drop `Meditate`
+/// although `streak` matched it. `streak` already offers only the names that start with the word
+/// in any case, as the resolver reads them: the script takes them as they are.
+enum BashHabitNames {
+    /// The call the generated script makes for a custom completion.
+    static let filtered = #"__streak_add_completions -W "$(__streak_custom_complete "#
+    /// The same call, without the filter.
+    static let unfiltered = #"__streak_add_offered "$(__streak_custom_complete "#
+    /// Adds each line of its argument to COMPREPLY.
+    static let function = """
+        __streak_add_offered() {
+            local completion
+            while IFS='' read -r completion; do
+                [[ -n "${completion}" ]] && COMPREPLY+=("${completion}")
+            done <<< "${1}"
+        }
+
+
+        """
+
+    /// `script` with habit names taken as `streak` offers them (unchanged when the generated
+    /// script has no such call).
+    static func caseInsensitive(_ script: String) -> String {
+        guard script.contains(filtered), let start = script.range(of: "__streak_custom_complete() {") else {
+            return script
+        }
+        var result = script
+        result.insert(contentsOf: function, at: start.lowerBound)
+        return result.replacingOccurrences(of: filtered, with: unfiltered)
     }
 }

@@ -108,7 +108,8 @@ struct GlobalOptions: ParsableArguments {
         } catch let failure as CLIFailure {
             throw failure.report()
         } catch let error as StreakClientError {
-            throw CLIFailure(error, server: address).report()
+            let source = TokenSource.find(option: token)
+            throw CLIFailure(error, server: address, token: source, tlsServerName: tlsServerName).report()
         } catch let error as CoreError {
             throw CLIFailure(.badInput, error.message).report()
         }

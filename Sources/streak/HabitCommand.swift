@@ -52,6 +52,7 @@ struct HabitCommand: AsyncParsableCommand {
                 }
                 let createdOn = try await context.date(date, option: "--date") ?? context.asOf
                 let weekdays = try on.map { text throws(CLIFailure) in try WeekdayListArgument.parse(text) }
+                try HabitResolver.refuseTaken(name, among: try await context.client.listHabits(includeArchived: true))
                 let habit = try await context.client.createHabit(name: name, createdOn: createdOn, weekdays: weekdays)
                 try context.emit(
                     json: .object([("habit", WireJSON.habit(habit))]),
@@ -100,7 +101,9 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.run(usesToday: false) { context in
-                let found = try await HabitResolver.resolve(habit, client: context.client)
+                let habits = try await context.client.listHabits(includeArchived: true)
+                let found = try HabitResolver.resolve(habit, among: habits)
+                try HabitResolver.refuseTaken(newName, among: habits, except: found.id)
                 let renamed = try await context.client.renameHabit(id: found.id, to: newName)
                 try context.emit(
                     json: .object([("habit", WireJSON.habit(renamed))]),

@@ -3,7 +3,7 @@ import StreakWire
 
 /// Finds the habit a command-line argument names: an exact name, else a unique
 /// case-insensitive name, else a numeric id, else a unique case-insensitive name prefix
-/// (`med` for `Meditate`).
+/// (`med` for `Meditate`). A name that several habits have is an error listing their ids.
 enum HabitResolver {
     static func resolve(_ text: String, client: StreakClient) async throws -> WireHabit {
         try resolve(text, among: try await client.listHabits(includeArchived: true))
@@ -21,13 +21,13 @@ enum HabitResolver {
     }
 
     static func resolve(_ text: String, among habits: [WireHabit]) throws(CLIFailure) -> WireHabit {
-        if let habit = habits.first(where: { $0.name == text }) { return habit }
+        let exact = habits.filter { $0.name == text }
+        if exact.count == 1 { return exact[0] }
+        if exact.count > 1 { throw ambiguous(text, exact, verb: "is the name of") }
         let lowered = text.lowercased()
         let folded = habits.filter { $0.name.lowercased() == lowered }
         if folded.count == 1 { return folded[0] }
-        if folded.count > 1 {
-            throw CLIFailure(.badInput, "'\(text)' matches \(folded.count) habits; use the exact name or the id")
-        }
+        if folded.count > 1 { throw ambiguous(text, folded, verb: "matches") }
         if let id = Int64(text), let habit = habits.first(where: { $0.id == id }) { return habit }
         let prefixed = habits.filter { !lowered.isEmpty && $0.name.lowercased().hasPrefix(lowered) }
         if prefixed.count == 1 { return prefixed[0] }
@@ -36,5 +36,31 @@ enum HabitResolver {
             throw CLIFailure(.badInput, "'\(text)' could be \(names); type more of the name, or the id")
         }
         throw CLIFailure(.badInput, "no habit named '\(text)' (see: streak habit list)")
+    }
+
+    /// `'Read' is the name of 2 habits: #1 'Read', #4 'Read' (archived from 2025-06-01); give the id ...`.
+    static func ambiguous(_ text: String, _ habits: [WireHabit], verb: String) -> CLIFailure {
+        let listed = habits.map(describe).joined(separator: ", ")
+        let example = habits.first(where: { $0.archivedOn == nil })?.id ?? habits[0].id
+        return CLIFailure(
+            .badInput,
+            "'\(text)' \(verb) \(habits.count) habits: \(listed); give the id of the one you mean instead (e.g. \(example))"
+        )
+    }
+
+    /// The live or archived habit other than `id` whose name is `name` (Swift's `==`, so that a
+    /// composed and a decomposed "Café" are the same name), for `habit add` and `habit rename`.
+    static func refuseTaken(_ name: String, among habits: [WireHabit], except id: Int64? = nil) throws(CLIFailure) {
+        guard let other = habits.first(where: { $0.name == name && $0.id != id }) else { return }
+        throw CLIFailure(
+            .badInput,
+            "a habit named '\(name)' already exists: \(describe(other)); choose another name "
+                + "(or rename that one first: streak habit rename \(other.id) NEW-NAME)"
+        )
+    }
+
+    /// `#4 'Read'`, with `(archived from DAY)` for an archived habit.
+    static func describe(_ habit: WireHabit) -> String {
+        "#\(habit.id) '\(habit.name)'" + (habit.archivedOn.map { " (archived from \($0))" } ?? "")
     }
 }

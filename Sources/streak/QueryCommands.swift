@@ -228,7 +228,10 @@ enum CalendarPeriod {
         }
         if parts.count == 1 { return .year(year) }
         guard parts.count == 2, parts[1].count == 2, let month = Int(parts[1]), (1...12).contains(month) else {
-            throw CLIFailure(.badInput, "calendar '\(text)': the month must be 01 to 12 (e.g. \(year)-10)")
+            throw CLIFailure(
+                .badInput,
+                "calendar '\(text)': expected a month as YYYY-MM, with two digits 01 to 12 (e.g. \(year)-06)"
+            )
         }
         return .month(year: year, month: month)
     }

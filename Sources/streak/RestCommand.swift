@@ -47,6 +47,12 @@ struct RestCommand: AsyncParsableCommand {
                 guard let first = try await context.date(days[0], option: "FROM"),
                     let last = try await context.date(days[1], option: "TO")
                 else { return }
+                guard first <= last else {
+                    throw CLIFailure(
+                        .badInput,
+                        "the rest period ends (\(last)) before it starts (\(first)); give the first day, then the last"
+                    )
+                }
                 let added = try await context.client.addRestPeriod(
                     from: first,
                     to: last,

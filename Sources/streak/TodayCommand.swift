@@ -35,7 +35,8 @@ struct TodayCommand: AsyncParsableCommand {
             async let habits = client.listHabits(includeArchived: true)
             async let day = client.day(date)
             async let overall = client.streak(asOf: asOf)
-            let active = TodayView.activeHabits(try await habits, on: date)
+            let all = try await habits
+            let active = TodayView.activeHabits(all, on: date)
             let detail = try await day
             // Every habit's streak is asked at once: the calls share the connection, so the
             // answers take one round trip instead of one each.
@@ -50,7 +51,7 @@ struct TodayCommand: AsyncParsableCommand {
             let lines = zip(active, streaks).map { habit, streak in
                 TodayView.Line(habit: habit, state: TodayView.state(of: habit, in: detail), streak: streak)
             }
-            let view = TodayView(date: date, lines: lines, day: detail, streak: try await overall)
+            let view = TodayView(date: date, lines: lines, day: detail, streak: try await overall, allHabits: all)
             try context.emit(json: WireJSON.today(view), text: TodayRenderer.render(view, style: context.style))
         }
     }

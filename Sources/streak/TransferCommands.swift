@@ -31,7 +31,9 @@ struct ExportCommand: AsyncParsableCommand {
             let text = ExportFormat.encode(archive, exportedAt: Date().ISO8601Format())
             if let file {
                 try OutputFile.write(text, to: file, mode: 0o600)
-                let summary = "exported \(archive.habits.count) habits, \(archive.recordCount) records to \(file)\n"
+                let summary =
+                    "exported \(Plural.of(archive.habits.count, "habit")), "
+                    + "\(Plural.of(archive.recordCount, "record")) to \(file)\n"
                 try context.emit(
                     json: .object([
                         ("file", .string(file)), ("habits", .int(Int64(archive.habits.count))),
@@ -115,13 +117,16 @@ enum ImportSource {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIFailure(.badInput, "\(path): no such file or folder")
         }
+        let name = (path as NSString).lastPathComponent
         do {
-            if isDirectory.boolValue || path.lowercased().hasSuffix(".zip") {
+            // A folder, a zip, or the Habits.csv of an unpacked folder: Loop's export.
+            if isDirectory.boolValue || path.lowercased().hasSuffix(".zip") || name == "Habits.csv" {
                 return try LoopArchiveReader.read(contentsOf: path, today: today)
             }
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ImportError(file: path, message: "cannot be read")
             }
+            if name.lowercased().hasSuffix(".csv") { throw csvProblem(path, data: data) }
             return try ExportFormat.decode(Array(data), file: path)
         } catch let error as ImportError {
             throw CLIFailure(.badInput, "\(error) (nothing was imported)")
@@ -131,28 +136,39 @@ enum ImportSource {
     }
 }
 
-/// Sends an import in batches and adds up what the server answered.
-struct ImportReport {
-    var created = 0
-    var matched = 0
-    var completions = 0
-    var skips = 0
-    var restPeriods = 0
-    var schedules = 0
-    var settingsChanged = false
-    var errorLines: [String] = []
+extension ImportSource {
+    /// Why a CSV file other than a Habits.csv cannot be imported by itself, pointing to what can.
+    static func csvProblem(_ path: String, data: Data) -> ImportError {
+        let firstLine = String(decoding: data.prefix(200), as: UTF8.self).split(whereSeparator: \.isNewline).first
+        let header = firstLine.map { $0.hasPrefix("\u{FEFF}") ? $0.dropFirst() : $0[...] } ?? ""
+        let folder =
+            "import Loop's export as its zip, or as the folder it unpacks to (Habits.csv with a folder per habit)"
+        if header.hasPrefix("Position,Name") {
+            return ImportError(
+                file: path,
+                message: "looks like Loop's Habits.csv under another name; \(folder), with this file named Habits.csv"
+            )
+        }
+        return ImportError(
+            file: path,
+            message: "is a CSV file but not a Habits.csv; streak import reads a Streakd JSON export, or: \(folder)"
+        )
+    }
+}
 
-    static func run(_ archive: ImportArchive, client: StreakClient, quiet: Bool) async throws -> ImportReport {
-        var report = ImportReport()
+/// Sends an import in batches and adds up what the server answered (`ImportTally`).
+enum ImportReport {
+    static func run(_ archive: ImportArchive, client: StreakClient, quiet: Bool) async throws -> ImportTally {
+        var tally = ImportTally(habitCount: archive.habits.count)
         let progress = TransferProgress(verb: "importing", quiet: quiet)
         defer { progress.finish() }
         var sent = 0
-        var habitsSent = Set<String>()
-        for request in archive.requests() {
-            let response = try await client.importData(request, deadline: .seconds(120))
-            report.add(response, request: request)
-            sent += request.habits.reduce(0) { $0 + $1.completions.count + $1.skips.count }
-            habitsSent.formUnion(request.habits.map(\.name))
+        var habitsSent = Set<Int>()
+        for batch in archive.batches() {
+            let response = try await client.importData(batch.request, deadline: .seconds(120))
+            tally.add(response, batch: batch)
+            sent += batch.request.habits.reduce(0) { $0 + $1.completions.count + $1.skips.count }
+            habitsSent.formUnion(batch.habitIndexes)
             progress.update(
                 habits: habitsSent.count,
                 totalHabits: archive.habits.count,
@@ -160,41 +176,7 @@ struct ImportReport {
                 totalRecords: archive.recordCount
             )
         }
-        // A habit split over several requests was created once and matched after.
-        report.matched = max(0, archive.habits.count - report.created)
-        return report
-    }
-
-    mutating func add(_ response: WireImportDataResponse, request: WireImportDataRequest) {
-        created += Int(response.habitsCreated)
-        completions += Int(response.completionsAdded)
-        skips += Int(response.skipsAdded)
-        restPeriods += Int(response.restPeriodsAdded)
-        schedules += Int(response.schedulesSet)
-        settingsChanged = settingsChanged || response.settingsChanged
-        for error in response.errors {
-            let index = Int(error.habitIndex)
-            let habit = request.habits.indices.contains(index) ? "'\(request.habits[index].name)' " : ""
-            let day = error.date.map { " \($0)" } ?? ""
-            errorLines.append("\(habit)\(error.field)\(day): \(error.message)")
-        }
-    }
-
-    var summary: String {
-        var text =
-            "imported: \(created) habits created, \(matched) matched; \(completions) completions, \(skips) skips, "
-            + "\(restPeriods) rest periods added; settings \(settingsChanged ? "changed" : "unchanged")\n"
-        if !errorLines.isEmpty { text += "\(errorLines.count) records were refused (listed on standard error)\n" }
-        return text
-    }
-
-    var json: JSONValue {
-        .object([
-            ("habits_created", .int(Int64(created))), ("habits_matched", .int(Int64(matched))),
-            ("completions_added", .int(Int64(completions))), ("skips_added", .int(Int64(skips))),
-            ("rest_periods_added", .int(Int64(restPeriods))), ("settings_changed", .bool(settingsChanged)),
-            ("refused", .array(errorLines.map(JSONValue.string))),
-        ])
+        return tally
     }
 
     static func json(_ plan: ImportPlan) -> JSONValue {

@@ -24,6 +24,35 @@ struct DateExpressionTests {
         (" 2024-02-29 ", "2024-03-01", "2024-02-29"),
     ]
 
+    /// (typed, today, message): a relative day before the calendar's first date names the form and the limit.
+    static let beforeFirstDateCases: [(String, String, String)] = [
+        (
+            "yesterday", "0001-01-01",
+            "yesterday is before 0001-01-01, the first date there is (today counts as 0001-01-01)"
+        ),
+        (
+            "-3", "0001-01-02",
+            "-3 (3 days ago) is before 0001-01-01, the first date there is (today counts as 0001-01-02)"
+        ),
+        (
+            "sunday", "0001-01-01",
+            "the last sunday is before 0001-01-01, the first date there is (today counts as 0001-01-01)"
+        ),
+    ]
+
+    @Test("a day before 0001-01-01 names the form and the limit", arguments: beforeFirstDateCases)
+    func beforeTheFirstDate(typed: String, today: String, message: String) throws {
+        let expression = try DateExpression(parsing: typed)
+        #expect {
+            _ = try expression.resolve(today: Self.day(today))
+        } throws: { error in
+            (error as? CoreError)?.message == message
+        }
+        #expect(
+            try DateExpression(parsing: "yesterday").resolve(today: Self.day("0001-01-02")) == Self.day("0001-01-01")
+        )
+    }
+
     @Test("resolves against the given today", arguments: table)
     func resolves(typed: String, today: String, expected: String) throws {
         let expression = try DateExpression(parsing: typed)

@@ -11,7 +11,7 @@ struct LoopExportFixture {
 
     static func csvLine(_ fields: [String]) -> String {
         fields.map { field in
-            field.contains(where: { ",\"\n\r".contains($0) })
+            field.unicodeScalars.contains(where: { ",\"\n\r".unicodeScalars.contains($0) })
                 ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
         }.joined(separator: ",") + "\n"
     }

@@ -206,7 +206,7 @@ struct HeatmapWidthTests {
         return width
     }
 
-    @Test(arguments: [20, 40, 41, 80, 120, 200])
+    @Test(arguments: [4, 11, 12, 18, 19, 20, 40, 41, 80, 120, 200])
     func noLineIsWiderThanTheTerminal(width: Int) {
         for style in [TerminalStyle.plain, .color] {
             let text = HeatmapRenderer.render(Self.year, style: style, theme: .light, width: width)
@@ -216,6 +216,17 @@ struct HeatmapWidthTests {
             // The Monday row holds one glyph per week shown (the first week starts on a Monday).
             #expect(Self.displayWidth(lines[1]) == 2 + 2 * weeks - 1)
         }
+    }
+
+    /// (width, legend shown, rest day's key shown): the legend takes 19 columns, the key 12.
+    @Test(arguments: [(4, false, false), (11, false, false), (12, false, true), (18, false, true), (19, true, true)])
+    func theLegendIsLeftOutWhereItDoesNotFit(width: Int, legend: Bool, restKey: Bool) {
+        var year = Self.year
+        year.weeks[year.weeks.count - 1].cells[0].rest = true
+        let text = HeatmapRenderer.render(year, style: .plain, width: width)
+        #expect(text.contains("Less · ░ ▒ █ More") == legend, "\(width): \(text)")
+        #expect(text.contains("  - rest day") == restKey, "\(width): \(text)")
+        #expect(text.split(separator: "\n", omittingEmptySubsequences: false).allSatisfy { $0.count <= width })
     }
 
     @Test func theMostRecentWeeksAreKeptWithTheirLabels() {

@@ -20,7 +20,8 @@ struct CLICompletionTests {
         let file = directory.appendingPathComponent("streak.bash")
         try script.stdout.write(to: file, atomically: true, encoding: .utf8)
 
-        /// What bash offers for `line` (the cursor at its end).
+        /// What bash offers for `line` (the cursor at its end), calling `_streak` with the
+        /// arguments bash gives a completion function: the command, the word and the one before.
         func complete(_ line: String) throws -> [String] {
             let program = """
                 source \(file.path)
@@ -28,7 +29,7 @@ struct CLICompletionTests {
                 read -ra COMP_WORDS <<< "$COMP_LINE"
                 [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
                 COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
-                _streak
+                _streak "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
             let process = Process()
@@ -54,5 +55,9 @@ struct CLICompletionTests {
         #expect(habits.contains("Meditate"), "\(habits)")
         #expect(habits.contains { $0.hasPrefix("Morning") }, "\(habits)")
         #expect(!habits.contains("Read"), "\(habits)")
+        // In any case, as the resolver reads names (`streak done me` is Meditate).
+        #expect(try complete("streak done me") == ["Meditate"])
+        #expect(try complete("streak habit rename mo").first?.hasPrefix("Morning") == true)
+        #expect(try complete("streak done x").isEmpty)
     }
 }

@@ -70,6 +70,22 @@ struct CLITLSTests {
         #expect(server.waitForLog("TLS handshake failed"), "\(server.logTail)")
     }
 
+    @Test("a hostname mismatch names the name that was checked: --tls-server-name's when it is given")
+    func hostnameMismatchNamesTheNameChecked() throws {
+        let certificates = try Self.certificates.get()
+        let server = try ServerProcess.startTLS(certificates.server)
+        defer {
+            server.stop()
+            server.removeDataDirectory()
+        }
+        let cli = CLIRunner(server: "localhost:\(server.port)", token: server.token)
+        let result = try cli.run(["habit", "list", "--ca-file", certificates.caFile, "--tls-server-name", "elsewhere"])
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.contains("hostname mismatch"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("-- the name checked is --tls-server-name's 'elsewhere'\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("--server's host"), "\(result.stderr)")
+    }
+
     @Test("streak without TLS against a TLS port, and with TLS against a plaintext port, say what is wrong (69)")
     func mismatchedTransport() throws {
         let certificates = try Self.certificates.get()
@@ -112,6 +128,6 @@ struct CLITLSTests {
             environment: ["STREAK_TLS": "maybe"]
         )
         #expect(bad.status == 64, "\(bad.stderr)")
-        #expect(bad.stderr.contains("STREAK_TLS must be 1 or 0"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("STREAK_TLS is 'maybe'; set it to 1, true, yes or on for TLS"), "\(bad.stderr)")
     }
 }

@@ -124,7 +124,7 @@ struct CLITransferTests {
         )
         let output = try cli.run(["import", file.path])
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.contains("1 completions, 1 skips"), "\(output.stdout)")
+        #expect(output.stdout.contains("1 completion, 1 skip,"), "\(output.stdout)")
         #expect(
             output.stderr.contains("'Read' completions 2025-05-30: before the habit's first day 2025-06-01"),
             "\(output.stderr)"
@@ -251,7 +251,7 @@ struct CLILoopImportTests {
         #expect(dryRun.stdout.contains("habits: 2 to create"), "\(dryRun.stdout)")
         let imported = try cli.run(["import", folder.path])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("2 habits created") && imported.stdout.contains("3 completions, 1 skips"))
+        #expect(imported.stdout.contains("2 habits created") && imported.stdout.contains("3 completions, 1 skip,"))
         #expect(imported.stderr.contains("automatic check"), "\(imported.stderr)")
 
         let export = try cli.run(["export"]).stdout

@@ -54,16 +54,35 @@ public enum DateExpression: Hashable, Sendable {
     }
 
     /// The date meant, with `today` as today.
-    /// - Throws: `CoreError(.invalidDate)` when the result would leave the calendar's range.
+    /// - Throws: `CoreError(.invalidDate)` when the result would be before 0001-01-01, naming the
+    ///   form and the limit: "yesterday is before 0001-01-01, the first date there is".
     public func resolve(today: CivilDate) throws(CoreError) -> CivilDate {
+        let back: Int
         switch self {
         case .absolute(let date):
             return date
         case .daysAgo(let days):
-            return try today.adding(days: -days)
+            back = days
         case .weekday(let weekday):
-            let back = (today.weekday.rawValue - weekday.rawValue + 7) % 7
-            return try today.adding(days: -back)
+            back = (today.weekday.rawValue - weekday.rawValue + 7) % 7
+        }
+        guard today.dayNumber - back >= CivilDate.min.dayNumber, let date = try? today.adding(days: -back) else {
+            throw CoreError(
+                .invalidDate,
+                "\(spelled) is before \(CivilDate.min), the first date there is (today counts as \(today))"
+            )
+        }
+        return date
+    }
+
+    /// The expression as a person would type it: `yesterday`, `-3`, `monday`, `2025-06-14`.
+    var spelled: String {
+        switch self {
+        case .absolute(let date): "\(date)"
+        case .daysAgo(0): "today"
+        case .daysAgo(1): "yesterday"
+        case .daysAgo(let days): "-\(days) (\(days) days ago)"
+        case .weekday(let weekday): "the last \(WeekdayNames.name(weekday))"
         }
     }
 }

@@ -2,7 +2,8 @@ public import StreakWire
 
 /// Draws the answer to a completion change or a watch event: the day and the streak, one line.
 public enum DayRecordRenderer {
-    /// `2024-03-05  4 of 5 habits (80%)  streak 12 days`, ending in a newline.
+    /// `2024-03-05  ▒ 4 of 5 habits (80%)  streak 12 days` (done of due, as `day` counts), or
+    /// `2024-03-05  - rest day  streak 12 days`, ending in a newline.
     public static func render(
         day: WireDayRecord?,
         streak: WireStreakSummary?,
@@ -12,9 +13,17 @@ public enum DayRecordRenderer {
         var parts: [String] = []
         if let day {
             let date = day.date.map(String.init(describing:)) ?? "?"
-            let habits = day.active == 1 ? "habit" : "habits"
-            let cell = HeatmapRenderer.cell(level: Int(day.level), style: style)
-            parts.append("\(date)  \(cell) \(day.completed) of \(day.active) \(habits) (\(day.percent)%)")
+            let cell =
+                day.rest
+                ? HeatmapRenderer.restCell(style: style) : HeatmapRenderer.cell(level: Int(day.level), style: style)
+            let summary = DayRenderer.summary(
+                completed: day.completed,
+                due: day.due,
+                active: day.active,
+                percent: day.percent,
+                rest: day.rest
+            )
+            parts.append("\(date)  \(cell) \(summary)")
         }
         if let streak {
             parts.append("streak " + style.bold(StreakRenderer.days(streak.current)))

@@ -26,9 +26,15 @@ public enum DayRenderer {
 
     /// "4 of 5 habits (80%)": done of due; "rest day" when every habit was excused.
     static func summary(_ day: WireDayDetail) -> String {
-        if day.rest { return "rest day" }
+        summary(completed: day.completed, due: day.due, active: day.active, percent: day.percent, rest: day.rest)
+    }
+
+    /// "4 of 5 habits (80%)": done of due; "rest day" when every habit was excused. The one
+    /// wording of a day's count, for `day`, `today` and the line `done`, `skip` and `watch` print.
+    static func summary(completed: Int32, due: Int32, active: Int32, percent: Int32, rest: Bool) -> String {
+        if rest { return "rest day" }
         // A server older than `due` sends 0: every active habit was due.
-        let due = day.due == 0 ? day.active : day.due
-        return "\(day.completed) of \(due) \(due == 1 ? "habit" : "habits") (\(day.percent)%)"
+        let due = due == 0 ? active : due
+        return "\(completed) of \(due) \(due == 1 ? "habit" : "habits") (\(percent)%)"
     }
 }

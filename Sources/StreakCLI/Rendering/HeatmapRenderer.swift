@@ -44,12 +44,23 @@ public enum HeatmapRenderer {
             }
             lines.append(trimTrailing(line))
         }
-        lines.append("")
-        lines.append(legend(style: style, theme: theme))
-        if heatmap.weeks.contains(where: { $0.cells.contains(where: \.rest) }) {
-            lines.append(String(repeating: " ", count: margin) + restCell(style: style, colors: colors) + " rest day")
-        }
+        lines += keys(heatmap, style: style, theme: theme, width: width)
         return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// The blank line, the legend and the rest day's key, each left out when it is wider than `width`.
+    static func keys(_ heatmap: WireHeatmap, style: TerminalStyle, theme: HeatmapTheme, width: Int?) -> [String] {
+        func fits(_ plain: String) -> Bool { width.map { DisplayWidth.of(plain) <= $0 } ?? true }
+        var keys: [String] = []
+        if fits(legend(style: .plain)) { keys.append(legend(style: style, theme: theme)) }
+        let restKey = String(repeating: " ", count: margin) + "\(restGlyph) rest day"
+        if heatmap.weeks.contains(where: { $0.cells.contains(where: \.rest) }), fits(restKey) {
+            keys.append(
+                String(repeating: " ", count: margin) + restCell(style: style, colors: theme.terminalPalette)
+                    + " rest day"
+            )
+        }
+        return keys.isEmpty ? [] : [""] + keys
     }
 
     /// How many week columns fit in `width` columns: two each, after the two-column margin (at least one).

@@ -41,13 +41,33 @@ public struct TodayView: Sendable {
     public var day: WireDayDetail
     /// The overall streak as of the day.
     public var streak: WireStreakSummary
+    /// Every habit of the account, active that day or not (what to say when none is active).
+    public var allHabits: [WireHabit]
 
     /// Creates a view.
-    public init(date: CivilDate, lines: [Line], day: WireDayDetail, streak: WireStreakSummary) {
+    public init(
+        date: CivilDate,
+        lines: [Line],
+        day: WireDayDetail,
+        streak: WireStreakSummary,
+        allHabits: [WireHabit] = []
+    ) {
         self.date = date
         self.lines = lines
         self.day = day
         self.streak = streak
+        self.allHabits = allHabits
+    }
+
+    /// What to say when no habit is active on the day: there are none yet, none had started by
+    /// then, or all were archived before it.
+    public var noHabitsNote: String {
+        guard !allHabits.isEmpty else { return "no habits yet; add one with: streak habit add NAME" }
+        let starts = allHabits.compactMap(\.createdOn)
+        if let first = starts.min(), first > date {
+            return "none of your habits had started by \(date) (the first starts on \(first))"
+        }
+        return "none of your habits is active on \(date) (they were archived before it or start after it)"
     }
 
     /// The habits active on `date` (created on or before it, not yet archived), by id.
@@ -78,7 +98,7 @@ public enum TodayRenderer {
         let weekday = WeekdayNames.name(view.date.weekday).capitalized
         var lines = [style.bold("\(weekday) \(view.date)")]
         if view.lines.isEmpty {
-            lines.append("  no habits yet; add one with: streak habit add NAME")
+            lines.append("  " + view.noHabitsNote)
         }
         let nameWidth = view.lines.map { DisplayWidth.of($0.habit.name) }.max() ?? 0
         let streakWidth = view.lines.map { StreakRenderer.days($0.streak.current).count }.max() ?? 0

@@ -62,9 +62,8 @@ struct ExportReader {
         guard let name = try optionalString(value["name"], field: field + ".name") else {
             throw fail(value, field + ".name", "a habit needs a name")
         }
-        guard !name.isEmpty, TextLength.of(name) <= TextLength.maximum, name.contains(where: { !$0.isWhitespace })
-        else {
-            throw fail(value["name"], field + ".name", "a habit name is 1 to 200 characters, not all blank")
+        if let problem = Self.nameProblem(name) {
+            throw fail(value["name"], field + ".name", problem)
         }
         var habit = HabitHistory(name: name)
         habit.createdOn = try optionalDate(value["created_on"], field: field + ".created_on")
@@ -99,6 +98,17 @@ struct ExportReader {
         habit.completions = try days(value["completions"], field: field + ".completions")
         habit.skips = try days(value["skips"], field: field + ".skips")
         return habit
+    }
+
+    /// Why the server would refuse `name` (`HabitName`), naming a control character it holds.
+    static func nameProblem(_ name: String) -> String? {
+        guard let problem = HabitName.problem(name) else { return nil }
+        guard let control = name.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) else {
+            return problem
+        }
+        let hex = String(control.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        return "\(problem); it has \(code): replace it with a space"
     }
 
     func settings(_ value: LineJSON) throws(ImportError) -> ImportArchive.Settings {

@@ -57,11 +57,17 @@ extension ImportArchive {
     /// and rest periods go with the first; a habit with more records than that is split over
     /// several requests (its later parts match it by name).
     public func requests(maxRecords: Int = 20_000) -> [WireImportDataRequest] {
-        var requests: [WireImportDataRequest] = []
-        var current = WireImportDataRequest()
+        batches(maxRecords: maxRecords).map(\.request)
+    }
+
+    /// The requests of `requests(maxRecords:)`, each with the index in `habits` of each of its
+    /// ImportHabits (a habit split over several requests has the same index in each).
+    public func batches(maxRecords: Int = 20_000) -> [ImportBatchRequest] {
+        var batches: [ImportBatchRequest] = []
+        var current = ImportBatchRequest()
         var count = 0
         if let settings {
-            current.settings = WireSettings(
+            current.request.settings = WireSettings(
                 timeZone: settings.timeZone ?? "",
                 locale: settings.locale ?? "",
                 weekStart: settings.weekStart,
@@ -69,8 +75,8 @@ extension ImportArchive {
                 dayStartMinutes: Int32(settings.dayStartMinutes ?? 0)
             )
         }
-        current.restPeriods = restPeriods.map { WireRestPeriod(from: $0.from, to: $0.to, note: $0.note) }
-        for habit in habits {
+        current.request.restPeriods = restPeriods.map { WireRestPeriod(from: $0.from, to: $0.to, note: $0.note) }
+        for (index, habit) in habits.enumerated() {
             var completions = habit.completions[...]
             var skips = habit.skips[...]
             repeat {
@@ -79,7 +85,7 @@ extension ImportArchive {
                 completions = completions.dropFirst(takeCompletions.count)
                 let takeSkips = skips.prefix(max(0, room - takeCompletions.count))
                 skips = skips.dropFirst(takeSkips.count)
-                current.habits.append(
+                current.request.habits.append(
                     WireImportHabit(
                         name: habit.name,
                         createdOn: habit.firstDay,
@@ -91,17 +97,34 @@ extension ImportArchive {
                         skips: Array(takeSkips)
                     )
                 )
+                current.habitIndexes.append(index)
                 count += takeCompletions.count + takeSkips.count
                 if count >= maxRecords {
-                    requests.append(current)
-                    current = WireImportDataRequest()
+                    batches.append(current)
+                    current = ImportBatchRequest()
                     count = 0
                 }
             } while !completions.isEmpty || !skips.isEmpty
         }
-        if !current.habits.isEmpty || !current.restPeriods.isEmpty || current.settings != nil || requests.isEmpty {
-            requests.append(current)
+        let request = current.request
+        if !request.habits.isEmpty || !request.restPeriods.isEmpty || request.settings != nil || batches.isEmpty {
+            batches.append(current)
         }
-        return requests
+        return batches
+    }
+}
+
+/// One ImportData request of an archive and, for each of its ImportHabits, the index of the
+/// archive's habit it carries (or part of).
+public struct ImportBatchRequest: Sendable {
+    /// The request.
+    public var request = WireImportDataRequest()
+    /// `habitIndexes[i]` is the archive's index of `request.habits[i]`.
+    public var habitIndexes: [Int] = []
+
+    /// Creates a batch.
+    public init(request: WireImportDataRequest = WireImportDataRequest(), habitIndexes: [Int] = []) {
+        self.request = request
+        self.habitIndexes = habitIndexes
     }
 }

@@ -12,8 +12,11 @@ public struct ImportPlan: Hashable, Sendable {
     /// Completions and skips it would add.
     public var completions = 0
     public var skips = 0
-    /// Records the server would refuse (before the habit's first day, a skip on a day done).
+    /// Records the server would refuse (before the habit's first day, a skip on a day done, or
+    /// any record of a habit whose name it refuses).
     public var refused = 0
+    /// Habits whose name the server would refuse (`HabitName`): neither created nor matched.
+    public var refusedHabits: [String] = []
     /// Rest periods it would add.
     public var restPeriods = 0
     /// Whether the settings would change.
@@ -25,6 +28,11 @@ public struct ImportPlan: Hashable, Sendable {
         for habit in current.habits { byName[habit.name, default: []].append(habit) }
         var used: [String: Int] = [:]
         for habit in incoming.habits {
+            if HabitName.problem(habit.name) != nil {
+                refusedHabits.append(habit.name)
+                refused += habit.completions.count + habit.skips.count
+                continue
+            }
             let occurrence = used[habit.name, default: 0]
             used[habit.name] = occurrence + 1
             let existing = byName[habit.name].flatMap { occurrence < $0.count ? $0[occurrence] : nil }
@@ -60,15 +68,21 @@ public struct ImportPlan: Hashable, Sendable {
 
     /// One line per kind of change, for people.
     public var summary: String {
+        let names =
+            created.isEmpty ? "" : " (\(created.prefix(5).joined(separator: ", "))\(created.count > 5 ? ", ..." : ""))"
+        var habits = "habits: \(created.count) to create\(names), \(matched) matched"
+        if !refusedHabits.isEmpty { habits += ", \(refusedHabits.count) refused (a name the server refuses)" }
         var lines = [
-            "habits: \(created.count) to create\(created.isEmpty ? "" : " (\(created.prefix(5).joined(separator: ", "))\(created.count > 5 ? ", ..." : ""))"), \(matched) matched",
+            habits,
             "completions: \(completions) to add",
             "skips: \(skips) to add",
             "rest periods: \(restPeriods) to add",
             "settings: \(settingsChange ? "would change" : "unchanged")",
         ]
         if refused > 0 {
-            lines.append("refused: \(refused) records before their habit's first day (or a skip on a day done)")
+            lines.append(
+                "refused: \(Plural.of(refused, "record")) (before their habit's first day, a skip on a day done, or of a refused habit)"
+            )
         }
         return lines.map { $0 + "\n" }.joined()
     }

@@ -60,6 +60,12 @@ struct LoopHabitMapping {
         if self.entries == nil {
             notes.append("\(name): no Checkmarks.csv for it in the export; imported without history")
         }
+        if row.nameCleaned {
+            notes.append(
+                "\(row.name) (Habits.csv line \(row.line)): its line breaks, tabs or other control characters "
+                    + "became spaces (Streakd's habit names have none)"
+            )
+        }
         if name != row.name {
             notes.append(
                 "\(row.name) (Habits.csv line \(row.line)): imported as '\(name)'; an earlier habit has its name"
@@ -211,7 +217,7 @@ struct LoopHabitMapping {
     }
 
     private func plural(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
+        Plural.of(count, noun)
     }
 
     /// 10 for 10.0, else as Swift writes a Double (2.5).

@@ -18,7 +18,10 @@ struct LoopHabitRow: Hashable, Sendable {
     var line: Int
     /// The 1-based position, which names the habit's folder ("001 Meditate").
     var position: Int
+    /// The name, its control characters turned into spaces (`LoopHabitName`).
     var name: String
+    /// True when `name` is not Loop's: it had line breaks, tabs or other control characters.
+    var nameCleaned = false
     var kind: Kind
     /// "N times in D days" (1 in 1 is daily), when the export has it.
     var frequency: Frequency?
@@ -134,7 +137,9 @@ enum LoopHabitsFile {
             throw failure("Position", "'\(positionText)' is not a position like 001")
         }
 
-        let name = value("Name")!
+        let loopName = value("Name")!
+        let cleanedName = LoopHabitName.cleaned(loopName)
+        let name = cleanedName ?? loopName
         if name.allSatisfy({ $0.isWhitespace }) {
             throw failure("Name", "the name is blank; a habit name needs a character other than spaces")
         }
@@ -173,6 +178,7 @@ enum LoopHabitsFile {
             line: record.line,
             position: position,
             name: name,
+            nameCleaned: cleanedName != nil,
             kind: kind,
             frequency: frequency,
             archived: archived

@@ -1,0 +1,57 @@
+import Foundation
+import StreakTestSupport
+import Testing
+
+/// Habit names that several habits could share: `habit add` and `habit rename` refuse a taken
+/// name, and a name that twins have (an import can bring them) is an error naming their ids.
+@Suite("streak and duplicate habit names", .serialized)
+struct CLIHabitNameTests {
+    @Test func addAndRenameRefuseANameAnotherHabitHas() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        #expect(try cli.run(["habit", "add", "Read"]).status == 0)
+        #expect(try cli.run(["habit", "add", "Caf\u{E9}"]).status == 0)
+        #expect(try cli.run(["habit", "add", "Gym"]).status == 0)
+        #expect(try cli.run(["habit", "archive", "Gym", "--date", "2025-06-15"]).status == 0)
+        let cases: [([String], String)] = [
+            (["habit", "add", "Read"], "a habit named 'Read' already exists: #1 'Read'; choose another name"),
+            (["habit", "add", "Cafe\u{301}"], "a habit named 'Cafe\u{301}' already exists: #2 'Caf\u{E9}'"),
+            (["habit", "add", "Gym"], "already exists: #3 'Gym' (archived from 2025-06-15)"),
+            (["habit", "rename", "Gym", "Read"], "a habit named 'Read' already exists: #1 'Read'"),
+        ]
+        for (arguments, message) in cases {
+            let output = try cli.run(arguments)
+            #expect(output.status == 65, "\(arguments): \(output.status) \(output.stdout)")
+            #expect(output.stderr.contains(message), "\(arguments): \(output.stderr)")
+        }
+        let sameName = try cli.run(["habit", "rename", "Read", "Read"])
+        #expect(sameName.status == 0, "renaming a habit to its own name: \(sameName.stderr)")
+        let list = try cli.run(["habit", "list", "--all", "--json"])
+        #expect(list.stdout.components(separatedBy: "\"name\"").count == 4, "\(list.stdout)")
+    }
+
+    @Test func aNameThatTwinsHaveIsAnErrorListingTheirIds() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        let file = ServerProcess.temporaryDirectory(prefix: "streak-twins").appendingPathComponent("twins.json")
+        try """
+        {"format": "streakd-export", "version": 1, "habits": [
+        {"name": "Read", "created_on": "2025-06-01"}, {"name": "Read", "created_on": "2025-06-01"}]}
+        """.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["import", file.path]).status == 0)
+        for text in ["Read", "read"] {
+            let output = try cli.run(["done", text])
+            #expect(output.status == 65, "\(text): \(output.status) \(output.stdout)")
+            #expect(
+                output.stderr.contains("2 habits: #1 'Read', #2 'Read'; give the id of the one you mean instead"),
+                "\(text): \(output.stderr)"
+            )
+        }
+        let byID = try cli.run(["done", "2", "--json"])
+        #expect(byID.status == 0, "\(byID.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(byID.stdout.utf8)) as? [String: Any]
+        #expect(json?["habit_ids"] as? [Int] == [2], "\(byID.stdout)")
+    }
+}

@@ -20,14 +20,24 @@ typedef struct {
     sqlite3_int64 start;
     size_t length;
     size_t capacity;
-    int failed;              // a flush failed: its error is reported by every later call
     long long writes;        // writes handed to `real`
     long long extensions;    // times the log was extended with zeros
     sqlite3_int64 allocated; // the file's size when last seen or extended; -1: not known
+    int failing;             // writes still to fail as on a full disk (tests)
 } WalFile;
 
 static sqlite3_vfs wal_vfs;
 static sqlite3_vfs *root;
+
+/// Writes to the log file itself, or fails as a full disk would while tests ask for it.
+static int write_real(WalFile *file, const void *data, int amount, sqlite3_int64 offset) {
+    int failing = __atomic_load_n(&file->failing, __ATOMIC_RELAXED);
+    if (failing > 0) {
+        __atomic_store_n(&file->failing, failing - 1, __ATOMIC_RELAXED);
+        return SQLITE_FULL;
+    }
+    return file->real->pMethods->xWrite(file->real, data, amount, offset);
+}
 
 /// Makes sure the file reaches `end` before a write ends there: a write past the end of a file
 /// changes its size, and then each fdatasync also writes the inode (on this project's disk a commit
@@ -46,7 +56,7 @@ static int reserve(WalFile *file, sqlite3_int64 end) {
     sqlite3_int64 target = (end + EXTENT - 1) / EXTENT * EXTENT;
     for (sqlite3_int64 offset = size; offset < target && rc == SQLITE_OK; offset += CHUNK) {
         int count = target - offset < CHUNK ? (int)(target - offset) : CHUNK;
-        rc = file->real->pMethods->xWrite(file->real, zeros, count, offset);
+        rc = write_real(file, zeros, count, offset);
     }
     if (rc != SQLITE_OK) {
         file->allocated = -1;
@@ -57,17 +67,20 @@ static int reserve(WalFile *file, sqlite3_int64 end) {
     return SQLITE_OK;
 }
 
+/// Hands the buffered writes to the file. A failure (a full disk) is reported to the call that
+/// flushed, once: the buffer only ever holds frames of the connection's transaction in progress
+/// (each commit syncs, which flushes), so SQLite fails and rolls back that transaction, and the
+/// frames are dropped with it. Later transactions write theirs again: writes work again as soon
+/// as there is room, instead of failing until the database is reopened.
 static int flush(WalFile *file) {
-    if (file->failed) return file->failed;
     int rc = file->length > 0 ? reserve(file, file->start + (sqlite3_int64)file->length) : SQLITE_OK;
     // The unix VFS writes at most 128 KiB - 1 bytes per call (seekAndWriteFd masks the length).
     for (size_t done = 0; done < file->length && rc == SQLITE_OK; done += CHUNK) {
         size_t count = file->length - done < CHUNK ? file->length - done : CHUNK;
-        rc = file->real->pMethods->xWrite(file->real, file->buffer + done, (int)count, file->start + (sqlite3_int64)done);
+        rc = write_real(file, file->buffer + done, (int)count, file->start + (sqlite3_int64)done);
         __atomic_fetch_add(&file->writes, 1, __ATOMIC_RELAXED);
     }
     file->length = 0;
-    if (rc != SQLITE_OK) file->failed = rc;
     return rc;
 }
 
@@ -89,7 +102,6 @@ static int wal_read(sqlite3_file *base, void *out, int amount, sqlite3_int64 off
 
 static int wal_write(sqlite3_file *base, const void *data, int amount, sqlite3_int64 offset) {
     WalFile *file = (WalFile *)base;
-    if (file->failed) return file->failed;
     size_t count = (size_t)amount;
     int contiguous = file->length > 0 && offset == file->start + (sqlite3_int64)file->length;
     if ((file->length > 0 && !contiguous) || file->length + count > LIMIT) {
@@ -98,7 +110,7 @@ static int wal_write(sqlite3_file *base, const void *data, int amount, sqlite3_i
     }
     if (count > CHUNK) {
         int rc = reserve(file, offset + amount);
-        return rc != SQLITE_OK ? rc : file->real->pMethods->xWrite(file->real, data, amount, offset);
+        return rc != SQLITE_OK ? rc : write_real(file, data, amount, offset);
     }
     if (file->length + count > file->capacity) {
         size_t capacity = file->capacity ? file->capacity : 64 * 1024;
@@ -108,7 +120,7 @@ static int wal_write(sqlite3_file *base, const void *data, int amount, sqlite3_i
             int rc = flush(file);
             if (rc == SQLITE_OK) rc = reserve(file, offset + amount);
             if (rc != SQLITE_OK) return rc;
-            return file->real->pMethods->xWrite(file->real, data, amount, offset);
+            return write_real(file, data, amount, offset);
         }
         file->buffer = grown;
         file->capacity = capacity;
@@ -279,4 +291,12 @@ long long streak_wal_vfs_log_extensions(sqlite3 *db) {
     if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log) != SQLITE_OK) return -1;
     if (log == NULL || log->pMethods != &wal_methods) return -1;
     return __atomic_load_n(&((WalFile *)log)->extensions, __ATOMIC_RELAXED);
+}
+
+int streak_wal_vfs_fail_log_writes(sqlite3 *db, int count) {
+    sqlite3_file *log = NULL;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log) != SQLITE_OK) return -1;
+    if (log == NULL || log->pMethods != &wal_methods) return -1;
+    __atomic_store_n(&((WalFile *)log)->failing, count, __ATOMIC_RELAXED);
+    return 0;
 }

@@ -110,6 +110,12 @@ final class SQLiteConnection: SQLSession {
     /// How many times the gathering VFS extended this connection's log with zeros, or -1 (for tests).
     var logExtensions: Int64 { handle.map { streak_wal_vfs_log_extensions($0) } ?? -1 }
 
+    /// Makes the next `count` writes to this connection's log fail as on a full disk (0 stops it;
+    /// for tests, while no statement runs). - Returns: whether the log is under the gathering VFS.
+    func failLogWrites(_ count: Int32) -> Bool {
+        handle.map { streak_wal_vfs_fail_log_writes($0, count) == 0 } ?? false
+    }
+
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -66,6 +66,9 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
     /// How many times the write-ahead log was extended with zeros ahead of its commits (for tests).
     var logExtensions: Int64 { writeConnection.logExtensions }
 
+    /// Makes the next `count` writes to the log fail as on a full disk (tests, between writes).
+    func failLogWrites(_ count: Int32) -> Bool { writeConnection.failLogWrites(count) }
+
     override func writerStopped() {
         checkpointer.stop()
     }

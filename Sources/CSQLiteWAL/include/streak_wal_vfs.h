@@ -34,3 +34,8 @@ long long streak_wal_vfs_log_writes(sqlite3 *db);
 /// How many times this VFS extended the connection's log with zeros (for tests), or -1 when the
 /// connection's log is not open or not under this VFS.
 long long streak_wal_vfs_log_extensions(sqlite3 *db);
+
+/// Makes the next `count` writes to the connection's log fail with SQLITE_FULL, as on a full disk
+/// (0 stops it; for tests). Returns 0, or -1 when the connection's log is not open or not under
+/// this VFS.
+int streak_wal_vfs_fail_log_writes(sqlite3 *db, int count);

@@ -179,7 +179,7 @@ expect_output() {
 c1="$(run_example --habit Read --date 2024-03-01 --as-of 2024-03-02)"
 expect_output "streak-example (1st run)" 'created habit "Read" (id 1)
 recorded "Read" on 2024-03-01 (new)
-day 2024-03-01: 1 of 1 habits, 100%, level 3, contributing
+day 2024-03-01: 1 of 1 habit, 100%, level 3, contributing
 streak: current 1 day (since 2024-03-01), longest 1 day (2024-03-01 to 2024-03-01), as of 2024-03-02, today pending' \
   "$(head -4 <<<"$c1")"
 c2="$(run_example --habit Walk --date 2024-03-01 --as-of 2024-03-02)"
@@ -323,7 +323,7 @@ done
 tls_example() { "$example" --server "$1:$tport" --token-file "$data/tls/token" "${@:2}"; }
 expect_output "streak-example over TLS" 'created habit "Read" (id 1)
 recorded "Read" on 2024-03-01 (new)
-day 2024-03-01: 1 of 1 habits, 100%, level 3, contributing
+day 2024-03-01: 1 of 1 habit, 100%, level 3, contributing
 streak: current 1 day (since 2024-03-01), longest 1 day (2024-03-01 to 2024-03-01), as of 2024-03-02, today pending' \
   "$(tls_example localhost --ca-file "$certs/ca.crt" --habit Read --date 2024-03-01 --as-of 2024-03-02 | head -4)"
 expect_output "streak-example over TLS by address" 'recorded "Read" on 2024-03-02 (new)' \

@@ -69,8 +69,10 @@ int streak_parse_address(const char *address, char *host, size_t host_size, uint
 
 /* Connects, sends the preface and waits for the server's preface; timeout_ms > 0 bounds the
  * whole (the TCP connect included), 0 waits as long as the system does.
- * Returns NULL and fills *status on failure: UNAVAILABLE ("timed out" once timeout_ms passed),
- * or the status of a GOAWAY sent in place of the preface. */
+ * Returns NULL and fills *status on failure: UNAVAILABLE ("timed out after N ms" once timeout_ms
+ * passed, whether in the TCP connect, the TLS handshake or waiting for the server's preface: "...
+ * waiting for the server's preface"; "the server did not answer with the Streakd preface" for a
+ * peer that is not streakd), or the status of a GOAWAY sent in place of the preface. */
 streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, streak_status *status);
 
 /* TLS for streak_connect_tls (OpenSSL; TLS 1.2 or later, ALPN "streakd/1"). */

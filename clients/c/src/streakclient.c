@@ -446,12 +446,25 @@ streak_client *streak_connect_tls(const char *host, uint16_t port, int timeout_m
      * GOAWAY follows the preface and the first call reports it). A GOAWAY in place of the preface
      * is understood too, for peers that skip it. */
     uint8_t answer[8];
-    if (recv_exact(c, answer, sizeof answer, deadline, status) != STREAK_OK) goto failed;
+    streak_code code = recv_exact(c, answer, sizeof answer, deadline, status);
+    if (code == STREAK_DEADLINE_EXCEEDED) goto preface_timeout;
+    if (code != STREAK_OK) {
+        char reason[sizeof status->message];
+        snprintf(reason, sizeof reason, "%s", c->close_status.message);
+        set_status(status, STREAK_UNAVAILABLE, "cannot connect to %s:%u: no Streakd preface: %s", host,
+                   (unsigned)port, reason);
+        goto failed;
+    }
     if (memcmp(answer, PREFACE, sizeof PREFACE) == 0) return c;
     uint32_t length = get_u32(answer);
     if (answer[4] == KIND_GOAWAY && length >= 5 + 4 + 3 && length <= 5 + 4 + 3 + 65535) {
         uint8_t *rest = malloc(length - 4);
-        if (rest != NULL && recv_exact(c, rest, length - 4, deadline, status) == STREAK_OK) {
+        code = rest != NULL ? recv_exact(c, rest, length - 4, deadline, status) : STREAK_INTERNAL;
+        if (code == STREAK_DEADLINE_EXCEEDED) {
+            free(rest);
+            goto preface_timeout;
+        }
+        if (code == STREAK_OK) {
             /* answer[5..7] + rest: request_id (4 bytes, 3 in answer), then the GOAWAY body. */
             size_t offset = 0;
             streak_status goaway = {0};
@@ -464,6 +477,11 @@ streak_client *streak_connect_tls(const char *host, uint16_t port, int timeout_m
         free(rest);
     }
     set_status(status, STREAK_UNAVAILABLE, "the server did not answer with the Streakd preface");
+    goto failed;
+preface_timeout:
+    /* As the TCP connect and the TLS handshake: UNAVAILABLE once timeout_ms passed. */
+    set_status(status, STREAK_UNAVAILABLE, "cannot connect to %s:%u: timed out after %d ms waiting for the server's preface",
+               host, (unsigned)port, timeout_ms);
 failed:
     if (c->ssl != NULL) SSL_free(c->ssl);
     if (c->fd >= 0) close(c->fd);

@@ -134,3 +134,48 @@ def test_c_example_counts_the_due_habits_not_the_active_ones(example, server):
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[1] == "day 2024-03-05: 1 of 1 habit, 100%, level 3, contributing"
     assert label == "March 5: 100% completed, 1 of 1 habit"
+
+
+def test_c_connect_names_the_missing_preface(example):
+    """A peer that accepts but never sends the preface: UNAVAILABLE "timed out" once the example's
+    5000 ms connect timeout passed, as streakclient.h says, naming the preface."""
+    listener = socket.socket()
+    try:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        started = time.monotonic()
+        out = subprocess.run([example, "--server", f"127.0.0.1:{listener.getsockname()[1]}", "--token", "tok"],
+                             capture_output=True, text=True, timeout=60)
+        elapsed = time.monotonic() - started
+    finally:
+        listener.close()
+    assert out.returncode == 1
+    assert "UNAVAILABLE (14)" in out.stderr, out.stderr
+    assert "timed out after 5000 ms waiting for the server's preface" in out.stderr, out.stderr
+    assert 4.5 < elapsed < 30, elapsed
+
+
+def test_c_connect_refuses_a_peer_that_is_not_streakd(example):
+    """An HTTP server answering the preface with its own bytes is not streakd: said at once."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+
+    def serve():
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(8)
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+            time.sleep(1)
+
+    import threading
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        out = subprocess.run([example, "--server", f"127.0.0.1:{listener.getsockname()[1]}", "--token", "tok"],
+                             capture_output=True, text=True, timeout=60)
+    finally:
+        thread.join(5)
+        listener.close()
+    assert out.returncode == 1
+    assert "UNAVAILABLE (14)" in out.stderr and "did not answer with the Streakd preface" in out.stderr, out.stderr

@@ -94,7 +94,11 @@ const char *streak_tls_version(const streak_client *client);
 /* Calls a unary method. `method` is a name ("GetHeatmap") or a full path
  * ("/streak.v1.Streaks/GetHeatmap"). `token` may be NULL (Ping needs none); it is sent as
  * "authorization: Bearer <token>". `deadline_ms` > 0 is sent as "deadline-ms" and enforced
- * locally (then CANCEL is sent and DEADLINE_EXCEEDED returned); 0 means no deadline.
+ * locally (then CANCEL is sent and DEADLINE_EXCEEDED returned), also while a frame is arriving
+ * (slowly, or stalled half-way): what arrived is kept and the next call goes on reading it, so
+ * the connection stays usable; 0 means no deadline. A frame the protocol refuses (a length under
+ * 5 or over 4 MiB, an unknown kind, a STREAM_MESSAGE or END_STREAM for a unary call, a GOAWAY or
+ * PING of the wrong size) closes the connection: INTERNAL "bad frame from the server: ...".
  * On STREAK_OK, *response is a message of `response_type` to free with streak_free_message.
  * A habit name the server would refuse is INVALID_ARGUMENT before anything is sent (below).
  * Returns status->code. */

@@ -102,10 +102,16 @@ class Connection:
         if timeout is not None:
             entries.append(("deadline-ms", str(max(0, math.ceil(timeout * 1000)))))
         entries.extend(metadata or [])
+        body = RequestBody(method, entries, message).encode()
+        # The server refuses a frame over its limit (4 MiB by default) with GOAWAY and closes the
+        # connection, failing every call on it: refuse it here instead, unsent.
+        if framing.MIN_LENGTH + len(body) > framing.DEFAULT_MAX_FRAME_SIZE:
+            raise StreakError(StatusCode.RESOURCE_EXHAUSTED,
+                              f"{method}: request too large ({framing.MIN_LENGTH + len(body)} bytes; the frame limit "
+                              f"is {framing.DEFAULT_MAX_FRAME_SIZE}): nothing was sent; send less per request")
         with self._state_lock:
             request_id = self._allocate_id()
             self._queues[request_id] = collections.deque()
-        body = RequestBody(method, entries, message).encode()
         self._send(framing.encode_frame(FrameKind.REQUEST, request_id, body))
         return request_id
 

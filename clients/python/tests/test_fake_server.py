@@ -311,3 +311,15 @@ def test_threads_share_one_connection(client):
     for t in threads:
         t.join(10)
     assert sorted(results) == [bytes([i]) for i in range(20)]
+
+
+def test_a_request_over_the_frame_limit_is_refused_unsent(server, client):
+    """A REQUEST frame over 4 MiB (the server's limit, PROTOCOL.md section 2.2) would get GOAWAY and
+    lose the connection: RESOURCE_EXHAUSTED locally, nothing sent, and the connection stays usable."""
+    fits = 4 * 1024 * 1024 - 200
+    with pytest.raises(StreakError) as info:
+        client.call("Ping", payload=b"x" * (4 * 1024 * 1024))
+    assert info.value.code == StatusCode.RESOURCE_EXHAUSTED
+    assert "request too large" in str(info.value) and "4194304" in str(info.value)
+    assert client.call("Ping", payload=b"y" * fits).payload == b"y" * fits
+    assert [_method(server, rid).method for rid, _ in server.requests] == ["/streak.v1.Streaks/Ping"]

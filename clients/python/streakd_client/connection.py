@@ -38,6 +38,7 @@ class Connection:
             raise StreakError(StatusCode.UNAVAILABLE, f"cannot connect to {host}:{port}: {exc}") from exc
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        self._address = address
         self._sock: socket.socket = (sock if tls is None
                                      else _tls.wrap(sock, tls, server_hostname or host, address))
         self._tls = tls is not None
@@ -216,6 +217,8 @@ class Connection:
                 self._dispatch(frame)
         except framing.PrefaceRefused as exc:
             self._fail(StatusHeader(exc.status.code, exc.status.message))
+        except framing.NotStreakd as exc:
+            self._fail(StatusHeader(StatusCode.UNAVAILABLE, f"cannot connect to {self._address}: {exc}"))
         except framing.FramingError as exc:
             self._fail(StatusHeader(StatusCode.INTERNAL, f"bad frame from the server: {exc}"))
 

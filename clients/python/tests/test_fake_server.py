@@ -278,6 +278,34 @@ def test_refused_preface_is_a_typed_error():
         server.close()
 
 
+def test_a_peer_that_is_not_streakd_is_named():
+    """An HTTP server on the port: UNAVAILABLE "did not answer with the Streakd preface", as the C
+    client says (it was INTERNAL "frame length 1213486160 exceeds the maximum 4194304")."""
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(8)
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+            time.sleep(1)
+
+    port = listener.getsockname()[1]
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(StreakError) as info:
+            Client("127.0.0.1", port, connect_timeout=5)
+    finally:
+        thread.join(5)
+        listener.close()
+    assert info.value.code == StatusCode.UNAVAILABLE
+    assert info.value.message == (f"cannot connect to 127.0.0.1:{port}: the server did not answer with the "
+                                  "Streakd preface (it sent b'HTTP/1.1')"), info.value
+
+
 def test_connection_refused_is_unavailable():
     server = FakeServer(scripted)
     port = server.port

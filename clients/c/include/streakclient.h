@@ -165,9 +165,11 @@ streak_code streak_remove_rest_period(streak_client *client, const char *token, 
  * has the habit. A live habit is FAILED_PRECONDITION, an unknown id NOT_FOUND.
  * streak_import_data: habits (matched by exact name or created) with their schedules,
  * completions and skips, rest periods and settings, applied in one transaction and
- * idempotently; records that cannot be applied are listed in response->errors. The request must
- * fit in one frame (4 MiB, about 400,000 dates; larger: RESOURCE_EXHAUSTED before anything is
- * sent): send a long history in several calls. `deadline_ms` as for streak_call (0: none).
+ * idempotently; records that cannot be applied are listed in response->errors. A request holds
+ * about 120,000 dates (the server's 16 MiB decoding budget: each date unpacks to a message of its
+ * own; more: RESOURCE_EXHAUSTED from the server; over the 4 MiB frame: RESOURCE_EXHAUSTED before
+ * anything is sent): send a long history in several calls, a habit split over them matched by
+ * name in the later ones. `deadline_ms` as for streak_call (0: none).
  * Each fills *response (free it with streak_free_message) on STREAK_OK and returns status->code. */
 streak_code streak_delete_habit(streak_client *client, const char *token, int64_t habit_id,
                                 Streak__V1__DeleteHabitResponse **response, streak_status *status);

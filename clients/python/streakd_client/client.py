@@ -465,8 +465,10 @@ class Client:
         import again changes nothing. Records the server cannot apply are listed in the result's
         `errors`; the rest is applied.
 
-        A request must fit in one frame (4 MiB, about 400,000 dates): send a large history in
-        several calls (a habit split over calls is matched by name in the later ones).
+        A request holds about 120,000 dates (the server's 16 MiB decoding budget: each date
+        unpacks to a message of its own; more is RESOURCE_EXHAUSTED): send a large history in
+        several calls of, say, 20,000 dates (a habit split over calls is matched by name in the
+        later ones).
         """
         response = self.call("ImportData", request, timeout=timeout, habits=_import_habits(habits),
                              rest_periods=_rest_periods(rest_periods), settings=_settings(settings))

@@ -67,6 +67,10 @@ static streak_code set_status(streak_status *status, streak_code code, const cha
 int streak_parse_address(const char *address, char *host, size_t host_size, uint16_t *port) {
     const char *colon = address != NULL ? strrchr(address, ':') : NULL;
     if (colon == NULL || colon[1] == '\0') return -1;
+    /* Digits only: strtol alone takes " 80" and "+80". */
+    for (const char *p = colon + 1; *p != '\0'; p++) {
+        if (*p < '0' || *p > '9') return -1;
+    }
     char *end = NULL;
     long value = strtol(colon + 1, &end, 10);
     if (*end != '\0' || value < 0 || value > 65535) return -1;
@@ -540,10 +544,18 @@ static streak_code send_request(streak_client *c, const char *method, const char
     if (c->closed) return set_status(status, c->close_status.code, "%s", c->close_status.message);
 
     /* Request body: method, metadata count, entries, message. */
-    if (method[0] == '/') snprintf(path, path_size, "%s", method);
-    else snprintf(path, path_size, SERVICE_PREFIX "%s", method);
+    /* Refused rather than cut short: a cut path or token would only fail obscurely at the server. */
+    int path_length_needed = method[0] == '/' ? snprintf(path, path_size, "%s", method)
+                                              : snprintf(path, path_size, SERVICE_PREFIX "%s", method);
+    if (path_length_needed < 0 || (size_t)path_length_needed >= path_size) {
+        return set_status(status, STREAK_INVALID_ARGUMENT, "method path too long (%d bytes; at most %zu)",
+                          path_length_needed, path_size - 1);
+    }
     char authorization[600] = "";
-    if (token != NULL) snprintf(authorization, sizeof authorization, "Bearer %s", token);
+    if (token != NULL && (size_t)snprintf(authorization, sizeof authorization, "Bearer %s", token) >= sizeof authorization) {
+        return set_status(status, STREAK_INVALID_ARGUMENT, "%s: token too long (%zu bytes; at most %zu)", path,
+                          strlen(token), sizeof authorization - 1 - 7);
+    }
     char deadline_text[16] = "";
     if (deadline_ms > 0) snprintf(deadline_text, sizeof deadline_text, "%d", deadline_ms);
 

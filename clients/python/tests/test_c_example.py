@@ -179,3 +179,17 @@ def test_c_connect_refuses_a_peer_that_is_not_streakd(example):
         listener.close()
     assert out.returncode == 1
     assert "UNAVAILABLE (14)" in out.stderr and "did not answer with the Streakd preface" in out.stderr, out.stderr
+
+
+def test_c_refuses_a_token_too_long_to_send_whole(example):
+    """streak_call refuses a token it would have had to cut (over 592 bytes) instead of sending it cut."""
+    server = FakeServer(handler)
+    try:
+        out = subprocess.run([example, "--server", f"127.0.0.1:{server.port}", "--token", "t" * 593],
+                             capture_output=True, text=True, timeout=30)
+    finally:
+        server.close()
+    assert out.returncode == 1
+    assert "INVALID_ARGUMENT (3): /streak.v1.Streaks/ListHabits: token too long (593 bytes; at most 592)" in out.stderr, \
+        out.stderr
+    assert server.requests == []

@@ -351,3 +351,26 @@ def test_a_request_over_the_frame_limit_is_refused_unsent(server, client):
     assert "request too large" in str(info.value) and "4194304" in str(info.value)
     assert client.call("Ping", payload=b"y" * fits).payload == b"y" * fits
     assert [_method(server, rid).method for rid, _ in server.requests] == ["/streak.v1.Streaks/Ping"]
+
+
+def test_a_stream_message_for_a_unary_call_is_named(server):
+    def handler(conn, frame, srv):
+        if frame.kind == FrameKind.REQUEST:
+            conn.send_frame(FrameKind.STREAM_MESSAGE, frame.request_id, b"")
+    server.handler = handler
+    with Client("127.0.0.1", server.port, token="good", timeout=5) as client:
+        with pytest.raises(StreakError) as info:
+            client.call("GetStreak")
+    assert info.value.code == StatusCode.INTERNAL
+    assert "the server sent a STREAM_MESSAGE for a unary call" in info.value.message, info.value
+
+
+def test_bytes_after_an_end_stream_status_are_refused(server):
+    def handler(conn, frame, srv):
+        if frame.kind == FrameKind.REQUEST:
+            conn.send_frame(FrameKind.END_STREAM, frame.request_id, framing.StatusHeader(0, "").encode() + b"junk")
+    server.handler = handler
+    with Client("127.0.0.1", server.port, token="good", timeout=5) as client:
+        with pytest.raises(StreakError) as info:
+            list(client.watch())
+    assert info.value.code == StatusCode.INTERNAL and "bytes after an END_STREAM's status" in info.value.message

@@ -86,7 +86,10 @@ long long example_integer(const example_options *o, const char *option, const ch
 void example_date(const example_options *o, const char *option, const char *text, Streak__V1__Date *out) {
     int y, m, d;
     char extra;
-    if (sscanf(text, "%d-%d-%d%c", &y, &m, &d, &extra) != 3) {
+    /* Exactly YYYY-MM-DD: four, two and two digits (sscanf alone takes "2024-3-1" and "+99999-1-1"). */
+    int shape = strlen(text) == 10 && text[4] == '-' && text[7] == '-';
+    for (int i = 0; shape && i < 10; i++) shape = i == 4 || i == 7 || isdigit((unsigned char)text[i]);
+    if (!shape || sscanf(text, "%d-%d-%d%c", &y, &m, &d, &extra) != 3) {
         example_usage(o, "%s must be a date, YYYY-MM-DD, not '%s'", option, text);
     }
     streak__v1__date__init(out);

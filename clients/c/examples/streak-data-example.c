@@ -5,7 +5,10 @@
  * usage: streak-data-example [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--tls]
  *                            [--ca-file FILE] [--tls-server-name NAME] COMMAND
  *   export [--page-size N]                      every page, every habit and the totals
- *   copy --to-token-file FILE [--page-size N]   export, then import it all into FILE's account
+ *   copy --to-token-file FILE [--page-size N] [--chunk DATES]
+ *                                               export, then import it all into FILE's account, in
+ *                                               requests of at most DATES completions and skips
+ *                                               (default 20,000)
  *   archive ID DATE | unarchive ID | delete ID
  * The connection options and their defaults are example-options.h's; they may come before or
  * after the command.
@@ -258,19 +261,30 @@ typedef struct {
     Streak__V1__Date **completions, **skips;
 } import_arrays;
 
-/* Imports `copy` into the account of `token` (one request: an example's account fits in a frame;
- * a long history would be sent in several, a habit split over them matched by name). */
-static int import_copy(streak_client *client, const char *token, const export_copy *copy) {
+/* Imports `copy` into the account of `token` in requests of at most `chunk` completions and skips
+ * (the server's 16 MiB decoding budget holds about 120,000 dates a request, PROTOCOL.md section 7;
+ * the Swift CLI sends 20,000): the settings and rest periods go with the first request, every
+ * habit with its schedule in each request that carries some of its dates, so a habit split over
+ * requests is matched by name in the later ones. The counts printed are the requests' sums. */
+static int import_copy(streak_client *client, const char *token, const export_copy *copy, size_t chunk) {
     int rc = 1;
     size_t n = copy->n_habits + 1, m = copy->n_rest + 1;
-    Streak__V1__ImportHabit *habits = calloc(n, sizeof *habits);
-    Streak__V1__ImportHabit **habit_list = calloc(n, sizeof *habit_list);
+    /* A habit is split at most once per request: parts <= habits + records / chunk + 1. */
+    size_t max_parts = copy->n_habits + (copy->completions + copy->skips) / chunk + 2;
+    Streak__V1__ImportHabit *parts = calloc(max_parts, sizeof *parts);
+    Streak__V1__ImportHabit **part_list = calloc(max_parts, sizeof *part_list);
+    size_t *part_habit = calloc(max_parts, sizeof *part_habit);
+    size_t *request_start = calloc(max_parts + 1, sizeof *request_start);
     import_arrays *arrays = calloc(n, sizeof *arrays);
     Streak__V1__RestPeriod *rest = calloc(m, sizeof *rest);
     Streak__V1__RestPeriod **rest_list = calloc(m, sizeof *rest_list);
     Streak__V1__ImportDataResponse *response = NULL;
-    if (habits == NULL || habit_list == NULL || arrays == NULL || rest == NULL || rest_list == NULL) goto oom;
+    if (parts == NULL || part_list == NULL || part_habit == NULL || request_start == NULL || arrays == NULL ||
+        rest == NULL || rest_list == NULL) {
+        goto oom;
+    }
 
+    size_t n_parts = 0, n_requests = 0, count = 0;
     for (size_t i = 0; i < copy->n_habits; i++) {
         const habit_copy *h = &copy->habits[i];
         import_arrays *a = &arrays[i];
@@ -288,19 +302,36 @@ static int import_copy(streak_client *client, const char *token, const export_co
         }
         for (size_t d = 0; d < h->completions.count; d++) a->completions[d] = &h->completions.items[d];
         for (size_t d = 0; d < h->skips.count; d++) a->skips[d] = &h->skips.items[d];
-        Streak__V1__ImportHabit *ih = &habits[i];
-        streak__v1__import_habit__init(ih);
-        ih->name = h->name;
-        ih->created_on = (Streak__V1__Date *)&h->created_on;
-        if (h->archived) ih->archived_on = (Streak__V1__Date *)&h->archived_on;
-        ih->n_schedule = h->n_schedule;
-        ih->schedule = a->entry_list;
-        ih->n_completions = h->completions.count;
-        ih->completions = a->completions;
-        ih->n_skips = h->skips.count;
-        ih->skips = a->skips;
-        habit_list[i] = ih;
+        size_t done_completions = 0, done_skips = 0;
+        do {
+            size_t room = count < chunk ? chunk - count : 1;
+            size_t take_completions = h->completions.count - done_completions;
+            if (take_completions > room) take_completions = room;
+            size_t take_skips = h->skips.count - done_skips;
+            if (take_skips > room - take_completions) take_skips = room - take_completions;
+            Streak__V1__ImportHabit *ih = &parts[n_parts];
+            streak__v1__import_habit__init(ih);
+            ih->name = h->name;
+            ih->created_on = (Streak__V1__Date *)&h->created_on;
+            if (h->archived) ih->archived_on = (Streak__V1__Date *)&h->archived_on;
+            ih->n_schedule = h->n_schedule;
+            ih->schedule = a->entry_list;
+            ih->n_completions = take_completions;
+            ih->completions = a->completions + done_completions;
+            ih->n_skips = take_skips;
+            ih->skips = a->skips + done_skips;
+            part_list[n_parts] = ih;
+            part_habit[n_parts++] = i;
+            done_completions += take_completions;
+            done_skips += take_skips;
+            count += take_completions + take_skips;
+            if (count >= chunk) {
+                request_start[++n_requests] = n_parts;
+                count = 0;
+            }
+        } while (done_completions < h->completions.count || done_skips < h->skips.count);
     }
+    if (n_requests == 0 || request_start[n_requests] < n_parts) request_start[++n_requests] = n_parts;
     for (size_t i = 0; i < copy->n_rest; i++) {
         streak__v1__rest_period__init(&rest[i]);
         rest[i].from = (Streak__V1__Date *)&copy->rest[i].from;
@@ -308,30 +339,58 @@ static int import_copy(streak_client *client, const char *token, const export_co
         rest[i].note = copy->rest[i].note;
         rest_list[i] = &rest[i];
     }
-    Streak__V1__ImportDataRequest request = STREAK__V1__IMPORT_DATA_REQUEST__INIT;
-    request.n_habits = copy->n_habits;
-    request.habits = habit_list;
-    request.n_rest_periods = copy->n_rest;
-    request.rest_periods = rest_list;
-    if (copy->has_settings) request.settings = (Streak__V1__Settings *)&copy->settings;
 
-    streak_status st;
-    if (streak_import_data(client, token, IMPORT_DEADLINE_MS, &request, &response, &st) != STREAK_OK) {
-        failed("ImportData", &st);
-        goto out;
+    int created = 0, matched = 0, completions = 0, skips = 0, rest_added = 0, schedules = 0, settings_changed = 0;
+    size_t errors = 0;
+    /* The records not imported, printed after the sums. */
+    char *not_imported = NULL;
+    size_t not_imported_size = 0;
+    FILE *not_imported_lines = open_memstream(&not_imported, &not_imported_size);
+    if (not_imported_lines == NULL) goto oom;
+    for (size_t r = 0; r < n_requests; r++) {
+        Streak__V1__ImportDataRequest request = STREAK__V1__IMPORT_DATA_REQUEST__INIT;
+        request.n_habits = request_start[r + 1] - request_start[r];
+        request.habits = part_list + request_start[r];
+        if (r == 0) {
+            request.n_rest_periods = copy->n_rest;
+            request.rest_periods = rest_list;
+            if (copy->has_settings) request.settings = (Streak__V1__Settings *)&copy->settings;
+        }
+        streak_status st;
+        if (streak_import_data(client, token, IMPORT_DEADLINE_MS, &request, &response, &st) != STREAK_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "ImportData (request %zu of %zu)", r + 1, n_requests);
+            failed(what, &st);
+            fclose(not_imported_lines);
+            free(not_imported);
+            goto out;
+        }
+        created += response->habits_created;
+        matched += response->habits_matched;
+        completions += response->completions_added;
+        skips += response->skips_added;
+        rest_added += response->rest_periods_added;
+        schedules += response->schedules_set;
+        settings_changed |= response->settings_changed;
+        errors += response->n_errors;
+        for (size_t i = 0; i < response->n_errors; i++) {
+            const Streak__V1__ImportRecordError *e = response->errors[i];
+            char day[16];
+            const char *name = e->habit_index >= 0 && (size_t)e->habit_index < request.n_habits
+                                   ? copy->habits[part_habit[request_start[r] + (size_t)e->habit_index]].name : "";
+            fprintf(not_imported_lines, "not imported: \"%s\" %s %s: %s\n", name, e->field, date_text(e->date, day),
+                    e->message);
+        }
+        streak_free_message((ProtobufCMessage *)response);
+        response = NULL;
     }
+    if (n_requests > 1) printf("import requests: %zu of at most %zu dates\n", n_requests, chunk);
     printf("imported: habits created %d, matched %d, completions %d, skips %d, rest periods %d, schedules %d, "
-           "errors %zu\n", (int)response->habits_created, (int)response->habits_matched,
-           (int)response->completions_added, (int)response->skips_added, (int)response->rest_periods_added,
-           (int)response->schedules_set, response->n_errors);
-    printf("settings: %s\n", response->settings_changed ? "changed" : "unchanged");
-    for (size_t i = 0; i < response->n_errors; i++) {
-        const Streak__V1__ImportRecordError *e = response->errors[i];
-        char day[16];
-        const char *name = e->habit_index >= 0 && (size_t)e->habit_index < copy->n_habits
-                               ? copy->habits[e->habit_index].name : "";
-        printf("not imported: \"%s\" %s %s: %s\n", name, e->field, date_text(e->date, day), e->message);
-    }
+           "errors %zu\n", created, matched, completions, skips, rest_added, schedules, errors);
+    printf("settings: %s\n", settings_changed ? "changed" : "unchanged");
+    fclose(not_imported_lines);
+    fputs(not_imported != NULL ? not_imported : "", stdout);
+    free(not_imported);
     rc = 0;
     goto out;
 oom:
@@ -344,8 +403,10 @@ out:
         free(arrays[i].skips);
     }
     free(arrays);
-    free(habits);
-    free(habit_list);
+    free(parts);
+    free(part_list);
+    free(part_habit);
+    free(request_start);
     free(rest);
     free(rest_list);
     streak_free_message((ProtobufCMessage *)response);
@@ -358,15 +419,18 @@ int main(int argc, char **argv) {
     example_options o;
     example_options_init(&o, "streak-data-example", "COMMAND",
                          "  export [--page-size N]\n"
-                         "  copy --to-token-file FILE [--page-size N]\n"
+                         "  copy --to-token-file FILE [--page-size N] [--chunk DATES]\n"
                          "  archive ID DATE | unarchive ID | delete ID\n");
     const char *command = NULL, *to_token_file = NULL;
     const char *args[2] = {NULL, NULL};
     int n_args = 0, page_size = 0;
+    int64_t chunk = 20000;
     for (int i = 1; i < argc; i++) {
         if (example_option(&o, argc, argv, &i)) continue;
         if (strcmp(argv[i], "--page-size") == 0) {
             page_size = (int)example_integer(&o, "--page-size", example_value(&o, argc, argv, &i), 0, INT32_MAX);
+        } else if (strcmp(argv[i], "--chunk") == 0) {
+            chunk = example_integer(&o, "--chunk", example_value(&o, argc, argv, &i), 1, 1000000);
         } else if (strcmp(argv[i], "--to-token-file") == 0) {
             to_token_file = example_value(&o, argc, argv, &i);
         } else if (argv[i][0] == '-' && argv[i][1] != '\0' && !isdigit((unsigned char)argv[i][1])) {
@@ -386,7 +450,9 @@ int main(int argc, char **argv) {
     if (strcmp(command, "export") == 0) {
         if (n_args != 0 || to_token_file != NULL) example_usage(&o, "export takes only [--page-size N]");
     } else if (strcmp(command, "copy") == 0) {
-        if (n_args != 0 || to_token_file == NULL) example_usage(&o, "copy takes --to-token-file FILE [--page-size N]");
+        if (n_args != 0 || to_token_file == NULL) {
+            example_usage(&o, "copy takes --to-token-file FILE [--page-size N] [--chunk DATES]");
+        }
     } else if (strcmp(command, "archive") == 0 || strcmp(command, "unarchive") == 0 || strcmp(command, "delete") == 0) {
         int archive = strcmp(command, "archive") == 0;
         if (n_args != 1 + archive || to_token_file != NULL || page_size != 0) {
@@ -420,7 +486,7 @@ int main(int argc, char **argv) {
         if (rc == 0) {
             printf("exported: pages %d, habits %zu, rest periods %zu, completions %zu, skips %zu\n", copy.pages,
                    copy.n_habits, copy.n_rest, copy.completions, copy.skips);
-            rc = import_copy(client, other_token, &copy);
+            rc = import_copy(client, other_token, &copy, (size_t)chunk);
         }
         free_copy(&copy);
     } else if (strcmp(command, "archive") == 0) {

@@ -102,8 +102,11 @@ int main(int argc, char **argv) {
     }
     printf("recorded \"%s\" on %s (%s)\n", habit_name, date_text(day->date, d1),
            done->changed ? "new" : "already recorded");
-    printf("day %s: %d of %d habits, %d%%, level %d%s\n", date_text(day->date, d1), (int)day->completed,
-           (int)day->active, (int)day->percent, (int)day->level, day->contributing ? ", contributing" : "");
+    /* completed of due (the habits expected that day: done, or scheduled and not excused), as the
+     * percent and the server's label count them; not of active. */
+    printf("day %s: %d of %d habit%s, %d%%, level %d%s\n", date_text(day->date, d1), (int)day->completed,
+           (int)day->due, day->due == 1 ? "" : "s", (int)day->percent, (int)day->level,
+           day->contributing ? ", contributing" : "");
     printf("streak: current %d day%s", (int)streak->current, streak->current == 1 ? "" : "s");
     if (streak->current > 0) printf(" (since %s)", date_text(streak->current_start, d1));
     printf(", longest %d day%s", (int)streak->longest, streak->longest == 1 ? "" : "s");

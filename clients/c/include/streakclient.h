@@ -69,8 +69,10 @@ int streak_parse_address(const char *address, char *host, size_t host_size, uint
 
 /* Connects, sends the preface and waits for the server's preface; timeout_ms > 0 bounds the
  * whole (the TCP connect included), 0 waits as long as the system does.
- * Returns NULL and fills *status on failure: UNAVAILABLE ("timed out" once timeout_ms passed),
- * or the status of a GOAWAY sent in place of the preface. */
+ * Returns NULL and fills *status on failure: UNAVAILABLE ("timed out after N ms" once timeout_ms
+ * passed, whether in the TCP connect, the TLS handshake or waiting for the server's preface: "...
+ * waiting for the server's preface"; "the server did not answer with the Streakd preface" for a
+ * peer that is not streakd), or the status of a GOAWAY sent in place of the preface. */
 streak_client *streak_connect(const char *host, uint16_t port, int timeout_ms, streak_status *status);
 
 /* TLS for streak_connect_tls (OpenSSL; TLS 1.2 or later, ALPN "streakd/1"). */
@@ -92,7 +94,11 @@ const char *streak_tls_version(const streak_client *client);
 /* Calls a unary method. `method` is a name ("GetHeatmap") or a full path
  * ("/streak.v1.Streaks/GetHeatmap"). `token` may be NULL (Ping needs none); it is sent as
  * "authorization: Bearer <token>". `deadline_ms` > 0 is sent as "deadline-ms" and enforced
- * locally (then CANCEL is sent and DEADLINE_EXCEEDED returned); 0 means no deadline.
+ * locally (then CANCEL is sent and DEADLINE_EXCEEDED returned), also while a frame is arriving
+ * (slowly, or stalled half-way): what arrived is kept and the next call goes on reading it, so
+ * the connection stays usable; 0 means no deadline. A frame the protocol refuses (a length under
+ * 5 or over 4 MiB, an unknown kind, a STREAM_MESSAGE or END_STREAM for a unary call, a GOAWAY or
+ * PING of the wrong size) closes the connection: INTERNAL "bad frame from the server: ...".
  * On STREAK_OK, *response is a message of `response_type` to free with streak_free_message.
  * A habit name the server would refuse is INVALID_ARGUMENT before anything is sent (below).
  * Returns status->code. */
@@ -159,9 +165,11 @@ streak_code streak_remove_rest_period(streak_client *client, const char *token, 
  * has the habit. A live habit is FAILED_PRECONDITION, an unknown id NOT_FOUND.
  * streak_import_data: habits (matched by exact name or created) with their schedules,
  * completions and skips, rest periods and settings, applied in one transaction and
- * idempotently; records that cannot be applied are listed in response->errors. The request must
- * fit in one frame (4 MiB, about 400,000 dates; larger: RESOURCE_EXHAUSTED before anything is
- * sent): send a long history in several calls. `deadline_ms` as for streak_call (0: none).
+ * idempotently; records that cannot be applied are listed in response->errors. A request holds
+ * about 120,000 dates (the server's 16 MiB decoding budget: each date unpacks to a message of its
+ * own; more: RESOURCE_EXHAUSTED from the server; over the 4 MiB frame: RESOURCE_EXHAUSTED before
+ * anything is sent): send a long history in several calls, a habit split over them matched by
+ * name in the later ones. `deadline_ms` as for streak_call (0: none).
  * Each fills *response (free it with streak_free_message) on STREAK_OK and returns status->code. */
 streak_code streak_delete_habit(streak_client *client, const char *token, int64_t habit_id,
                                 Streak__V1__DeleteHabitResponse **response, streak_status *status);

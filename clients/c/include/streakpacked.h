@@ -27,9 +27,16 @@ extern "C" {
 /* The longest range a heatmap spans: 20 x 366 days. */
 #define STREAK_PACKED_MAX_DAYS 7320
 
-/* Civil dates as day numbers: days since 1970-01-01 (negative before it), proleptic Gregorian. */
+/* Civil dates as day numbers: days since 1970-01-01 (negative before it), proleptic Gregorian.
+ * Defined for every int32_t input (no overflow); the results are meant for real days. */
 int32_t streak_days_from_civil(int32_t year, int32_t month, int32_t day);
 void streak_civil_from_days(int32_t days, int32_t *year, int32_t *month, int32_t *day);
+/* The day numbers of 0001-01-01 and 9999-12-31, the protocol's first and last days. */
+#define STREAK_PACKED_FIRST_DAY (-719162)
+#define STREAK_PACKED_LAST_DAY 2932896
+/* 1 when year-month-day is a real day in 0001-01-01...9999-12-31 (the protocol's dates), else 0.
+ * streak_days_from_civil is exact for those; check a date from the wire with this first. */
+int streak_date_is_valid(int64_t year, int64_t month, int64_t day);
 /* The weekday of a day number: 1 = Sunday ... 7 = Saturday (the protocol's numbering). */
 int streak_weekday_of(int32_t days);
 

@@ -35,6 +35,12 @@ struct streak_client {
     uint32_t next_id;
     int closed;
     streak_status close_status; /* why the connection is unusable, once closed */
+    /* The frame being received: kept across calls, so that a deadline that passes mid-frame
+     * leaves the connection usable (the next read goes on where this one stopped). */
+    uint8_t rx_header[9];
+    size_t rx_header_got;
+    uint8_t *rx_body; /* NULL until the header is complete */
+    size_t rx_body_got;
 };
 
 static const char *const CODE_NAMES[] = {
@@ -61,6 +67,10 @@ static streak_code set_status(streak_status *status, streak_code code, const cha
 int streak_parse_address(const char *address, char *host, size_t host_size, uint16_t *port) {
     const char *colon = address != NULL ? strrchr(address, ':') : NULL;
     if (colon == NULL || colon[1] == '\0') return -1;
+    /* Digits only: strtol alone takes " 80" and "+80". */
+    for (const char *p = colon + 1; *p != '\0'; p++) {
+        if (*p < '0' || *p > '9') return -1;
+    }
     char *end = NULL;
     long value = strtol(colon + 1, &end, 10);
     if (*end != '\0' || value < 0 || value > 65535) return -1;
@@ -113,6 +123,8 @@ static streak_code fail(streak_client *c, streak_status *status, streak_code cod
         }
         close(c->fd);
         c->fd = -1;
+        free(c->rx_body);
+        c->rx_body = NULL;
     }
     return set_status(status, c->close_status.code, "%s", c->close_status.message);
 }
@@ -153,18 +165,22 @@ static streak_code send_all(streak_client *c, const uint8_t *data, size_t length
     return STREAK_OK;
 }
 
-/* Reads exactly `length` bytes before `deadline`. Returns OK, DEADLINE_EXCEEDED (nothing
- * consumed is lost only when called for a frame's first byte) or UNAVAILABLE. */
-static streak_code recv_exact(streak_client *c, uint8_t *buffer, size_t length, int64_t deadline,
-                              streak_status *status) {
-    size_t got = 0;
+/* Reads into buffer[*got ... length - 1] before `deadline`, advancing *got. Returns OK (all
+ * `length` bytes there), DEADLINE_EXCEEDED (what arrived is kept in buffer and *got) or UNAVAILABLE. */
+static streak_code recv_into(streak_client *c, uint8_t *buffer, size_t *got_bytes, size_t length, int64_t deadline,
+                             streak_status *status) {
+    size_t got = *got_bytes;
+    streak_code code = STREAK_OK;
     while (got < length) {
         /* Bytes TLS already decrypted wait inside the SSL object, where poll cannot see them. */
         if (c->ssl == NULL || SSL_pending(c->ssl) == 0) {
             struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
             int ready = poll(&pfd, 1, remaining_ms(deadline));
             if (ready < 0 && errno == EINTR) continue;
-            if (ready == 0) return set_status(status, STREAK_DEADLINE_EXCEEDED, "deadline exceeded (client)");
+            if (ready == 0) {
+                code = set_status(status, STREAK_DEADLINE_EXCEEDED, "deadline exceeded (client)");
+                break;
+            }
         }
         if (c->ssl != NULL) {
             size_t want = length - got;
@@ -177,17 +193,28 @@ static streak_code recv_exact(streak_client *c, uint8_t *buffer, size_t length, 
             if (error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE) continue;
             const char *message = error == SSL_ERROR_ZERO_RETURN ? "server closed the connection" : tls_reason();
             if (error == SSL_ERROR_SYSCALL && ERR_peek_error() == 0) message = "server closed the connection";
-            return fail(c, status, STREAK_UNAVAILABLE, message);
+            code = fail(c, status, STREAK_UNAVAILABLE, message);
+            break;
         }
         ssize_t n = recv(c->fd, buffer + got, length - got, 0);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             const char *message = n == 0 ? "server closed the connection" : strerror(errno);
-            return fail(c, status, STREAK_UNAVAILABLE, message);
+            code = fail(c, status, STREAK_UNAVAILABLE, message);
+            break;
         }
         got += (size_t)n;
     }
-    return STREAK_OK;
+    *got_bytes = got;
+    return code;
+}
+
+/* Reads exactly `length` bytes before `deadline` (what arrived before a deadline is lost: for the
+ * preface only). Returns OK, DEADLINE_EXCEEDED or UNAVAILABLE. */
+static streak_code recv_exact(streak_client *c, uint8_t *buffer, size_t length, int64_t deadline,
+                              streak_status *status) {
+    size_t got = 0;
+    return recv_into(c, buffer, &got, length, deadline, status);
 }
 
 typedef struct {
@@ -212,30 +239,36 @@ static streak_code send_frame(streak_client *c, uint8_t kind, uint32_t request_i
     return code;
 }
 
-/* Reads one frame. A deadline that passes mid-frame makes the connection unusable. */
+/* Reads one frame before `deadline`. A deadline that passes mid-frame returns DEADLINE_EXCEEDED
+ * and keeps what arrived in the client, so that the connection stays usable: the next read
+ * resumes the frame. A length under 5 or over the maximum is refused from the length alone
+ * (PROTOCOL.md section 2): INTERNAL, and the connection is closed. */
 static streak_code read_frame(streak_client *c, frame *out, int64_t deadline, streak_status *status) {
-    uint8_t header[9];
-    streak_code code = recv_exact(c, header, 1, deadline, status);
-    if (code != STREAK_OK) return code;
-    /* The rest of the frame is owed by the server now: allow it 10 more seconds at most. */
-    int64_t rest_deadline = now_ms() + 10000;
-    if ((code = recv_exact(c, header + 1, 8, rest_deadline, status)) != STREAK_OK) {
-        return code == STREAK_DEADLINE_EXCEEDED ? fail(c, status, STREAK_UNAVAILABLE, "partial frame") : code;
+    streak_code code;
+    if (c->rx_header_got < 4 && (code = recv_into(c, c->rx_header, &c->rx_header_got, 4, deadline, status)) != STREAK_OK) {
+        return code;
     }
-    uint32_t length = get_u32(header);
+    uint32_t length = get_u32(c->rx_header);
     if (length < 5 || length > MAX_FRAME_SIZE) {
-        return fail(c, status, STREAK_INTERNAL, "bad frame length from the server");
+        char message[128];
+        snprintf(message, sizeof message, "bad frame from the server: length %u is not 5...%u", (unsigned)length,
+                 MAX_FRAME_SIZE);
+        return fail(c, status, STREAK_INTERNAL, message);
     }
-    out->kind = header[4];
-    out->request_id = get_u32(header + 5);
+    if ((code = recv_into(c, c->rx_header, &c->rx_header_got, 9, deadline, status)) != STREAK_OK) return code;
+    if (c->rx_body == NULL) {
+        c->rx_body = malloc(length - 5 + 1);
+        c->rx_body_got = 0;
+        if (c->rx_body == NULL) return fail(c, status, STREAK_INTERNAL, "out of memory");
+    }
+    if ((code = recv_into(c, c->rx_body, &c->rx_body_got, length - 5, deadline, status)) != STREAK_OK) return code;
+    out->kind = c->rx_header[4];
+    out->request_id = get_u32(c->rx_header + 5);
+    out->body = c->rx_body;
     out->body_length = length - 5;
-    out->body = malloc(out->body_length + 1);
-    if (out->body == NULL) return fail(c, status, STREAK_INTERNAL, "out of memory");
-    if ((code = recv_exact(c, out->body, out->body_length, rest_deadline, status)) != STREAK_OK) {
-        free(out->body);
-        out->body = NULL;
-        return code == STREAK_DEADLINE_EXCEEDED ? fail(c, status, STREAK_UNAVAILABLE, "partial frame") : code;
-    }
+    c->rx_body = NULL;
+    c->rx_body_got = 0;
+    c->rx_header_got = 0;
     return STREAK_OK;
 }
 
@@ -446,12 +479,25 @@ streak_client *streak_connect_tls(const char *host, uint16_t port, int timeout_m
      * GOAWAY follows the preface and the first call reports it). A GOAWAY in place of the preface
      * is understood too, for peers that skip it. */
     uint8_t answer[8];
-    if (recv_exact(c, answer, sizeof answer, deadline, status) != STREAK_OK) goto failed;
+    streak_code code = recv_exact(c, answer, sizeof answer, deadline, status);
+    if (code == STREAK_DEADLINE_EXCEEDED) goto preface_timeout;
+    if (code != STREAK_OK) {
+        char reason[sizeof status->message];
+        snprintf(reason, sizeof reason, "%s", c->close_status.message);
+        set_status(status, STREAK_UNAVAILABLE, "cannot connect to %s:%u: no Streakd preface: %s", host,
+                   (unsigned)port, reason);
+        goto failed;
+    }
     if (memcmp(answer, PREFACE, sizeof PREFACE) == 0) return c;
     uint32_t length = get_u32(answer);
     if (answer[4] == KIND_GOAWAY && length >= 5 + 4 + 3 && length <= 5 + 4 + 3 + 65535) {
         uint8_t *rest = malloc(length - 4);
-        if (rest != NULL && recv_exact(c, rest, length - 4, deadline, status) == STREAK_OK) {
+        code = rest != NULL ? recv_exact(c, rest, length - 4, deadline, status) : STREAK_INTERNAL;
+        if (code == STREAK_DEADLINE_EXCEEDED) {
+            free(rest);
+            goto preface_timeout;
+        }
+        if (code == STREAK_OK) {
             /* answer[5..7] + rest: request_id (4 bytes, 3 in answer), then the GOAWAY body. */
             size_t offset = 0;
             streak_status goaway = {0};
@@ -464,6 +510,11 @@ streak_client *streak_connect_tls(const char *host, uint16_t port, int timeout_m
         free(rest);
     }
     set_status(status, STREAK_UNAVAILABLE, "the server did not answer with the Streakd preface");
+    goto failed;
+preface_timeout:
+    /* As the TCP connect and the TLS handshake: UNAVAILABLE once timeout_ms passed. */
+    set_status(status, STREAK_UNAVAILABLE, "cannot connect to %s:%u: timed out after %d ms waiting for the server's preface",
+               host, (unsigned)port, timeout_ms);
 failed:
     if (c->ssl != NULL) SSL_free(c->ssl);
     if (c->fd >= 0) close(c->fd);
@@ -478,6 +529,7 @@ void streak_close(streak_client *client) {
         SSL_free(client->ssl);
     }
     if (client->fd >= 0) close(client->fd);
+    free(client->rx_body);
     free(client);
 }
 
@@ -492,10 +544,18 @@ static streak_code send_request(streak_client *c, const char *method, const char
     if (c->closed) return set_status(status, c->close_status.code, "%s", c->close_status.message);
 
     /* Request body: method, metadata count, entries, message. */
-    if (method[0] == '/') snprintf(path, path_size, "%s", method);
-    else snprintf(path, path_size, SERVICE_PREFIX "%s", method);
+    /* Refused rather than cut short: a cut path or token would only fail obscurely at the server. */
+    int path_length_needed = method[0] == '/' ? snprintf(path, path_size, "%s", method)
+                                              : snprintf(path, path_size, SERVICE_PREFIX "%s", method);
+    if (path_length_needed < 0 || (size_t)path_length_needed >= path_size) {
+        return set_status(status, STREAK_INVALID_ARGUMENT, "method path too long (%d bytes; at most %zu)",
+                          path_length_needed, path_size - 1);
+    }
     char authorization[600] = "";
-    if (token != NULL) snprintf(authorization, sizeof authorization, "Bearer %s", token);
+    if (token != NULL && (size_t)snprintf(authorization, sizeof authorization, "Bearer %s", token) >= sizeof authorization) {
+        return set_status(status, STREAK_INVALID_ARGUMENT, "%s: token too long (%zu bytes; at most %zu)", path,
+                          strlen(token), sizeof authorization - 1 - 7);
+    }
     char deadline_text[16] = "";
     if (deadline_ms > 0) snprintf(deadline_text, sizeof deadline_text, "%d", deadline_ms);
 
@@ -530,42 +590,64 @@ static streak_code send_request(streak_client *c, const char *method, const char
     return code;
 }
 
+/* A protocol error by the server: the connection is closed, INTERNAL. */
+static streak_code protocol_error(streak_client *c, frame *f, streak_status *status, const char *format, ...) {
+    char message[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    free(f->body);
+    f->body = NULL;
+    char text[300];
+    snprintf(text, sizeof text, "bad frame from the server: %s", message);
+    return fail(c, status, STREAK_INTERNAL, text);
+}
+
 /* The next RESPONSE, STREAM_MESSAGE or END_STREAM for request `id` (free out->body). A server
  * PING is answered, frames for other ids (late answers to cancelled calls) are dropped, and a
- * GOAWAY that excludes `id` ends the call with UNAVAILABLE. Returns DEADLINE_EXCEEDED (nothing
- * sent) when `deadline` passes first. */
+ * GOAWAY that excludes `id` ends the call with UNAVAILABLE. A frame that breaks PROTOCOL.md
+ * section 2.1 (an unknown kind, a GOAWAY or PING of the wrong size, a request id a kind may not
+ * have) closes the connection with INTERNAL. Returns DEADLINE_EXCEEDED (nothing sent) when
+ * `deadline` passes first. */
 static streak_code await_frame(streak_client *c, uint32_t id, int64_t deadline, frame *out, streak_status *status) {
     for (;;) {
         frame f = {0};
         streak_code code = read_frame(c, &f, deadline, status);
         if (code != STREAK_OK) return code;
-        if (f.kind == KIND_PING) {
-            code = send_frame(c, KIND_PONG, 0, f.body, f.body_length, status);
+        if (f.kind == KIND_PING || f.kind == KIND_PONG) {
+            if (f.body_length != 8 || f.request_id != 0) {
+                return protocol_error(c, &f, status, "a %s with %zu bytes and request id %u (8 bytes, id 0)",
+                                      f.kind == KIND_PING ? "PING" : "PONG", f.body_length, (unsigned)f.request_id);
+            }
+            code = f.kind == KIND_PING ? send_frame(c, KIND_PONG, 0, f.body, f.body_length, status) : STREAK_OK;
             free(f.body);
             if (code != STREAK_OK) return code;
-            continue;
+            continue; /* a PONG: this client sends no PING, so it answers none of ours */
         }
         if (f.kind == KIND_GOAWAY) {
-            uint32_t last = f.body_length >= 4 ? get_u32(f.body) : 0;
             streak_status reason = {0};
             size_t offset = 0;
-            int has_reason = f.body_length > 4 && parse_status(f.body + 4, f.body_length - 4, &reason, &offset) == 0;
+            if (f.request_id != 0 || f.body_length < 4 ||
+                parse_status(f.body + 4, f.body_length - 4, &reason, &offset) != 0 || 4 + offset != f.body_length) {
+                return protocol_error(c, &f, status, "a GOAWAY of %zu bytes (u32 last_request_id, status header, nothing after)",
+                                      f.body_length);
+            }
+            uint32_t last = get_u32(f.body);
             free(f.body);
             if (id > last) {
                 char message[sizeof reason.message + 96];
-                if (has_reason) {
-                    snprintf(message, sizeof message, "server going away (%s: %s); request not processed",
-                             streak_code_name(reason.code), reason.message);
-                } else {
-                    snprintf(message, sizeof message, "server going away; request not processed");
-                }
+                snprintf(message, sizeof message, "server going away (%s: %s); request not processed",
+                         streak_code_name(reason.code), reason.message);
                 return fail(c, status, STREAK_UNAVAILABLE, message);
             }
             continue; /* it will still answer ours */
         }
-        if (f.request_id != id ||
-            (f.kind != KIND_RESPONSE && f.kind != KIND_STREAM_MESSAGE && f.kind != KIND_END_STREAM)) {
-            free(f.body); /* a late answer to a cancelled call, or a stray frame */
+        if (f.kind != KIND_RESPONSE && f.kind != KIND_STREAM_MESSAGE && f.kind != KIND_END_STREAM) {
+            return protocol_error(c, &f, status, "frame kind %u", (unsigned)f.kind);
+        }
+        if (f.request_id != id) {
+            free(f.body); /* a late answer to a cancelled call */
             continue;
         }
         *out = f;
@@ -580,6 +662,10 @@ static streak_code final_status(streak_client *c, const frame *f, size_t *payloa
     streak_status answer = {0};
     if (parse_status(f->body, f->body_length, &answer, &offset) != 0) {
         return fail(c, status, STREAK_INTERNAL, "malformed status header from the server");
+    }
+    /* An END_STREAM has nothing after its status (PROTOCOL.md section 2.1). */
+    if (f->kind == KIND_END_STREAM && offset != f->body_length) {
+        return fail(c, status, STREAK_INTERNAL, "bad frame from the server: bytes after an END_STREAM's status");
     }
     if (payload_offset != NULL) *payload_offset = offset;
     if (status != NULL) *status = answer;
@@ -612,8 +698,12 @@ streak_code streak_call(streak_client *c, const char *method, const char *token,
         }
         if (code != STREAK_OK) return code;
         if (f.kind != KIND_RESPONSE) {
-            free(f.body); /* not ours to read: a unary method has no stream */
-            continue;
+            /* A unary method gets exactly one RESPONSE (PROTOCOL.md section 2). */
+            const char *kind = f.kind == KIND_STREAM_MESSAGE ? "STREAM_MESSAGE" : "END_STREAM";
+            free(f.body);
+            char message[320];
+            snprintf(message, sizeof message, "bad frame from the server: a %s for the unary call %s", kind, path);
+            return fail(c, status, STREAK_INTERNAL, message);
         }
         size_t offset = 0;
         code = final_status(c, &f, &offset, status);

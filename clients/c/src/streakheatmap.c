@@ -10,6 +10,17 @@ int streak_packed_from_message(const Streak__V1__PackedHeatmap *message, streak_
         if (error != NULL && error_size > 0) snprintf(error, error_size, "packed heatmap: from and to are required");
         return -1;
     }
+    /* Real days only (PROTOCOL.md section 9.7), checked before any arithmetic on them. */
+    const Streak__V1__Date *dates[2] = {message->from, message->to};
+    for (int i = 0; i < 2; i++) {
+        if (!streak_date_is_valid(dates[i]->year, dates[i]->month, dates[i]->day)) {
+            if (error != NULL && error_size > 0) {
+                snprintf(error, error_size, "packed heatmap: %s %d-%02d-%02d is not a day in 0001-01-01...9999-12-31",
+                         i == 0 ? "from" : "to", (int)dates[i]->year, (int)dates[i]->month, (int)dates[i]->day);
+            }
+            return -1;
+        }
+    }
     out->from_day = streak_days_from_civil(message->from->year, message->from->month, message->from->day);
     out->to_day = streak_days_from_civil(message->to->year, message->to->month, message->to->day);
     out->week_start = message->week_start >= 1 && message->week_start <= 7 ? (int)message->week_start : 0;

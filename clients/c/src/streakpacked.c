@@ -15,28 +15,40 @@ static int fail(char *error, size_t size, const char *format, ...) {
     return -1;
 }
 
-/* Howard Hinnant's days_from_civil / civil_from_days. */
+/* Howard Hinnant's days_from_civil / civil_from_days, in 64-bit arithmetic so that no int32_t
+ * input overflows; results outside int32_t saturate (only days of years beyond +-5.8 million). */
+static int32_t saturate(int64_t value) {
+    return value < INT32_MIN ? INT32_MIN : value > INT32_MAX ? INT32_MAX : (int32_t)value;
+}
+
 int32_t streak_days_from_civil(int32_t year, int32_t month, int32_t day) {
-    int32_t y = month <= 2 ? year - 1 : year;
-    int32_t era = (y >= 0 ? y : y - 399) / 400;
-    int32_t yoe = y - era * 400;
-    int32_t doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-    int32_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
+    int64_t y = (int64_t)year - (month <= 2);
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * ((int64_t)month + (month > 2 ? -3 : 9)) + 2) / 5 + (int64_t)day - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return saturate(era * 146097 + doe - 719468);
 }
 
 void streak_civil_from_days(int32_t days, int32_t *year, int32_t *month, int32_t *day) {
-    int32_t z = days + 719468;
-    int32_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int32_t doe = z - era * 146097;
-    int32_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int32_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int32_t mp = (5 * doy + 2) / 153;
-    int32_t d = doy - (153 * mp + 2) / 5 + 1;
-    int32_t m = mp < 10 ? mp + 3 : mp - 9;
-    *year = yoe + era * 400 + (m <= 2 ? 1 : 0);
-    *month = m;
-    *day = d;
+    int64_t z = (int64_t)days + 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    int64_t d = doy - (153 * mp + 2) / 5 + 1;
+    int64_t m = mp < 10 ? mp + 3 : mp - 9;
+    *year = (int32_t)(yoe + era * 400 + (m <= 2 ? 1 : 0));
+    *month = (int32_t)m;
+    *day = (int32_t)d;
+}
+
+int streak_date_is_valid(int64_t year, int64_t month, int64_t day) {
+    static const int8_t lengths[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (year < 1 || year > 9999 || month < 1 || month > 12 || day < 1) return 0;
+    int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return day <= lengths[month - 1] + (month == 2 && leap);
 }
 
 int streak_weekday_of(int32_t days) {
@@ -146,13 +158,6 @@ static int date_visit(uint32_t field, uint32_t wire_type, uint64_t value, const 
     return 0;
 }
 
-static int valid_date(const date_fields *d) {
-    static const int8_t lengths[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (d->year < 1 || d->year > 9999 || d->month < 1 || d->month > 12 || d->day < 1) return 0;
-    int leap = (d->year % 4 == 0 && d->year % 100 != 0) || d->year % 400 == 0;
-    return d->day <= lengths[d->month - 1] + (d->month == 2 && leap);
-}
-
 typedef struct {
     streak_packed *out;
     int has_from, has_to, bad_date;
@@ -165,8 +170,8 @@ static int packed_visit(uint32_t field, uint32_t wire_type, uint64_t value, cons
     if ((field == 1 || field == 2) && wire_type == 2) {
         date_fields date = {0, 0, 0};
         if (pb_fields(bytes, n, date_visit, &date) != 0) return -1;
-        if (!valid_date(&date)) {
-            state->bad_date = 1;
+        if (!streak_date_is_valid(date.year, date.month, date.day)) {
+            if (state->bad_date == 0) state->bad_date = (int)field;
             return 0;
         }
         int32_t day = streak_days_from_civil((int32_t)date.year, (int32_t)date.month, (int32_t)date.day);
@@ -198,7 +203,10 @@ int streak_packed_parse(const uint8_t *message, size_t length, streak_packed *ou
     if (pb_fields(message, length, packed_visit, &state) != 0) {
         return fail(error, error_size, "packed heatmap: not a valid protobuf message");
     }
-    if (state.bad_date) return fail(error, error_size, "packed heatmap: from or to is not a day");
+    if (state.bad_date) {
+        return fail(error, error_size, "packed heatmap: %s is not a day in 0001-01-01...9999-12-31",
+                    state.bad_date == 1 ? "from" : "to");
+    }
     if (!state.has_from || !state.has_to) return fail(error, error_size, "packed heatmap: from and to are required");
     if (out->week_start == 0) return fail(error, error_size, "packed heatmap: week_start is required");
     return 0;
@@ -273,6 +281,11 @@ int streak_packed_decode(const streak_packed *packed, streak_packed_day *days, s
                          streak_packed_grid *grid, char *error, size_t error_size) {
     if (packed->week_start < 1 || packed->week_start > 7) {
         return fail(error, error_size, "packed heatmap: week_start is required");
+    }
+    /* from_day and to_day may come from anywhere (a caller's own struct): checked before any arithmetic. */
+    if (packed->from_day < STREAK_PACKED_FIRST_DAY || packed->from_day > STREAK_PACKED_LAST_DAY ||
+        packed->to_day < STREAK_PACKED_FIRST_DAY || packed->to_day > STREAK_PACKED_LAST_DAY) {
+        return fail(error, error_size, "packed heatmap: from or to is outside 0001-01-01...9999-12-31");
     }
     if (packed->from_day > packed->to_day || packed->to_day - packed->from_day >= STREAK_PACKED_MAX_DAYS) {
         return fail(error, error_size, "packed heatmap: the range is not 1...%d days", STREAK_PACKED_MAX_DAYS);

@@ -185,7 +185,9 @@ class ServerStream(Generic[T]):
         if frame.kind == FrameKind.STREAM_MESSAGE:
             return self._message(frame.body)
         try:
-            status, _ = framing.decode_status(frame.body)
+            status, rest = framing.decode_status(frame.body)
+            if rest and frame.kind == FrameKind.END_STREAM:  # nothing after it (PROTOCOL.md section 2.1)
+                raise framing.FramingError(f"{len(rest)} bytes after an END_STREAM's status")
         except framing.FramingError as exc:
             status = framing.StatusHeader(StatusCode.INTERNAL, f"{self._METHOD}: bad status header: {exc}")
         self._finish(status)
@@ -390,6 +392,8 @@ class Client:
             if frame is None:
                 conn.cancel(request_id)
                 raise StreakError(StatusCode.DEADLINE_EXCEEDED, f"{method}: deadline exceeded (client)")
+            if frame.kind == FrameKind.STREAM_MESSAGE:
+                raise StreakError(StatusCode.INTERNAL, f"{method}: the server sent a STREAM_MESSAGE for a unary call")
             try:
                 status, payload = framing.decode_status(frame.body)
             except framing.FramingError as exc:
@@ -465,8 +469,10 @@ class Client:
         import again changes nothing. Records the server cannot apply are listed in the result's
         `errors`; the rest is applied.
 
-        A request must fit in one frame (4 MiB, about 400,000 dates): send a large history in
-        several calls (a habit split over calls is matched by name in the later ones).
+        A request holds about 120,000 dates (the server's 16 MiB decoding budget: each date
+        unpacks to a message of its own; more is RESOURCE_EXHAUSTED): send a large history in
+        several calls of, say, 20,000 dates (a habit split over calls is matched by name in the
+        later ones).
         """
         response = self.call("ImportData", request, timeout=timeout, habits=_import_habits(habits),
                              rest_periods=_rest_periods(rest_periods), settings=_settings(settings))

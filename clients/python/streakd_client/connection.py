@@ -38,6 +38,7 @@ class Connection:
             raise StreakError(StatusCode.UNAVAILABLE, f"cannot connect to {host}:{port}: {exc}") from exc
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        self._address = address
         self._sock: socket.socket = (sock if tls is None
                                      else _tls.wrap(sock, tls, server_hostname or host, address))
         self._tls = tls is not None
@@ -102,10 +103,16 @@ class Connection:
         if timeout is not None:
             entries.append(("deadline-ms", str(max(0, math.ceil(timeout * 1000)))))
         entries.extend(metadata or [])
+        body = RequestBody(method, entries, message).encode()
+        # The server refuses a frame over its limit (4 MiB by default) with GOAWAY and closes the
+        # connection, failing every call on it: refuse it here instead, unsent.
+        if framing.MIN_LENGTH + len(body) > framing.DEFAULT_MAX_FRAME_SIZE:
+            raise StreakError(StatusCode.RESOURCE_EXHAUSTED,
+                              f"{method}: request too large ({framing.MIN_LENGTH + len(body)} bytes; the frame limit "
+                              f"is {framing.DEFAULT_MAX_FRAME_SIZE}): nothing was sent; send less per request")
         with self._state_lock:
             request_id = self._allocate_id()
             self._queues[request_id] = collections.deque()
-        body = RequestBody(method, entries, message).encode()
         self._send(framing.encode_frame(FrameKind.REQUEST, request_id, body))
         return request_id
 
@@ -210,6 +217,8 @@ class Connection:
                 self._dispatch(frame)
         except framing.PrefaceRefused as exc:
             self._fail(StatusHeader(exc.status.code, exc.status.message))
+        except framing.NotStreakd as exc:
+            self._fail(StatusHeader(StatusCode.UNAVAILABLE, f"cannot connect to {self._address}: {exc}"))
         except framing.FramingError as exc:
             self._fail(StatusHeader(StatusCode.INTERNAL, f"bad frame from the server: {exc}"))
 

@@ -29,7 +29,7 @@ def to_pb_date(value: DateLike) -> types_pb2.Date:
         return types_pb2.Date(year=value.year, month=value.month, day=value.day)
     if isinstance(value, str):
         parts = value.split("-")
-        if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        if [len(p) for p in parts] != [4, 2, 2] or not all(p.isascii() and p.isdigit() for p in parts):
             raise ValueError(f"not a YYYY-MM-DD date: {value!r}")
         year, month, day = (int(p) for p in parts)
         return types_pb2.Date(year=year, month=month, day=day)

@@ -41,7 +41,8 @@ class StreakError(Exception):
     """A call that did not end with OK: the server's status, or a local failure mapped to one.
 
     Local failures: connection lost or refused -> UNAVAILABLE, the client-side deadline
-    passed -> DEADLINE_EXCEEDED, a response that does not parse -> INTERNAL.
+    passed -> DEADLINE_EXCEEDED, a response that does not parse -> INTERNAL, a request over the
+    4 MiB frame limit -> RESOURCE_EXHAUSTED (unsent).
     """
 
     def __init__(self, code: int, message: str = "") -> None:

@@ -200,20 +200,21 @@ class FrameDecoder:
     def next_frame(self) -> Frame | None:
         """The next complete frame, or None when more bytes are needed."""
         if self._expect_preface:
-            if len(self._buffer) < len(PREFACE):
-                if PREFACE.startswith(bytes(self._buffer)):
+            head = bytes(self._buffer[: len(PREFACE)])
+            if PREFACE.startswith(head):
+                if len(head) < len(PREFACE):
                     return None
-                # Not the preface: may be a GOAWAY frame refusing ours.
-            elif bytes(self._buffer[: len(PREFACE)]) == PREFACE:
                 del self._buffer[: len(PREFACE)]
                 self._expect_preface = False
-            if self._expect_preface:
+            else:
+                # Not the preface: a GOAWAY frame refusing ours, or a peer that is not streakd
+                # (an HTTP server, say), told apart by the first bytes that cannot be a GOAWAY.
+                if not _could_be_goaway(head):
+                    raise NotStreakd(head)
                 frame = self._next_raw()
                 if frame is None:
                     return None
-                if frame.kind == FrameKind.GOAWAY:
-                    raise PrefaceRefused(frame)
-                raise FramingError("server did not answer with the preface")
+                raise PrefaceRefused(frame)
         return self._next_raw()
 
     def _next_raw(self) -> Frame | None:
@@ -230,6 +231,24 @@ class FrameDecoder:
         body = bytes(self._buffer[HEADER_SIZE : 4 + length])
         del self._buffer[: 4 + length]
         return Frame(kind, request_id, body)
+
+
+def _could_be_goaway(head: bytes) -> bool:
+    """Whether the first bytes of an answer can start a GOAWAY frame: a length of 12 (an empty
+    status message) to 65,547, then kind 8."""
+    if len(head) >= 4 and not 12 <= int.from_bytes(head[:4], "big") <= 12 + 0xFFFF:
+        return False
+    if (len(head) >= 1 and head[0] != 0) or (len(head) >= 2 and head[1] > 1):
+        return False
+    return len(head) < 5 or head[4] == FrameKind.GOAWAY
+
+
+class NotStreakd(FramingError):
+    """The peer answered the preface with bytes that are neither streakd's preface nor a GOAWAY."""
+
+    def __init__(self, head: bytes) -> None:
+        self.head = head
+        super().__init__(f"the server did not answer with the Streakd preface (it sent {head!r})")
 
 
 class PrefaceRefused(FramingError):

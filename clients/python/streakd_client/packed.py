@@ -233,11 +233,14 @@ def decode_packed_heatmap(message: types_pb2.PackedHeatmap, *, accessibility_lab
     cells = packed_cells(message)
     absent = HeatmapCell(False, None, 0, 0, 0, 0, "", 0, False)
     weeks = []
-    column = first - _dt.timedelta(days=lead)
-    while column <= last:
+    # Day numbers, not dates: the first column may start before 0001-01-01 and the last end after
+    # 9999-12-31, where datetime.date cannot go.
+    first_number, last_number = first.toordinal(), last.toordinal()
+    column = first_number - lead
+    while column <= last_number:
         row_cells = []
         for offset in range(7):
-            index = (column - first).days + offset
+            index = column - first_number + offset
             if 0 <= index < len(cells):
                 cell = cells[index]
                 label = accessibility_label(cell) if accessibility_labels else ""
@@ -245,7 +248,7 @@ def decode_packed_heatmap(message: types_pb2.PackedHeatmap, *, accessibility_lab
                                              label, cell.due, cell.rest))
             else:
                 row_cells.append(absent)
-        weeks.append(HeatmapWeek(max(column, first), tuple(row_cells)))
-        column += _dt.timedelta(days=7)
+        weeks.append(HeatmapWeek(_dt.date.fromordinal(max(column, first_number)), tuple(row_cells)))
+        column += 7
     labels = tuple(MonthLabel.from_pb(label) for label in message.month_labels)
     return Heatmap(first, last, week_start, tuple(weeks), labels, _LEGEND)

@@ -177,3 +177,25 @@ def test_unarchive_and_delete(example):
 def test_a_wrong_token_is_unauthenticated(example):
     out, _ = run(example, "export", token="nope")
     assert out.returncode == 1 and "UNAUTHENTICATED (16)" in out.stderr
+
+
+def test_copy_of_160000_records_goes_in_requests_of_20000_dates(example, server):
+    """A habit with more dates than one ImportData request holds (about 120,000, the server's
+    decoding budget; one request of 160,000 was RESOURCE_EXHAUSTED): copy sends 8 requests of
+    20,000, the later ones matching the habit by name, and the copy is whole."""
+    import datetime
+
+    from streakd_client import Client, ImportHabit
+
+    source, target = server.add_user("big-source"), server.add_user("big-target")
+    start = datetime.date(1600, 1, 1)
+    days = [start + datetime.timedelta(days=i) for i in range(160_000)]
+    with Client(server.host, server.port, token=source, timeout=120) as client:
+        for k in range(0, len(days), 20_000):
+            client.import_data([ImportHabit("Long", created_on=start, completions=days[k:k + 20_000])])
+    out = subprocess.run([example, "--server", server.address, "--token", source, "copy", "--to-token-file",
+                          "/dev/stdin"], input=target, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1:3] == [
+        "import requests: 8 of at most 20000 dates",
+        "imported: habits created 1, matched 7, completions 160000, skips 0, rest periods 0, schedules 0, errors 0"]

@@ -6,7 +6,7 @@ import subprocess
 import pytest
 
 from fakeserver import FakeServer
-from streakd_client import service_pb2
+from streakd_client import service_pb2, types_pb2
 from streakd_client.framing import FrameKind, RequestBody
 
 
@@ -107,3 +107,31 @@ def test_a_packed_get_heatmap_from_the_fake_server(example):
     assert lines[1] == "Mar"
     assert lines[2:] == EXPECTED.splitlines()[1:15]
     assert len(seen) == 1 and seen[0].packed and seen[0].packed_month_labels and seen[0].week_start.weekday == 2
+
+
+@pytest.mark.parametrize("dates, message", [
+    ((2024, 2, 30, 2024, 3, 5), "from 2024-02-30 is not a day"),
+    ((2024, 13, 1, 2025, 1, 3), "from 2024-13-01 is not a day"),
+    ((2024, 3, 1, 2024, 4, 31), "to 2024-04-31 is not a day"),
+    ((-5000000, 1, 1, 5000000, 1, 1), "from -5000000-01-01 is not a day"),
+])
+def test_a_packed_heatmap_with_impossible_dates_is_refused(example, dates, message):
+    """The protobuf-c path (streak_packed_from_message) checks from and to as the parser does."""
+    fy, fm, fd, ty, tm, td = dates
+
+    def handler(conn, frame, server):
+        if frame.kind != FrameKind.REQUEST:
+            return
+        packed = types_pb2.PackedHeatmap(week_start=2, days=3, levels=b"\x3f", percents=bytes([100, 100, 100]),
+                                         active=b"\x19", excused=b"\x18",
+                                         to=types_pb2.Date(year=ty, month=tm, day=td))
+        getattr(packed, "from").CopyFrom(types_pb2.Date(year=fy, month=fm, day=fd))
+        conn.respond(frame.request_id, payload=service_pb2.GetHeatmapResponse(packed=packed).SerializeToString())
+
+    server = FakeServer(handler)
+    try:
+        out = run(example, "--server", f"127.0.0.1:{server.port}", "--token", "tok", "--list")
+    finally:
+        server.close()
+    assert out.returncode == 1, out.stdout
+    assert message in out.stderr, out.stderr

@@ -90,6 +90,9 @@ def test_bad_connection_options_are_usage_errors(example, clean_env, tmp_path):
                  "not HOST:PORT: 'localhost'")
     assert_usage(run(binary, "--token", "t", *own, env=dict(clean_env, STREAK_SERVER="nowhere")), name,
                  "not HOST:PORT: 'nowhere' (from $STREAK_SERVER)")
+    for loose in ("a: 80", "a:+80", "a:80 ", "a:-1"):
+        assert_usage(run(binary, "--server", loose, "--token", "t", *own, env=clean_env), name,
+                     f"not HOST:PORT: '{loose}'")
     assert_usage(run(binary, "--token", "t", "--token-file", str(tmp_path / "token"), *own, env=clean_env), name,
                  "--token and --token-file exclude each other")
     assert_usage(run(binary, "--token", "", *own, env=clean_env), name,
@@ -197,6 +200,9 @@ def test_streak_tls_off_and_no_ca_file_without_tls(example, clean_env):
 @pytest.mark.parametrize("name, args, message", [
     ("streak-example", ["--date", "March"], "--date must be a date, YYYY-MM-DD, not 'March'"),
     ("streak-example", ["--as-of", "2024-03"], "--as-of must be a date, YYYY-MM-DD, not '2024-03'"),
+    ("streak-example", ["--date", "2024-3-1"], "--date must be a date, YYYY-MM-DD, not '2024-3-1'"),
+    ("streak-example", ["--date", "99999-01-01"], "--date must be a date, YYYY-MM-DD, not '99999-01-01'"),
+    ("streak-example", ["--date", "+2024-03-01"], "--date must be a date, YYYY-MM-DD, not '+2024-03-01'"),
     ("streak-example", ["--habit"], "--habit needs a value"),
     ("streak-example", ["Read"], "unexpected argument 'Read'"),
     ("streak-schedule-example", ["now"], "unexpected argument 'now'"),
@@ -205,7 +211,8 @@ def test_streak_tls_off_and_no_ca_file_without_tls(example, clean_env):
     ("streak-data-example", ["export", "--page-size", "ten"],
      "--page-size must be a whole number from 0 to 2147483647, not 'ten'"),
     ("streak-data-example", ["export", "extra"], "export takes only [--page-size N]"),
-    ("streak-data-example", ["copy"], "copy takes --to-token-file FILE [--page-size N]"),
+    ("streak-data-example", ["copy"], "copy takes --to-token-file FILE [--page-size N] [--chunk DATES]"),
+    ("streak-data-example", ["copy", "--chunk", "0"], "--chunk must be a whole number from 1 to 1000000, not '0'"),
     ("streak-data-example", ["archive", "2"], "archive takes ID DATE"),
     ("streak-data-example", ["archive", "2", "soon"], "DATE must be a date, YYYY-MM-DD, not 'soon'"),
     ("streak-data-example", ["delete", "two"], "ID must be a whole number from 1 to 9223372036854775807, not 'two'"),

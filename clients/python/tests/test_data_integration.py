@@ -7,7 +7,7 @@ import datetime
 
 import pytest
 
-from streakd_client import Client, Export, ImportHabit, StatusCode, Weekday, service_pb2, types_pb2
+from streakd_client import Client, Export, ImportHabit, StatusCode, StreakError, Weekday, service_pb2, types_pb2
 from streakd_process import StreakdProcess, connected, expect_error, running_streakd, streakd_binary
 
 pytestmark = pytest.mark.integration
@@ -249,3 +249,14 @@ def test_unarchive(client):
     assert error.code == 9 and error.code_name == "FAILED_PRECONDITION"
     assert error.message == f"habit {run.id} is not archived"
     expect_error(StatusCode.NOT_FOUND, client.unarchive_habit, 999999)
+
+
+def test_an_import_over_the_frame_limit_is_refused_unsent_and_the_connection_stays(client):
+    """500,000 dates do not fit a 4 MiB frame: RESOURCE_EXHAUSTED before sending (the server would
+    answer GOAWAY and close the connection), and the next call works."""
+    days = [datetime.date(1000, 1, 1) + datetime.timedelta(days=i) for i in range(500_000)]
+    with pytest.raises(StreakError) as info:
+        client.import_data([ImportHabit("Big", completions=days)])
+    assert info.value.code == StatusCode.RESOURCE_EXHAUSTED and "request too large" in str(info.value)
+    assert client.ping().serving
+    assert [h.name for h in client.list_habits() if h.name == "Big"] == []

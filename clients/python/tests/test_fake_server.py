@@ -278,6 +278,34 @@ def test_refused_preface_is_a_typed_error():
         server.close()
 
 
+def test_a_peer_that_is_not_streakd_is_named():
+    """An HTTP server on the port: UNAVAILABLE "did not answer with the Streakd preface", as the C
+    client says (it was INTERNAL "frame length 1213486160 exceeds the maximum 4194304")."""
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(8)
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+            time.sleep(1)
+
+    port = listener.getsockname()[1]
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(StreakError) as info:
+            Client("127.0.0.1", port, connect_timeout=5)
+    finally:
+        thread.join(5)
+        listener.close()
+    assert info.value.code == StatusCode.UNAVAILABLE
+    assert info.value.message == (f"cannot connect to 127.0.0.1:{port}: the server did not answer with the "
+                                  "Streakd preface (it sent b'HTTP/1.1')"), info.value
+
+
 def test_connection_refused_is_unavailable():
     server = FakeServer(scripted)
     port = server.port
@@ -311,3 +339,38 @@ def test_threads_share_one_connection(client):
     for t in threads:
         t.join(10)
     assert sorted(results) == [bytes([i]) for i in range(20)]
+
+
+def test_a_request_over_the_frame_limit_is_refused_unsent(server, client):
+    """A REQUEST frame over 4 MiB (the server's limit, PROTOCOL.md section 2.2) would get GOAWAY and
+    lose the connection: RESOURCE_EXHAUSTED locally, nothing sent, and the connection stays usable."""
+    fits = 4 * 1024 * 1024 - 200
+    with pytest.raises(StreakError) as info:
+        client.call("Ping", payload=b"x" * (4 * 1024 * 1024))
+    assert info.value.code == StatusCode.RESOURCE_EXHAUSTED
+    assert "request too large" in str(info.value) and "4194304" in str(info.value)
+    assert client.call("Ping", payload=b"y" * fits).payload == b"y" * fits
+    assert [_method(server, rid).method for rid, _ in server.requests] == ["/streak.v1.Streaks/Ping"]
+
+
+def test_a_stream_message_for_a_unary_call_is_named(server):
+    def handler(conn, frame, srv):
+        if frame.kind == FrameKind.REQUEST:
+            conn.send_frame(FrameKind.STREAM_MESSAGE, frame.request_id, b"")
+    server.handler = handler
+    with Client("127.0.0.1", server.port, token="good", timeout=5) as client:
+        with pytest.raises(StreakError) as info:
+            client.call("GetStreak")
+    assert info.value.code == StatusCode.INTERNAL
+    assert "the server sent a STREAM_MESSAGE for a unary call" in info.value.message, info.value
+
+
+def test_bytes_after_an_end_stream_status_are_refused(server):
+    def handler(conn, frame, srv):
+        if frame.kind == FrameKind.REQUEST:
+            conn.send_frame(FrameKind.END_STREAM, frame.request_id, framing.StatusHeader(0, "").encode() + b"junk")
+    server.handler = handler
+    with Client("127.0.0.1", server.port, token="good", timeout=5) as client:
+        with pytest.raises(StreakError) as info:
+            list(client.watch())
+    assert info.value.code == StatusCode.INTERNAL and "bytes after an END_STREAM's status" in info.value.message

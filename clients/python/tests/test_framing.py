@@ -83,7 +83,27 @@ def test_decoder_refused_preface_reports_goaway():
 def test_decoder_rejects_wrong_preface():
     decoder = FrameDecoder(expect_preface=True)
     decoder.feed(b"HTTP/1.1 400 Bad Request\r\n\r\n")
-    with pytest.raises(framing.FramingError):
+    with pytest.raises(framing.NotStreakd, match="did not answer with the Streakd preface"):
+        decoder.next_frame()
+
+
+@pytest.mark.parametrize("head", [b"H", b"\x00\x02", b"\x00\x00\x00\x05", b"\x00\x00\x00\x0c\x02", b"STREAKD\x02"])
+def test_decoder_tells_a_peer_that_is_not_streakd_from_its_first_bytes(head):
+    """Bytes that are neither the preface nor the start of a GOAWAY: refused without waiting for more."""
+    decoder = FrameDecoder(expect_preface=True)
+    decoder.feed(head)
+    with pytest.raises(framing.NotStreakd):
+        decoder.next_frame()
+
+
+def test_decoder_waits_for_a_possible_goaway_in_place_of_the_preface():
+    goaway = framing.encode_frame(FrameKind.GOAWAY, 0, framing.encode_goaway_body(0, 8, "too many connections"))
+    decoder = FrameDecoder(expect_preface=True)
+    for byte in goaway[:-1]:
+        decoder.feed(bytes([byte]))
+        assert decoder.next_frame() is None
+    decoder.feed(goaway[-1:])
+    with pytest.raises(framing.PrefaceRefused):
         decoder.next_frame()
 
 

@@ -129,3 +129,21 @@ def test_bad_day_deltas_are_invalid_argument(client):
         client.call("BuildHeatmap", request)
     assert info.value.code == StatusCode.INVALID_ARGUMENT
     assert info.value.message == "completion_days[0] (habit 1): day_deltas: a gap of 0 at byte 3 (days must ascend)"
+
+
+@pytest.mark.parametrize("start, end, week_start", [
+    ("9999-12-25", "9999-12-31", Weekday.MONDAY),  # the last column ends after 9999-12-31
+    ("9999-12-31", "9999-12-31", Weekday.SUNDAY),
+    ("0001-01-01", "0001-01-07", Weekday.SUNDAY),  # the first column starts before 0001-01-01
+    ("0001-01-01", "0001-01-01", Weekday.SATURDAY),
+])
+def test_packed_equals_classic_at_the_ends_of_the_date_range(client, start, end, week_start):
+    """The packed answer decodes to the classic one where the week columns reach past
+    0001-01-01 or 9999-12-31 (it raised OverflowError there)."""
+    habit = client.create_habit("Ends", "0001-01-01")
+    client.record_completion(habit.id, end)
+    classic = client.get_heatmap(start, end, as_of=end, week_start=week_start)
+    assert client.get_heatmap(start, end, as_of=end, week_start=week_start, packed=True) == classic
+    built = client.build_heatmap([habit], [(habit.id, end)], start=start, end=end, as_of=end, week_start=week_start)
+    assert client.build_heatmap([habit], [(habit.id, end)], start=start, end=end, as_of=end, week_start=week_start,
+                                packed=True) == built

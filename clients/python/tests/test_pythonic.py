@@ -343,6 +343,9 @@ def test_a_bad_date_is_a_clear_local_error(client):
         client.get_streak("5 March")
     with pytest.raises(TypeError, match="cannot make a Date from float"):
         client.get_streak(2024.0305)  # type: ignore[arg-type]
+    for loose in ("2024-3-1", "99999-01-01", "24-03-01", "2024-03-01 ", "２０２４-03-01"):
+        with pytest.raises(ValueError, match="not a YYYY-MM-DD date"):
+            client.get_streak(loose)
 
 
 # == datetime.date out ===========================================================================

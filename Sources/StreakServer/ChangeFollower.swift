@@ -50,6 +50,8 @@ final class ChangeFollower: Sendable {
     /// (In a struct: a bare function type in a `Mutex` is re-wrapped in a thunk at every access,
     /// and the chain of thunks grows without end.)
     private struct Notify {
+        let isWatched: @Sendable (UserID) -> Bool
+        let now: @Sendable () -> Date
         let action: @Sendable (UserState, [CivilDate]) -> Void
     }
     private let notify = Mutex<Notify?>(nil)
@@ -66,9 +68,16 @@ final class ChangeFollower: Sendable {
         self.maximumLag = maximumLag
     }
 
-    /// Sets what pushes the days that changed to the user's watchers.
-    func onChangedDays(_ action: @escaping @Sendable (UserState, [CivilDate]) -> Void) {
-        notify.withLock { $0 = Notify(action: action) }
+    /// Sets what pushes the days that changed to the user's watchers: `action`. For a watched user
+    /// (`isWatched`) a change of habits, schedules or rest periods also sends every day whose
+    /// record it changed (`ChangedDays.byHabitsOrRestPeriods`, on the user's today at `now`),
+    /// as the server that made the change sends them to its own watchers.
+    func onChangedDays(
+        isWatched: @escaping @Sendable (UserID) -> Bool,
+        now: @escaping @Sendable () -> Date,
+        action: @escaping @Sendable (UserState, [CivilDate]) -> Void
+    ) {
+        notify.withLock { $0 = Notify(isWatched: isWatched, now: now, action: action) }
     }
 
     /// The notices taken for users held here, and the user reads they took (merged notices share one).
@@ -239,8 +248,15 @@ final class ChangeFollower: Sendable {
             )
             return users.drop(id) ? ChangedData() : change
         }
+        let watch = notify.withLock { $0 }
+        let before = watch.flatMap { $0.isWatched(id) ? state.snapshot(now: $0.now()) : nil }
         let applied = state.applyExternal(rows, mark: mark)
-        if !applied.eventDays.isEmpty, let notify = notify.withLock({ $0 }) { notify.action(state, applied.eventDays) }
+        var days = applied.eventDays
+        if let before, let watch {
+            let byHabits = ChangedDays.byHabitsOrRestPeriods(before, state.snapshot(now: watch.now()))
+            if !byHabits.isEmpty { days = Set(days + byHabits).sorted() }
+        }
+        if !days.isEmpty, let watch { watch.action(state, days) }
         return applied.unapplied
     }
 

@@ -152,6 +152,17 @@ enum ChangedDays {
         return (start...end).compactMap { try? CivilDate(dayNumber: $0) }
     }
 
+    /// The days whose records differ between two snapshots of a user whose habits, schedules or
+    /// rest periods changed (from the first day of its first habit through today); none when only
+    /// its settings or day records changed (UpdateSettings sends no events; day records come with
+    /// their days).
+    static func byHabitsOrRestPeriods(_ before: UserState.Snapshot, _ after: UserState.Snapshot) -> [CivilDate] {
+        guard before.data.index.habits != after.data.index.habits || before.data.restPeriods != after.data.restPeriods
+        else { return [] }
+        guard let first = (before.data.index.habits + after.data.index.habits).map(\.createdOn).min() else { return [] }
+        return between(before, after, in: from(first, today: after.today), today: after.today)
+    }
+
     /// The days of `range` on or before `today` (at most the heatmap's 20-year limit, the latest
     /// ones) whose day records differ between `before` and `after`, ascending.
     static func between(

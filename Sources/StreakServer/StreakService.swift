@@ -82,7 +82,11 @@ public final class StreakService: RequestHandler, Sendable {
             isWatched: { [watchers] in watchers.isWatched($0) },
             changedWhileLoading: { [follower] id, change in follower.enqueue(id, change) }
         )
-        follower.onChangedDays { [weak self] user, days in self?.notifyWatchers(user, days: days) }
+        follower.onChangedDays(
+            isWatched: { [watchers] in watchers.isWatched($0) },
+            now: now,
+            action: { [weak self] user, days in self?.notifyWatchers(user, days: days) }
+        )
         store.onExternalChange { [follower] change in follower.receive(change) }
     }
 

@@ -420,6 +420,90 @@ struct SharedPostgresTests {
         #expect(skipsUnderneath.isEmpty, "days that were done and skipped at once: \(skipsUnderneath)")
     }
 
+    @Test("range writes on one server reach the other's watchers with the same days as its own")
+    func rangeWritesReachTheOtherServersWatchers() throws {
+        let database = try PostgresTestDatabase()
+        let (first, second) = try startTwo(on: database)
+        defer {
+            _ = first.stop()
+            _ = second.stop()
+        }
+        let token = try #require(first.token)
+        let writer = try first.connect()
+        // Both servers hold the user (with a habit) before the writes come.
+        _ = try createHabit("Read", on: writer, token: token)
+        for server in [first, second] {
+            let _: WireListHabitsResponse = try server.connect().call(
+                .listHabits,
+                WireListHabitsRequest(),
+                token: token
+            )
+        }
+        let own = try WatchedDays(on: first, token: token)
+        let other = try WatchedDays(on: second, token: token)
+        func expectSameDays(_ write: String, _ perform: () throws -> Void) throws {
+            own.clear()
+            other.clear()
+            try perform()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline && (own.days.isEmpty || other.days != own.days) { usleep(20_000) }
+            usleep(200_000)  // events the other server might send beyond the writer's
+            #expect(!own.days.isEmpty, "\(write): the writing server sent no event")
+            #expect(
+                other.days == own.days,
+                "\(write): \(other.days.count) days on the other server, \(own.days.count) on the writer's"
+            )
+        }
+        var habit = WireHabit()
+        try expectSameDays("CreateHabit from a past day") {
+            habit = try createHabit("Run", on: writer, token: token, from: day("2026-11-01"))
+        }
+        try expectSameDays("SetHabitSchedule") {
+            let _: WireSetHabitScheduleResponse = try writer.call(
+                .setHabitSchedule,
+                WireSetHabitScheduleRequest.with {
+                    $0.habitId = habit.id
+                    $0.effectiveFrom = day("2026-11-10")
+                    $0.weekdays = WireWeekdaySet(weekdays: [.monday])
+                },
+                token: token
+            )
+        }
+        try expectSameDays("AddRestPeriod") {
+            let _: WireAddRestPeriodResponse = try writer.call(
+                .addRestPeriod,
+                WireAddRestPeriodRequest.with {
+                    $0.from = day("2026-11-03")
+                    $0.to = day("2026-11-05")
+                },
+                token: token
+            )
+        }
+        try expectSameDays("ArchiveHabit") {
+            let _: WireArchiveHabitResponse = try writer.call(
+                .archiveHabit,
+                WireArchiveHabitRequest(habitId: habit.id, archivedOn: day("2026-11-20")),
+                token: token
+            )
+        }
+        try expectSameDays("UnarchiveHabit") {
+            let _: WireUnarchiveHabitResponse = try writer.call(
+                .unarchiveHabit,
+                WireUnarchiveHabitRequest(habitId: habit.id),
+                token: token
+            )
+        }
+        try expectSameDays("DeleteHabit") {
+            let _: WireDeleteHabitResponse = try writer.call(
+                .deleteHabit,
+                WireDeleteHabitRequest(habitId: habit.id),
+                token: token
+            )
+        }
+        own.stop()
+        other.stop()
+    }
+
     /// Creates a habit that starts on 2024-01-01.
     /// Two real servers on `database`, started one after the other (the first creates the local
     /// user); the caller stops them.
@@ -434,17 +518,63 @@ struct SharedPostgresTests {
         }
     }
 
-    private func createHabit(_ name: String, on connection: TestConnection, token: String) throws -> WireHabit {
-        try #require(
+    private func createHabit(
+        _ name: String,
+        on connection: TestConnection,
+        token: String,
+        from first: CivilDate? = nil
+    ) throws -> WireHabit {
+        let createdOn = first ?? day("2024-01-01")
+        return try #require(
             try connection.call(
                 .createHabit,
                 WireCreateHabitRequest.with {
                     $0.name = name
-                    $0.createdOn = day("2024-01-01")
+                    $0.createdOn = createdOn
                 },
                 token: token,
                 as: WireCreateHabitResponse.self
             ).habit
         )
+    }
+}
+
+/// The days of the events a Watch on one server delivers, gathered by a thread of its own.
+private final class WatchedDays: @unchecked Sendable {
+    private let connection: TestConnection
+    private let stream: UInt32
+    private final class Gathered: Sendable { let list = Mutex<[CivilDate]>([]) }
+    private let gathered = Gathered()
+    private let thread: Thread
+
+    init(on server: ServerProcess, token: String) throws {
+        connection = try server.connect()
+        stream = try connection.sendRequest(
+            WireMethod.watch.rawValue,
+            message: WireWatchRequest().serializedBytes(),
+            token: token
+        )
+        _ = try connection.status(of: .ping, WirePingRequest(), token: nil)
+        let (connection, gathered) = (connection, gathered)
+        thread = Thread {
+            while let frame = try? connection.readFrame() {
+                guard case .streamMessage(_, let bytes) = frame else { break }
+                if let date = try? WireWatchEvent(serializedBytes: bytes).day?.date {
+                    gathered.list.withLock { $0.append(date) }
+                }
+            }
+        }
+        thread.start()
+    }
+
+    /// The days delivered since the last `clear()`, each once, ascending.
+    var days: [CivilDate] { gathered.list.withLock { Set($0).sorted() } }
+
+    func clear() { gathered.list.withLock { $0 = [] } }
+
+    /// Cancels the stream and waits for the thread.
+    func stop() {
+        try? connection.send(.cancel(id: stream))
+        while !thread.isFinished { usleep(10_000) }
     }
 }

@@ -9,7 +9,7 @@ struct MemoryOptions: ParsableArguments {
         help: ArgumentHelp(
             "The memory the users held in memory may take (env STREAKD_USER_MEMORY_BUDGET; default 256MiB).",
             discussion: """
-                Bytes, or a number with a unit: k/KiB, M/MiB, G/GiB (powers of 1024), or 'unlimited'. \
+                Bytes (1 or more), or a number with a unit: k/KiB, M/MiB, G/GiB (powers of 1024), or 'unlimited'. \
                 Past it the least recently used users are evicted and loaded again from the store on \
                 their next request; users with an open Watch stay. A budget smaller than one user \
                 keeps no idle user: each request then loads its user from the store.
@@ -45,6 +45,12 @@ struct MemoryOptions: ParsableArguments {
         guard !digits.isEmpty, let value = Int(digits), let shift = shifts[unit], value <= (1 << 50) >> shift else {
             throw ValidationError(
                 "\(source) must be a number of bytes with an optional unit (k, M, G) or 'unlimited', not '\(text)'"
+            )
+        }
+        // 0 would read as "no budget" in GetServerInfo, where 0 means none.
+        guard value > 0 else {
+            throw ValidationError(
+                "\(source) of 0 bytes: give 1 to keep no idle user in memory, or 'unlimited' for no budget"
             )
         }
         return value << shift

@@ -259,13 +259,14 @@ import Testing
 
     @Test("a bad budget is refused with the rule; the environment variable sets it")
     func budgetOption() throws {
-        for bad in ["12q", "-5", "1.5M", "99999999999G", ""] {
+        for bad in ["12q", "-5", "1.5M", "99999999999G", "", "0", "0MiB"] {
             let (status, _, error) = try ServerProcess.run(["--user-memory-budget=\(bad)", "--port", "0"])
             #expect(status != 0, "\(bad)")
-            // (An empty value is a missing one to the argument parser.)
+            // (An empty value is a missing one to the argument parser; 0 would read as no budget.)
             let rule =
                 bad.isEmpty
-                ? "Missing value for '--user-memory-budget" : "--user-memory-budget must be a number of bytes"
+                ? "Missing value for '--user-memory-budget"
+                : bad.hasPrefix("0") ? "give 1 to keep no idle user" : "--user-memory-budget must be a number of bytes"
             #expect(error.contains(rule), "\(bad): \(error)")
         }
         let server = try ServerProcess.start(environment: ["STREAKD_USER_MEMORY_BUDGET", "3MiB"].pairs)

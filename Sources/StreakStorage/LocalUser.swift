@@ -49,6 +49,31 @@ public enum LocalUser {
         return token
     }
 
+    /// Why `ensure` wrote no token file although there is none (nil: the file is there): for the
+    /// server's log, so that a missing token file is never a mystery.
+    public static func missingTokenFileReason(
+        store: any StreakStore,
+        dataDirectory: String,
+        reissue: Bool = true
+    ) throws(StorageError) -> String? {
+        guard !FileManager.default.fileExists(atPath: PathText.joining(dataDirectory, tokenFileName)) else {
+            return nil
+        }
+        guard let local = try store.users().first(where: { $0.name == name }) else {
+            return "there is no user \"\(name)\" (the store had users before its first start): "
+                + "clients need a user's token from `streakd user add NAME`"
+        }
+        if local.revoked {
+            return "the user \"\(name)\" is revoked, so it gets no new token: "
+                + "clients need a user's token from `streakd user add NAME`"
+        }
+        guard reissue else {
+            return "a shared database keeps the user \"\(name)\"'s token (other servers may use it): copy the "
+                + "token file from the data directory of the server that wrote it"
+        }
+        return nil
+    }
+
     /// Sets the user's time zone durably, waiting for the store's acknowledgement.
     static func setTimeZone(_ timeZone: String, of user: UserID, in store: any StreakStore) throws(StorageError) {
         let done = DispatchSemaphore(value: 0)

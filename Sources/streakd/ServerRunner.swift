@@ -56,6 +56,7 @@ final class ServerRunner: Sendable {
         let store = try storage.openStore(directory: dataDirectory)
         let shared = store is PostgresStore
         // A shared database keeps its local user's token: another server's data directory may hold it.
+        let tokenFile = dataDirectory.appendingPathComponent(LocalUser.tokenFileName).path
         if try LocalUser.ensure(
             store: store,
             dataDirectory: dataDirectory.path,
@@ -64,7 +65,16 @@ final class ServerRunner: Sendable {
         ) != nil {
             logger.notice(
                 "wrote a new token for the local user into the data directory",
-                metadata: ["file": "\(dataDirectory.appendingPathComponent(LocalUser.tokenFileName).path)"]
+                metadata: ["file": "\(tokenFile)"]
+            )
+        } else if let reason = try LocalUser.missingTokenFileReason(
+            store: store,
+            dataDirectory: dataDirectory.path,
+            reissue: !shared
+        ) {
+            logger.notice(
+                "no token file for the local user",
+                metadata: ["file": "\(tokenFile)", "reason": "\(reason)"]
             )
         }
         let service = StreakService(

@@ -24,7 +24,7 @@ struct Streakd: ParsableCommand {
             Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR, STREAKD_DATABASE_URL, \
             STREAKD_TLS_CERT, STREAKD_TLS_KEY, STREAKD_USER_MEMORY_BUDGET (flags take precedence). With a database URL the data is in PostgreSQL, which several servers may \
             share; the data directory then only holds the local user's token.
-            The first start on an empty data directory creates the user "local" and writes its \
+            The first start on a store without users creates the user "local" and writes its \
             token to <data dir>/token (mode 0600).
             """,
         version: StreakdVersion.current,

@@ -75,5 +75,28 @@ struct TokenTests {
         try FileManager.default.removeItem(atPath: path)
         #expect(try LocalUser.ensure(store: fixture.store, dataDirectory: fixture.directory) == nil)
         #expect(throws: StorageError.self) { try fixture.store.issueToken(name: LocalUser.name) }
+        let reason = try LocalUser.missingTokenFileReason(store: fixture.store, dataDirectory: fixture.directory)
+        #expect(reason?.contains("is revoked") == true, "\(reason ?? "nil")")
+    }
+
+    @Test("a token file the server does not write has its reason for the log")
+    func missingTokenFileReasons() throws {
+        let fixture = try StoreFixture()
+        let directory = fixture.directory
+        // Users made before the first start: no local user.
+        _ = try fixture.store.createUser(name: "zed")
+        #expect(try LocalUser.ensure(store: fixture.store, dataDirectory: directory) == nil)
+        let none = try LocalUser.missingTokenFileReason(store: fixture.store, dataDirectory: directory)
+        #expect(none?.contains("there is no user \"local\"") == true, "\(none ?? "nil")")
+        // A shared store keeps the local user's token.
+        _ = try fixture.store.createUser(name: LocalUser.name)
+        let shared = try LocalUser.missingTokenFileReason(
+            store: fixture.store,
+            dataDirectory: directory,
+            reissue: false
+        )
+        #expect(shared?.contains("copy the token file") == true, "\(shared ?? "nil")")
+        // Otherwise the next start writes it: nothing to explain.
+        #expect(try LocalUser.missingTokenFileReason(store: fixture.store, dataDirectory: directory) == nil)
     }
 }

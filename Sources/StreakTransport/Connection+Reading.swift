@@ -261,7 +261,10 @@ extension Connection {
     func fail(_ status: Status) {
         deliverBurst()
         guard let last = machine.protocolError() else { return }
-        logger.debug("closing a connection after a protocol error", metadata: ["status": "\(status.code)"])
+        logger.debug(
+            "closing a connection after a protocol error",
+            metadata: ["peer": "\(peer)", "status": "\(status.code)", "reason": "\(status.message)"]
+        )
         sendPrefaceOnce()
         responder.send(.goAway(lastRequestID: last, status: status))
         responder.endAllStreams(status: status)

@@ -40,6 +40,11 @@ public final class ServerTransport: @unchecked Sendable {
     private var acceptSource: (any DispatchSourceRead)?
     private var sweeper: (any DispatchSourceTimer)?
     private var acceptPaused = false
+    /// Connections refused since the last log line about refusals, and when that line was
+    /// written (monotonic nanoseconds): at most one line per `refusalLogInterval`. (Accept queue.)
+    private var refusalsUnlogged = 0
+    private var refusalLoggedAt: UInt64?
+    static let refusalLogInterval: UInt64 = 10_000_000_000
     /// What the connections share; made by `start()`.
     private var connectionContext: Connection.Context?
     private var finished = false
@@ -172,6 +177,7 @@ public final class ServerTransport: @unchecked Sendable {
             Socket.configureAccepted(descriptor)
             let peer = Socket.numericHost(address)
             if let refusal = admissionRefusal(peer: peer) {
+                logRefusal(refusal, peer: peer)
                 if configuration.tls != nil {
                     // No GOAWAY can be said before a TLS handshake: the client sees the connection closed.
                     logger.debug("refused a TLS connection", metadata: ["reason": "\(refusal.message)"])
@@ -208,6 +214,24 @@ public final class ServerTransport: @unchecked Sendable {
             }
             connection.start()
         }
+    }
+
+    /// Logs a refused connection at notice level: the first at once, later ones at most once per
+    /// `refusalLogInterval` with how many were refused meanwhile (a flood of refusals is one line
+    /// every 10 s, not one per connection). On the accept queue.
+    private func logRefusal(_ refusal: Status, peer: String) {
+        refusalsUnlogged += 1
+        let now = configuration.clock.nanoseconds
+        if let last = refusalLoggedAt, elapsedNanoseconds(from: last, to: now) < Self.refusalLogInterval { return }
+        logger.notice(
+            "refused a new connection",
+            metadata: [
+                "peer": "\(peer)", "reason": "\(refusal.message)",
+                "refused": "\(refusalsUnlogged) since the last such line",
+            ]
+        )
+        refusalsUnlogged = 0
+        refusalLoggedAt = now
     }
 
     /// Why a new connection from `peer` cannot be served, or nil when it can. At the connection

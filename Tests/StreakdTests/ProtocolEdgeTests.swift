@@ -144,6 +144,9 @@ import Glibc
             "\(String(describing: refusal))"
         )
         #expect(try first.status(of: .ping, WirePingRequest(), token: nil).code == .ok)
+        // The operator sees it too: one line (a flood of refusals is one line per 10 s).
+        #expect(server.waitForLog("refused a new connection"), "\(server.logTail)")
+        #expect(server.logTail.contains("too many connections from 127.0.0.1"), "\(server.logTail)")
     }
 }
 

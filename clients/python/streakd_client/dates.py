@@ -39,8 +39,11 @@ def to_pb_date(value: DateLike) -> types_pb2.Date:
 
 
 def from_pb_date(value: types_pb2.Date) -> _dt.date:
-    """A `datetime.date` from a Date message (raises ValueError for an invalid day)."""
-    return _dt.date(value.year, value.month, value.day)
+    """A `datetime.date` from a Date message (raises ValueError naming the date for an invalid day)."""
+    try:
+        return _dt.date(value.year, value.month, value.day)
+    except ValueError as error:
+        raise ValueError(f"{format_date(value)} is not a real day: {error}") from None
 
 
 def to_date(value: DateLike) -> _dt.date:

@@ -463,8 +463,10 @@ def test_call_still_returns_the_message(client):
 def test_date_helpers():
     assert to_date("2024-03-05") == to_date((2024, 3, 5)) == to_date(pbd(2024, 3, 5)) == DAY
     assert to_date(datetime.datetime(2024, 3, 5, 12)) == DAY and type(to_date(DAY)) is datetime.date
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="2024-02-30 is not a real day"):
         to_date("2024-02-30")
+    with pytest.raises(ValueError, match="2023-02-29 is not a real day"):
+        ImportHabit("A", completions=["2024-01-01", "2023-02-29"])
     assert [Weekday.of(datetime.date(2024, 3, d)) for d in (3, 4, 9)] == [Weekday.SUNDAY, Weekday.MONDAY,
                                                                            Weekday.SATURDAY]
     assert Habit(1, "a", DAY, datetime.date(2024, 3, 6)).active_on(DAY)

@@ -19,7 +19,8 @@ struct Streakd: ParsableCommand {
             SIGHUP reads both files again: new connections use them, open ones are kept, and a pair \
             that does not load is logged while the old one keeps serving; without TLS SIGHUP is \
             logged and ignored. Without TLS it binds only \
-            loopback addresses unless --insecure-plaintext: bearer tokens would travel in clear.
+            loopback addresses unless --insecure-plaintext: bearer tokens would travel in clear (with \
+            it, a warning is logged at start).
 
             Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR, STREAKD_DATABASE_URL, \
             STREAKD_TLS_CERT, STREAKD_TLS_KEY, STREAKD_USER_MEMORY_BUDGET (flags take precedence). With a database URL the data is in PostgreSQL, which several servers may \

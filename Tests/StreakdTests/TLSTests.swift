@@ -318,6 +318,11 @@ struct TLSTests {
             insecure.removeDataDirectory()
         }
         #expect(insecure.host == "0.0.0.0")
+        #expect(
+            insecure.waitForLog("serving plaintext on a non-loopback address (--insecure-plaintext)"),
+            "\(insecure.logTail)"
+        )
+        #expect(insecure.log.contains("host=0.0.0.0"), "\(insecure.logTail)")
         let secure = try ServerProcess.start(
             extraArguments: [
                 "--host", "0.0.0.0", "--tls-cert", certificates.server.certificate, "--tls-key",
@@ -346,6 +351,7 @@ struct TLSTests {
         let viaEnvironment = try fromEnv.connectTLS(caFile: certificates.caFile)
         try viaEnvironment.send(.ping(10))
         #expect(try viaEnvironment.readFrame() == .pong(10))
+        #expect(!secure.log.contains("serving plaintext"), "\(secure.logTail)")
     }
 
     @Test("large answers and pipelined requests cross TLS intact; SIGTERM shuts a TLS server down gracefully")

@@ -26,7 +26,8 @@ struct Streakd: ParsableCommand {
             STREAKD_TLS_CERT, STREAKD_TLS_KEY, STREAKD_USER_MEMORY_BUDGET (flags take precedence). With a database URL the data is in PostgreSQL, which several servers may \
             share; the data directory then only holds the local user's token.
             The first start on a store without users creates the user "local" and writes its \
-            token to <data dir>/token (mode 0600).
+            token to <data dir>/token (mode 0600). A <data dir>/streakd.sqlite3 that is not a \
+            streakd database (not a database at all, or another program's) is refused and left as it is.
             """,
         version: StreakdVersion.current,
         subcommands: [UserCommand.self, BackupCommand.self]

@@ -58,6 +58,10 @@ struct UserCommand: ParsableCommand {
             abstract: """
                 Revoke a user's tokens; a running server refuses them, and ends the Watch streams \
                 opened with them, within a few seconds.
+                """,
+            discussion: """
+                A user already revoked stays as it is, which is said on standard error (exit status 0). \
+                An unknown user, or a data directory without a database, is refused (exit status 1).
                 """
         )
         @Argument(help: "The user's name.") var name: String
@@ -66,7 +70,10 @@ struct UserCommand: ParsableCommand {
 
         func run() throws {
             logging.bootstrap()
-            try UserCommand.withStore(storage) { store throws(StorageError) in try store.revokeUser(name: name) }
+            let revoked = try UserCommand.withStore(storage) { store throws(StorageError) in
+                try store.revokeUser(name: name)
+            }
+            if !revoked { StandardStreams.writeError("streakd: \(name) was already revoked; nothing changed\n") }
         }
     }
 

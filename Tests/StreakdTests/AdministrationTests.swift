@@ -78,4 +78,18 @@ import Testing
         let list = try ServerProcess.run(["user", "list", "--data-dir", directory])
         #expect(list.status == 0 && list.output.contains("dave\t") && list.output.contains("erin\t"), "\(list)")
     }
+
+    @Test("revoking a user already revoked says so and changes nothing")
+    func revokeTwice() throws {
+        let directory = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try ServerProcess.run(["user", "add", "dave", "--data-dir", directory.path]).status == 0)
+        let first = try ServerProcess.run(["user", "revoke", "dave", "--data-dir", directory.path])
+        #expect(first.status == 0 && first.output.isEmpty && first.error.isEmpty, "\(first)")
+        let again = try ServerProcess.run(["user", "revoke", "dave", "--data-dir", directory.path])
+        #expect(again.status == 0, "\(again)")
+        #expect(again.error == "streakd: dave was already revoked; nothing changed\n", "\(again.error)")
+        let unknown = try ServerProcess.run(["user", "revoke", "nobody", "--data-dir", directory.path])
+        #expect(unknown.status == 1 && unknown.error.contains("no user with that name"), "\(unknown)")
+    }
 }

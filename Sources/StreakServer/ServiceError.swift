@@ -50,4 +50,11 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
             return Status(.internal, "internal error")
         }
     }
+
+    /// The reference that ties a storage error's answer to its log line: `value` as 8 lowercase
+    /// hexadecimal digits, zero-padded (`09979d98`), so every reference has the same length.
+    static func reference(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
 }

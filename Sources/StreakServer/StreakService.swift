@@ -309,7 +309,7 @@ public final class StreakService: RequestHandler, Sendable {
         if let storage = error as? StorageError, [.io, .corrupt, .diskFull].contains(storage.code) {
             // The engine's words (file names, SQL, PostgreSQL's DETAIL lines) go to the log only;
             // the client gets a reference that finds this line.
-            let reference = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            let reference = ServiceError.reference(UInt32.random(in: 0...UInt32.max))
             logger.error(
                 "storage error",
                 metadata: ["code": "\(storage.code)", "detail": "\(storage.message)", "ref": "\(reference)"]

@@ -94,10 +94,18 @@ public class SQLStore: StreakStore, @unchecked Sendable {
         }.get()
     }
 
-    public func revokeUser(name: String) throws(StorageError) {
-        try withReader { connection throws(StorageError) in
-            try connection.query("UPDATE users SET revoked = 1, token_hash = NULL WHERE name = ?", [.text(name)])
-            guard connection.changes == 1 else { throw StorageError(.notFound, "no user with that name") }
+    @discardableResult
+    public func revokeUser(name: String) throws(StorageError) -> Bool {
+        try withReader { connection throws(StorageError) -> Bool in
+            try connection.query(
+                "UPDATE users SET revoked = 1, token_hash = NULL WHERE name = ? AND revoked = 0",
+                [.text(name)]
+            )
+            if connection.changes == 1 { return true }
+            guard try !connection.query("SELECT 1 FROM users WHERE name = ?", [.text(name)]).isEmpty else {
+                throw StorageError(.notFound, "no user with that name")
+            }
+            return false
         }.get()
     }
 

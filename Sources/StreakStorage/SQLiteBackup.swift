@@ -37,7 +37,8 @@ public enum SQLiteBackup {
 
     /// What `check` found.
     public struct Check: Sendable, Hashable {
-        /// The problems `PRAGMA integrity_check` reported; empty when it said "ok".
+        /// The problems `PRAGMA integrity_check` reported, one line each (at most 100: the check
+        /// stops there); empty when it said "ok".
         public var problems: [String]
         /// The schema version (the number of migrations applied), nil for a database that is not
         /// a streakd store.
@@ -106,8 +107,8 @@ public enum SQLiteBackup {
         defer { database.close() }
         var check = Check(problems: [], schemaVersion: nil, users: 0, habits: 0, completions: 0)
         do throws(StorageError) {
-            let problems = try database.texts("PRAGMA integrity_check")
-            check.problems = problems == ["ok"] ? [] : problems
+            let rows = try database.texts("PRAGMA integrity_check")
+            check.problems = rows == ["ok"] ? [] : problems(in: rows)
         } catch  where error.code == .corrupt {
             // Damaged past what the check itself can walk.
             check.problems = [error.message]
@@ -124,6 +125,15 @@ public enum SQLiteBackup {
             check.completions = try database.integer("SELECT COUNT(*) FROM completions")
         }
         return check
+    }
+
+    /// The problems in the rows of `PRAGMA integrity_check`, one per line: SQLite reports every
+    /// problem of a database's b-trees in a single row, one per line, under a
+    /// `*** in database main ***` line (dropped here), and each index problem in a row of its own.
+    static func problems(in rows: [String]) -> [String] {
+        rows.flatMap { $0.split(separator: "\n") }
+            .filter { !($0.hasPrefix("*** in database ") && $0.hasSuffix(" ***")) }
+            .map(String.init)
     }
 
     /// The backup API's loop, from a read transaction held on `source` to the empty `target`.

@@ -212,3 +212,44 @@ final class SQLiteConnection: SQLSession {
         return StorageError(kind, "SQLite \(operation) failed (\(code)): \(message)")
     }
 }
+
+extension SQLiteConnection {
+    /// What an existing database file holds, as `tables(inExisting:)` reads it.
+    enum Contents: Equatable {
+        /// A SQLite database (an empty file is one) with these tables, SQLite's own aside.
+        case tables([String])
+        /// A file SQLite does not recognise as a database.
+        case notADatabase
+    }
+
+    /// The tables of the existing file at `path`, read without changing it: unlike `init`, this
+    /// creates nothing and sets no journal mode (the file may be another program's).
+    /// - Throws: `.corrupt` when the database is damaged, `.io` when it cannot be read; both
+    ///   name the file.
+    static func tables(inExisting path: String) throws(StorageError) -> Contents {
+        var handle: OpaquePointer?
+        defer { sqlite3_close(handle) }
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        let sql =
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 7) != 'sqlite_' ORDER BY name"
+        var result = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        if result == SQLITE_OK {
+            sqlite3_busy_timeout(handle, 5000)
+            result = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        }
+        var names: [String] = []
+        while result == SQLITE_OK || result == SQLITE_ROW {
+            if result == SQLITE_ROW { names.append(String(cString: sqlite3_column_text(statement, 0))) }
+            result = sqlite3_step(statement)
+        }
+        switch result & 0xFF {
+        case SQLITE_DONE: return .tables(names)
+        case SQLITE_NOTADB: return .notADatabase
+        default:
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let kind: StorageError.Code = (result & 0xFF) == SQLITE_CORRUPT ? .corrupt : .io
+            throw StorageError(kind, "cannot read the database \(path) (\(result)): \(message)")
+        }
+    }
+}

@@ -19,7 +19,9 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
     private let checkpointer: WALCheckpointer
 
     /// Opens (creating and migrating) `<directory>/streakd.sqlite3`; creates the directory with mode 0700.
-    /// - Throws: `StorageError(.io)` when the directory or database cannot be opened.
+    /// - Throws: `StorageError(.io)` when the directory or database cannot be opened,
+    ///   `.failedPrecondition` when the file is not a SQLite database or is another program's
+    ///   database (left unchanged), `.corrupt` when it is damaged (each naming the file).
     public convenience init(directory: String) throws(StorageError) {
         try self.init(directory: directory, checkpointThreshold: WALCheckpointer.defaultThreshold)
     }
@@ -28,6 +30,7 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
     init(directory: String, checkpointThreshold: Int32) throws(StorageError) {
         try DataDirectory.create(directory)
         path = PathText.joining(directory, Self.fileName)
+        try Self.refuseForeignFile(path)
         let writeConnection = try SQLiteConnection(path: path, gatheringLogWrites: true)
         try Migration.migrate(writeConnection, migrations: Migration.all)
         // A reading connection per core (two to four): loading users reads in parallel (WAL).
@@ -45,6 +48,36 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
             moreReaders: Array(readers.dropFirst()),
             writer: GroupCommitWriter(connection: writeConnection)
         )
+    }
+
+    /// What to do about a database file that is not streakd's, for `refuseForeignFile`.
+    private static let moveAway =
+        "move it away (streakd then creates a new store there), or point --data-dir (or STREAKD_DATA_DIR) "
+        + "at the directory of your streakd database"
+
+    /// Refuses an existing file at `path` that is not a SQLite database, or is another program's
+    /// (tables but no `schema_migrations`), before anything opens it for writing: SQLite would
+    /// say only "file is not a database", and migrating another program's database fails (or
+    /// writes streakd's tables into it). A missing or empty file is a new store.
+    private static func refuseForeignFile(_ path: String) throws(StorageError) {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        switch try SQLiteConnection.tables(inExisting: path) {
+        case .notADatabase:
+            throw StorageError(
+                .failedPrecondition,
+                "\(path) is not a database at all (SQLite does not recognise the file), so it is not a "
+                    + "streakd database: \(moveAway)"
+            )
+        case .tables(let tables) where !tables.isEmpty && !tables.contains("schema_migrations"):
+            let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", ..." : "")
+            throw StorageError(
+                .failedPrecondition,
+                "\(path) is not a streakd database: it has tables (\(shown)) but no schema_migrations "
+                    + "table, so it is another program's: \(moveAway)"
+            )
+        case .tables:
+            return
+        }
     }
 
     /// How many reading connections a store opens.

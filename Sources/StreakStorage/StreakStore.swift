@@ -216,8 +216,11 @@ public protocol StreakStore: AnyObject, Sendable {
     func createUsers(names: [String]) throws(StorageError) -> [(user: UserRecord, token: String)]
     /// Every user, by id.
     func users() throws(StorageError) -> [UserRecord]
-    /// Revokes the user's token: it no longer authenticates. - Throws: `.notFound`.
-    func revokeUser(name: String) throws(StorageError)
+    /// Revokes the user's token: it no longer authenticates.
+    /// - Returns: true when the user was active, false when it was already revoked (nothing changes).
+    /// - Throws: `.notFound` when there is no such user.
+    @discardableResult
+    func revokeUser(name: String) throws(StorageError) -> Bool
     /// Gives a user that is not revoked a new token, which replaces (revokes) the old one.
     /// - Returns: the new token. - Throws: `.notFound` when no such user is active.
     func issueToken(name: String) throws(StorageError) -> String

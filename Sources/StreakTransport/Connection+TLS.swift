@@ -209,33 +209,7 @@ extension Connection {
         startLingering()
     }
 
-    /// The client's address and port, for log lines.
-    var peerAddress: String {
-        var address = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
-        }
-        guard named == 0 else { return "unknown" }
-        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
-        let resolved = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                getnameinfo(
-                    $0,
-                    length,
-                    &host,
-                    socklen_t(host.count),
-                    &service,
-                    socklen_t(service.count),
-                    NI_NUMERICHOST | NI_NUMERICSERV
-                )
-            }
-        }
-        guard resolved == 0 else { return "unknown" }
-        let text = { (characters: [CChar]) in
-            String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        return "\(text(host)):\(text(service))"
-    }
+    /// The client's address and port, for log lines: as accepted, since a socket that failed or
+    /// was reset no longer knows its peer (getpeername(2) then fails).
+    var peerAddress: String { "\(peer):\(peerPort)" }
 }

@@ -37,6 +37,8 @@ final class Connection: @unchecked Sendable {
     let descriptor: Int32
     /// The client's address (what `--max-connections-per-address` counts).
     let peer: String
+    /// The client's port, as accepted (log lines name the peer as `peer:peerPort`).
+    let peerPort: UInt16
     /// The TLS session when the server serves TLS (Connection+TLS.swift); nil for plaintext.
     let tls: ConnectionTLS?
     /// What every connection of the transport shares (its configuration, handler and logger):
@@ -63,9 +65,17 @@ final class Connection: @unchecked Sendable {
     /// A turn of this connection is queued behind the loop's other work (`scheduleNextTurn`).
     var nextTurnScheduled = false
 
-    init(descriptor: Int32, peer: String, tls: ConnectionTLS? = nil, loop: EventLoop, context: Context) {
+    init(
+        descriptor: Int32,
+        peer: String,
+        peerPort: UInt16,
+        tls: ConnectionTLS? = nil,
+        loop: EventLoop,
+        context: Context
+    ) {
         self.descriptor = descriptor
         self.peer = peer
+        self.peerPort = peerPort
         self.tls = tls
         self.loop = loop
         self.context = context

@@ -203,6 +203,7 @@ public final class ServerTransport: @unchecked Sendable {
             let connection = Connection(
                 descriptor: descriptor,
                 peer: peer,
+                peerPort: Socket.port(address),
                 tls: tls,
                 loop: loop,
                 context: connectionContext

@@ -74,6 +74,22 @@ enum Socket {
         return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The port of an accepted peer (0 for an address family without ports).
+    static func port(_ address: sockaddr_storage) -> UInt16 {
+        var address = address
+        return withUnsafePointer(to: &address) { pointer in
+            switch Int32(pointer.pointee.ss_family) {
+            case AF_INET:
+                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+            case AF_INET6:
+                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin6_port)
+                }
+            default: 0
+            }
+        }
+    }
+
     private static func setNonBlocking(_ descriptor: Int32) {
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)

@@ -21,7 +21,8 @@ struct BackupCommand: ParsableCommand {
             streakd.sqlite3-wal and streakd.sqlite3-shm if they are there, and start streakd.
 
             --check FILE runs SQLite's integrity check on a copy (or any store) and counts its \
-            users, habits and completions; it exits 1 when the check fails.
+            users, habits and completions; when the check fails it lists each problem on a line \
+            of its own, as many as it counts (SQLite's check stops at 100), and exits 1.
 
             PostgreSQL (--database-url) is not copied here: use pg_dump.
             """
@@ -100,7 +101,8 @@ struct BackupCommand: ParsableCommand {
             fail(error.message)
         }
         guard result.passed else {
-            print("\(path): PRAGMA integrity_check found \(result.problems.count) problem(s):")
+            let limit = result.problems.count >= 100 ? " (it stops at 100)" : ""
+            print("\(path): PRAGMA integrity_check found \(result.problems.count) problem(s)\(limit):")
             for problem in result.problems { print("  \(problem)") }
             throw ExitCode.failure
         }

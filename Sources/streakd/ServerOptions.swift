@@ -70,8 +70,8 @@ struct ServerOptions: ParsableArguments {
 
     @Flag(
         help: """
-            Serve plaintext on an address other than loopback (tokens then travel in clear); \
-            without it streakd refuses to start there unless TLS is on.
+            Serve plaintext on an address other than loopback (tokens then travel in clear, and a \
+            warning is logged at start); without it streakd refuses to start there unless TLS is on.
             """
     )
     var insecurePlaintext = false

@@ -133,12 +133,27 @@ final class ServerRunner: Sendable {
             store.close()
             throw error
         }
+        warnOfPlaintextInTheOpen()
         logger.info(
             "listening",
             metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(credentials != nil)"]
         )
         StandardStreams.writeOutput("streakd listening on \(configuration.host):\(port)\n")
         dispatchMain()
+    }
+
+    /// Plaintext on an address other machines reach (only with --insecure-plaintext): a warning
+    /// at every start, since bearer tokens travel in clear.
+    private func warnOfPlaintextInTheOpen() {
+        guard configuration.tls == nil, !ServerOptions.isLoopback(configuration.host) else { return }
+        logger.warning(
+            """
+            serving plaintext on a non-loopback address (--insecure-plaintext): bearer tokens and habit \
+            data travel in clear; unless a TLS-terminating proxy on a trusted network is in front, serve \
+            TLS with --tls-cert and --tls-key
+            """,
+            metadata: ["host": "\(configuration.host)"]
+        )
     }
 
     /// SIGHUP: reads the certificate and key again; a pair that does not load keeps the old one.

@@ -19,13 +19,15 @@ struct Streakd: ParsableCommand {
             SIGHUP reads both files again: new connections use them, open ones are kept, and a pair \
             that does not load is logged while the old one keeps serving; without TLS SIGHUP is \
             logged and ignored. Without TLS it binds only \
-            loopback addresses unless --insecure-plaintext: bearer tokens would travel in clear.
+            loopback addresses unless --insecure-plaintext: bearer tokens would travel in clear (with \
+            it, a warning is logged at start).
 
             Environment: STREAKD_HOST, STREAKD_PORT, STREAKD_DATA_DIR, STREAKD_DATABASE_URL, \
             STREAKD_TLS_CERT, STREAKD_TLS_KEY, STREAKD_USER_MEMORY_BUDGET (flags take precedence). With a database URL the data is in PostgreSQL, which several servers may \
             share; the data directory then only holds the local user's token.
             The first start on a store without users creates the user "local" and writes its \
-            token to <data dir>/token (mode 0600).
+            token to <data dir>/token (mode 0600). A <data dir>/streakd.sqlite3 that is not a \
+            streakd database (not a database at all, or another program's) is refused and left as it is.
             """,
         version: StreakdVersion.current,
         subcommands: [UserCommand.self, BackupCommand.self]

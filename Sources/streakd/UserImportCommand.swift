@@ -65,7 +65,8 @@ extension UserCommand {
                 return "\(UserNameList.displayName(file)):\(entry.line): \(entry.name): \(error.message)"
             }
             do {
-                created = try UserCommand.withStore(storage, reporting: reporting) { store throws(StorageError) in
+                created = try UserCommand.withStore(storage, creating: true, reporting: reporting) {
+                    store throws(StorageError) in
                     try store.createUsers(names: names.map(\.name))
                 }
             } catch {

@@ -34,6 +34,14 @@ struct ServiceErrorTests {
         #expect(status.code == .resourceExhausted && status.message.hasPrefix("disk full"))
     }
 
+    @Test(
+        "a storage error's reference always has 8 hexadecimal digits",
+        arguments: [(UInt32(0x0997_9d98), "09979d98"), (0, "00000000"), (0xf, "0000000f"), (.max, "ffffffff")]
+    )
+    func referenceIsZeroPadded(value: UInt32, reference: String) {
+        #expect(ServiceError.reference(value) == reference)
+    }
+
     @Test("PostgreSQL's words about a duplicate stay in the log")
     func duplicateDetailStaysInTheLog() {
         let error = StorageError(.alreadyExists, "already exists", cause: EngineMessage("DETAIL: Key (name)=(x)"))

@@ -6,6 +6,44 @@ import Testing
 
 @Suite("Migrations and durability")
 struct MigrationTests {
+    @Test("a file that is not a database, or another program's database, is refused by name and left unchanged")
+    func foreignFilesAreRefused() throws {
+        let directory = NSTemporaryDirectory() + "streakd-foreign-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/" + SQLiteStore.fileName
+        let garbage = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        let notADatabase = #expect(throws: StorageError.self) { try SQLiteStore(directory: directory) }
+        #expect(notADatabase?.code == .failedPrecondition)
+        #expect(notADatabase?.message.hasPrefix("\(path) is not a database at all") == true, "\(notADatabase!)")
+        #expect(notADatabase?.message.contains("move it away") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+
+        try FileManager.default.removeItem(atPath: path)
+        do {
+            // Another program's database, in the default rollback journal mode.
+            let other = try SQLiteConnection(path: path)
+            try other.execute("PRAGMA journal_mode = DELETE; CREATE TABLE users (login TEXT); CREATE TABLE notes (x)")
+            other.close()
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let foreign = #expect(throws: StorageError.self) { try SQLiteStore(directory: directory) }
+        #expect(foreign?.code == .failedPrecondition)
+        #expect(
+            foreign?.message.hasPrefix("\(path) is not a streakd database: it has tables (notes, users)") == true,
+            "\(foreign!)"
+        )
+        #expect(foreign?.message.contains("move it away") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+        // An empty file is a new store.
+        try Data().write(to: URL(fileURLWithPath: path))
+        let store = try SQLiteStore(directory: directory)
+        #expect(try store.users().isEmpty)
+        store.close()
+    }
+
     @Test("a database at schema version 1 is migrated and keeps its data")
     func migratesOldDatabase() throws {
         let directory = NSTemporaryDirectory() + "streakd-migration-\(UUID().uuidString)"

@@ -20,7 +20,8 @@ struct TokenTests {
             #expect(!file.isEmpty || suffix == "-wal")
             #expect(file.range(of: Data(token.utf8)) == nil, "the token is in \(SQLiteStore.fileName)\(suffix)")
         }
-        try fixture.store.revokeUser(name: "alice")
+        #expect(try fixture.store.revokeUser(name: "alice"))
+        #expect(try fixture.store.revokeUser(name: "alice") == false, "already revoked: nothing changes")
         #expect(try fixture.store.authenticate(token: token) == nil)
         #expect(try fixture.store.users().map(\.revoked) == [true, false])
         #expect(try fixture.store.users().map(\.id) == [alice.id, bob.id])

@@ -161,6 +161,41 @@ import Testing
         #expect(listed.habits.count == habits.count)
     }
 
+    @Test("backup --check counts the problems it lists, one per line")
+    func checkCountsWhatItLists() throws {
+        let directory = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(directory: directory.path)
+        let user = try store.createUser(name: "someone").user.id
+        let habit = try Self.createHabit("daily", on: day("2000-01-01"), for: user, in: store)
+        let days = (0..<50_000).map {
+            CompletionChange.record(habitID: habit, date: try! day("2000-01-01").adding(days: $0))
+        }
+        store.submit(.completions(days), for: user) { _ in }
+        store.close()
+        // Damage the cells of every seventh page past the first few: SQLite reports the problems
+        // of the b-trees in one row, one per line.
+        let path = directory.appendingPathComponent(SQLiteStore.fileName).path
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        let size = try file.seekToEnd()
+        for offset in stride(from: UInt64(3 * 4096), to: size, by: 7 * 4096) {
+            try file.seek(toOffset: offset + 100)
+            file.write(Data(repeating: 0xAB, count: 200))
+        }
+        try file.close()
+
+        let check = try ServerProcess.run(["backup", "--check", path])
+        #expect(check.status == 1, "\(check.output)\(check.error)")
+        let lines = check.output.split(separator: "\n")
+        let counted = lines.first.flatMap { $0.split(separator: " found ").last }.flatMap {
+            Int($0.prefix { $0.isNumber })
+        }
+        let listed = lines.dropFirst().filter { $0.hasPrefix("  ") }
+        #expect(listed.count == lines.count - 1, "\(check.output)")
+        #expect(counted == listed.count && listed.count > 1, "\(check.output)")
+        #expect(!check.output.contains("*** in database"), "\(check.output)")
+    }
+
     /// Creates a habit through the store and waits for it.
     static func createHabit(_ name: String, on date: CivilDate, for user: UserID, in store: SQLiteStore) throws -> Int64
     {

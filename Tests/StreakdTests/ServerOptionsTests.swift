@@ -96,6 +96,21 @@ import Glibc
         }
     }
 
+    @Test("a data directory whose database file is not a database, or not streakd's, is refused by name")
+    func foreignDatabaseFileIsRefused() throws {
+        let directory = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("streakd.sqlite3").path
+        try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: URL(fileURLWithPath: path))
+        for arguments in [["--port", "0"], ["user", "list"], ["user", "add", "someone"]] {
+            let result = try ServerProcess.run(arguments + ["--data-dir", directory.path], timeout: .seconds(30))
+            #expect(result.status == 1, "\(arguments): status \(result.status)")
+            #expect(result.error.contains("\(path) is not a database at all"), "\(arguments): \(result.error)")
+            #expect(result.error.contains("move it away"), "\(result.error)")
+            #expect(result.output.isEmpty, "\(arguments): \(result.output)")
+        }
+    }
+
     @Test("on the embedded store, libpq (and the ~5 MiB it links) is never loaded")
     func sqliteServerDoesNotLoadLibpq() throws {
         let harness = try ServerHarness()

@@ -193,6 +193,47 @@ struct TLSTests {
         #expect(try connection.readFrame() == .pong(1))
     }
 
+    @Test("a handshake that fails after the client reset the connection is logged with the client's address")
+    func failedHandshakeOfAResetConnectionNamesThePeer() throws {
+        let certificates = try Self.certificates.get()
+        let (server, _, _) = try Self.start(certificates.server)
+        defer {
+            server.stop()
+            server.removeDataDirectory()
+        }
+        let descriptor = try TestSocket.connect(port: server.port, timeout: .seconds(10))
+        let port = try Self.localPort(of: descriptor)
+        // The first byte of a handshake record: the server accepts the connection and waits for more.
+        try TestSocket.sendAll(descriptor, [22])
+        usleep(300_000)
+        // With the server stopped, the rest of the record (a handshake message of an unknown type)
+        // and then a reset wait in its socket together: it reads the record after the reset.
+        Glibc.kill(server.pid, SIGSTOP)
+        var resumed = false
+        defer { if !resumed { Glibc.kill(server.pid, SIGCONT) } }
+        try TestSocket.sendAll(descriptor, [3, 1, 0, 4, 0xff, 0, 0, 0])
+        var reset = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
+        Glibc.close(descriptor)
+        usleep(100_000)
+        Glibc.kill(server.pid, SIGCONT)
+        resumed = true
+        #expect(server.waitForLog("TLS handshake failed"), "\(server.logTail)")
+        let line = server.log.split(separator: "\n").first { $0.contains("TLS handshake failed") } ?? ""
+        #expect(line.contains("peer=127.0.0.1:\(port)"), "\(line)")
+    }
+
+    /// The local port of a connected socket.
+    static func localPort(of descriptor: Int32) throws -> UInt16 {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0 else { throw TestSupportError("getsockname failed: errno \(errno)") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
     @Test(
         "SIGHUP reloads the pair: an open connection goes on, new ones see the new certificate; a bad pair keeps the old one"
     )
@@ -277,6 +318,11 @@ struct TLSTests {
             insecure.removeDataDirectory()
         }
         #expect(insecure.host == "0.0.0.0")
+        #expect(
+            insecure.waitForLog("serving plaintext on a non-loopback address (--insecure-plaintext)"),
+            "\(insecure.logTail)"
+        )
+        #expect(insecure.log.contains("host=0.0.0.0"), "\(insecure.logTail)")
         let secure = try ServerProcess.start(
             extraArguments: [
                 "--host", "0.0.0.0", "--tls-cert", certificates.server.certificate, "--tls-key",
@@ -305,6 +351,7 @@ struct TLSTests {
         let viaEnvironment = try fromEnv.connectTLS(caFile: certificates.caFile)
         try viaEnvironment.send(.ping(10))
         #expect(try viaEnvironment.readFrame() == .pong(10))
+        #expect(!secure.log.contains("serving plaintext"), "\(secure.logTail)")
     }
 
     @Test("large answers and pipelined requests cross TLS intact; SIGTERM shuts a TLS server down gracefully")

@@ -9,17 +9,14 @@ extension StreakService {
     /// Opens a Watch stream: it receives a WatchEvent after each committed completion change of the user.
     func startWatch(_ request: IncomingRequest, user: UserState, responder: Responder) throws {
         let message = try WireWatchRequest(serializedBytes: request.message)
-        guard let bearer = BearerToken.from(request.metadata),
-            let token = watchers.add(
-                user: user.id,
-                responder: responder,
-                request: request,
-                asOf: message.asOf,
-                bearer: String(bearer)
-            )
-        else {
-            throw ServiceError.shuttingDown
-        }
+        guard let bearer = BearerToken.from(request.metadata) else { throw ServiceError.unauthenticated }
+        let token = try watchers.add(
+            user: user.id,
+            responder: responder,
+            request: request,
+            asOf: message.asOf,
+            bearer: String(bearer)
+        )
         let userID = user.id
         responder.onStreamTermination(request.id, generation: request.generation) { [watchers] in
             watchers.remove(user: userID, token: token)

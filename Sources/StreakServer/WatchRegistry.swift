@@ -31,16 +31,31 @@ final class WatchRegistry: Sendable {
 
     private let contents = Mutex(Contents())
 
-    /// Registers a stream; returns a token for `remove`, or nil when the server is shutting down.
+    /// The most Watch streams one user may have open on this server. Every change of a watched
+    /// user is sent to each of its streams before the change's writer goes on, so this bounds
+    /// what one user's streams can cost everyone's writes (a change of 7,320 days sent to 32
+    /// streams, not to thousands).
+    static let maximumStreamsPerUser = 32
+
+    /// Registers a stream. - Returns: a token for `remove`.
+    /// - Throws: UNAVAILABLE when the server is shutting down, RESOURCE_EXHAUSTED when the user
+    ///   already has `maximumStreamsPerUser` streams open.
     func add(
         user: UserID,
         responder: Responder,
         request: IncomingRequest,
         asOf: CivilDate?,
         bearer: String
-    ) -> UInt64? {
-        contents.withLock { contents in
-            guard !contents.closed else { return nil }
+    ) throws(ServiceError) -> UInt64 {
+        try contents.withLock { contents throws(ServiceError) in
+            guard !contents.closed else { throw .shuttingDown }
+            guard contents.byUser[user, default: []].count < Self.maximumStreamsPerUser else {
+                throw ServiceError(
+                    .resourceExhausted,
+                    "a user may have at most \(Self.maximumStreamsPerUser) Watch streams open on one server; "
+                        + "cancel one first (one stream can serve a whole device)"
+                )
+            }
             contents.nextToken += 1
             let subscription = Subscription(
                 responder: responder,

@@ -90,6 +90,35 @@ import Testing
         #expect(id == myStream)
     }
 
+    @Test func aUserHasAtMost32StreamsOpen() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let watcher = try harness.server.connect()
+        let streams = try (0..<32).map { _ in
+            try watcher.sendRequest(WireMethod.watch.rawValue, message: [], token: harness.token)
+        }
+        _ = try watcher.awaitResponse(try watcher.sendRequest(WireMethod.ping.rawValue, message: [], token: nil))
+        // The 33rd, on another connection too, ends at once; the others stay open.
+        let other = try harness.server.connect()
+        let refused = try other.sendRequest(WireMethod.watch.rawValue, message: [], token: harness.token)
+        let frame = try #require(try other.readFrame())
+        guard case .endStream(refused, let status) = frame else {
+            Issue.record("expected END_STREAM, got \(frame)")
+            return
+        }
+        #expect(status.code == .resourceExhausted && status.message.contains("at most 32 Watch streams"), "\(status)")
+        // Cancelling one makes room.
+        try watcher.send(.cancel(id: streams[0]))
+        guard case .endStream(streams[0], let cancelled) = try #require(try watcher.readFrame()) else {
+            Issue.record("expected the cancelled stream's END_STREAM")
+            return
+        }
+        #expect(cancelled.code == .cancelled)
+        let again = try other.sendRequest(WireMethod.watch.rawValue, message: [], token: harness.token)
+        let pong = try other.sendRequest(WireMethod.ping.rawValue, message: [], token: nil)
+        #expect(try #require(try other.readFrame()).isResponseFrame(id: pong), "stream \(again) was refused")
+    }
+
     @Test func aWatchWithADeadlineEndsDeadlineExceeded() throws {
         let harness = try ServerHarness()
         defer { harness.finish() }

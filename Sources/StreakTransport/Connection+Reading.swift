@@ -298,10 +298,15 @@ extension Connection {
 
     /// The value of `deadline-ms`: ASCII digits only (no sign, space or fraction), at most a day.
     static func deadlineMilliseconds(_ text: String) -> UInt64? {
-        let digits = text.utf8
-        guard !digits.isEmpty, digits.count <= 8, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        let milliseconds = digits.reduce(UInt64(0)) { $0 * 10 + UInt64($1 - 0x30) }
-        return milliseconds <= 86_400_000 ? milliseconds : nil
+        guard !text.isEmpty else { return nil }
+        // Leading zeros are digits like any other: the value is what counts, not the length.
+        var milliseconds: UInt64 = 0
+        for digit in text.utf8 {
+            guard (0x30...0x39).contains(digit) else { return nil }
+            milliseconds = milliseconds * 10 + UInt64(digit - 0x30)
+            guard milliseconds <= 86_400_000 else { return nil }
+        }
+        return milliseconds
     }
 }
 

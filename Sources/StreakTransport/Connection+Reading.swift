@@ -61,6 +61,7 @@ extension Connection {
         if received {
             lastActivity.store(configuration.clock.nanoseconds, ordering: .relaxed)
             handleBurst()
+            accountUnfinishedInput()
         }
         if pendingTLSOutput > 0 && !machine.isClosed { writeUnsent() }  // the TLS handshake's answers
         if broken {
@@ -82,6 +83,25 @@ extension Connection {
             return
         }
         if budgetSpent || framesLeft { scheduleNextTurn() }
+    }
+
+    /// Takes what the decoder holds past the allowance from the transport's input budget; a
+    /// connection the budget cannot hold fails with RESOURCE_EXHAUSTED (its requests already read
+    /// are answered), so that unfinished frames cannot hold the server's memory without bound.
+    func accountUnfinishedInput() {
+        guard !machine.isClosed, machine.readsFrames else { return }
+        guard let share = context.inputBudget.update(share: inputShare, held: decoder.bufferedByteCount) else {
+            inputShare = 0
+            fail(
+                Status(
+                    .resourceExhausted,
+                    "the server holds too many unfinished large frames already; send this request again later"
+                )
+            )
+            flush()
+            return
+        }
+        inputShare = share
     }
 
     /// The client sent everything it will send: end its streams, answer what is in flight, close.

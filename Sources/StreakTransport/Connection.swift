@@ -64,6 +64,8 @@ final class Connection: @unchecked Sendable {
     var framesLeft = false
     /// A turn of this connection is queued behind the loop's other work (`scheduleNextTurn`).
     var nextTurnScheduled = false
+    /// What this connection's unfinished frame takes from the transport's `InputBudget`.
+    var inputShare = 0
 
     init(
         descriptor: Int32,
@@ -211,6 +213,8 @@ final class Connection: @unchecked Sendable {
         token = nil
         Glibc.close(descriptor)
         unsent = []
+        context.inputBudget.release(inputShare)
+        inputShare = 0
         // Flush blocks still queued find no connection; the cycle through the responder ends.
         flushRelay.connection = nil
         context.onClose(self)
@@ -244,6 +248,8 @@ extension Connection {
         let logger: Logger
         /// Called once when a connection has closed.
         let onClose: @Sendable (Connection) -> Void
+        /// The unfinished frames' bytes the connections hold together.
+        let inputBudget: InputBudget
 
         init(
             configuration: TransportConfiguration,
@@ -255,6 +261,9 @@ extension Connection {
             self.handler = handler
             self.logger = logger
             self.onClose = onClose
+            inputBudget = InputBudget(
+                limit: max(configuration.maxUnfinishedInputBytes, 4 * configuration.maxFrameSize)
+            )
         }
     }
 }

@@ -27,6 +27,10 @@ public struct TransportConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(300)
     /// Unsent output above which a connection's reads stop until it drains to half.
     public var maxPendingOutputBytes = 4 * 1024 * 1024
+    /// The bytes of unfinished frames all connections may hold together past 64 KiB each (at least
+    /// four frames of `maxFrameSize`); a connection whose unfinished frame would pass it is closed
+    /// with GOAWAY RESOURCE_EXHAUSTED (`InputBudget`).
+    public var maxUnfinishedInputBytes = 256 * 1024 * 1024
     /// The per-turn budget of one connection (docs/PROTOCOL.md section 2.2): in one turn of its
     /// event loop a connection reads at most this many bytes from its socket ...
     public var maxReadBytesPerTurn = 256 * 1024

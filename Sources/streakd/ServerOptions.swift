@@ -7,7 +7,7 @@ import StreakTransport
 
 /// The listening address and the connection limits of `streakd`.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "The address to bind (env STREAKD_HOST). Loopback by default.")
+    @Option(help: "The IPv4 address to bind, or localhost (env STREAKD_HOST). Loopback by default.")
     var host: String?
 
     @Option(help: "The TCP port; 0 binds an ephemeral port (env STREAKD_PORT).")
@@ -115,6 +115,12 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
+    /// Whether the transport can listen on `host`: an IPv4 address, or localhost.
+    static func isIPv4(_ host: String) -> Bool {
+        var address = in_addr()
+        return inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address) == 1
+    }
+
     /// 127.0.0.0/8 and localhost: the addresses other machines cannot reach.
     static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" { return true }
@@ -156,6 +162,15 @@ struct ServerOptions: ParsableArguments {
         configuration.handshakeTimeout = .milliseconds(Int(handshakeTimeout * 1000))
         configuration.idleTimeout = .milliseconds(Int(idleTimeout * 1000))
         configuration.shutdownGracePeriod = .milliseconds(Int(shutdownGrace * 1000))
+        // Checked before anything opens the store: a server that cannot bind must not create one.
+        guard Self.isIPv4(configuration.host) else {
+            throw ValidationError(
+                """
+                --host must be an IPv4 address (or localhost), not '\(configuration.host)': streakd does \
+                not listen on IPv6 yet (use 127.0.0.1 for this machine, 0.0.0.0 for every interface)
+                """
+            )
+        }
         configuration.tls = try tlsCredentials(environment: environment)
         if configuration.tls == nil && !insecurePlaintext && !Self.isLoopback(configuration.host) {
             throw ValidationError(

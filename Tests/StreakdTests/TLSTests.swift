@@ -278,6 +278,16 @@ struct TLSTests {
         #expect(server.process.isRunning)
     }
 
+    @Test("a host that is not an IPv4 address is refused before the store is made", arguments: ["::1", "example"])
+    func hostMustBeIPv4(host: String) throws {
+        let directory = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let refused = try ServerProcess.run(["--host", host, "--port", "0", "--data-dir", directory.path])
+        #expect(refused.status == 64, "\(refused)")
+        #expect(refused.error.contains("--host must be an IPv4 address"), "\(refused.error)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("token").path))
+    }
+
     @Test("a non-loopback address without TLS refuses to start unless --insecure-plaintext; with TLS it starts")
     func nonLoopbackNeedsTLS() throws {
         let certificates = try Self.certificates.get()

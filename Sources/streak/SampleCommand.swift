@@ -33,10 +33,23 @@ struct SampleCommand: AsyncParsableCommand {
             let existing = try await context.client.listHabits(includeArchived: true)
             let sampleNames = Set(sample.habits.map(\.name))
             let own = existing.filter { !sampleNames.contains($0.name) }
+            // A habit of a sample name is reused: it must start by the sample's first day for it,
+            // or its year of completions is refused after the other habits were made.
+            for plan in sample.habits {
+                guard let found = existing.first(where: { $0.name == plan.name }),
+                    let createdOn = found.createdOn, createdOn > plan.createdOn
+                else { continue }
+                throw CLIFailure(
+                    .badInput,
+                    "the sample's '\(plan.name)' starts on \(plan.createdOn), but your habit of that name starts on "
+                        + "\(createdOn), so its sample days would be refused; nothing was added (rename that habit, "
+                        + "or try the sample on a new user: streakd user add NAME)"
+                )
+            }
             if !own.isEmpty && !yes {
                 // Sample data mixed into real habits is hard to take out again: ask first.
                 try Confirmation.ask(
-                    "this account has \(own.count) habits of its own; add \(sample.habits.count) sample habits "
+                    "this account has \(own.count) habit\(own.count == 1 ? "" : "s") of its own; add \(sample.habits.count) sample habits "
                         + "with a year of completions to it? (streak habit delete removes them)",
                     flag: "--yes"
                 )

@@ -31,6 +31,23 @@ struct CLIHabitNameTests {
         #expect(list.stdout.components(separatedBy: "\"name\"").count == 4, "\(list.stdout)")
     }
 
+    @Test func aSampleThatWouldReuseAHabitStartingTooLateAddsNothing() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        #expect(try cli.run(["habit", "add", "Meditate"]).status == 0)
+        let refused = try cli.run(["sample", "--seed", "7", "--yes"])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("your habit of that name starts on"), "\(refused.stderr)")
+        let list = try cli.run(["habit", "list", "--all", "--json"])
+        #expect(list.stdout.components(separatedBy: "\"name\"").count == 2, "nothing added: \(list.stdout)")
+        // A habit of a sample name that starts early enough is reused.
+        #expect(try cli.run(["habit", "rename", "Meditate", "Sit"]).status == 0)
+        #expect(try cli.run(["habit", "add", "Meditate", "--date", "-400"]).status == 0)
+        let added = try cli.run(["sample", "--seed", "7", "--yes"])
+        #expect(added.status == 0, "\(added.stderr)")
+    }
+
     @Test func aNameThatTwinsHaveIsAnErrorListingTheirIds() throws {
         let server = try ServerProcess.start()
         defer { server.stop() }

@@ -36,8 +36,8 @@ struct ServerOptions: ParsableArguments {
 
     @Option(
         help: """
-            Event loops serving connections, each on one thread at a time (default: half the \
-            active processors, at least one).
+            Event loops serving connections, each on one thread at a time; the default is half the \
+            active processors, at least one
             """
     )
     var eventLoops: Int = TransportConfiguration().eventLoops

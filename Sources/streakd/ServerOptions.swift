@@ -115,17 +115,18 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
-    /// Whether the transport can listen on `host`: an IPv4 address, or localhost.
-    static func isIPv4(_ host: String) -> Bool {
+    /// The IPv4 address the transport listens on for `host` (localhost is 127.0.0.1), or nil.
+    private static func ipv4Address(_ host: String) -> in_addr? {
         var address = in_addr()
-        return inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address) == 1
+        return inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address) == 1 ? address : nil
     }
+
+    /// Whether the transport can listen on `host`: an IPv4 address, or localhost.
+    static func isIPv4(_ host: String) -> Bool { ipv4Address(host) != nil }
 
     /// 127.0.0.0/8 and localhost: the addresses other machines cannot reach.
     static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" { return true }
-        var address = in_addr()
-        guard inet_pton(AF_INET, host, &address) == 1 else { return host == "::1" }
+        guard let address = ipv4Address(host) else { return false }
         return UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 

@@ -65,11 +65,13 @@ public final class ServerProcess: @unchecked Sendable {
         return String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
     }
 
-    /// A fresh empty directory under the system's temporary directory.
+    /// A fresh empty directory under the system's temporary directory, removed with its
+    /// contents when the test process exits (see `TemporaryDirectories`).
     public static func temporaryDirectory(prefix: String = "streakd-test") -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        TemporaryDirectories.track(url)
         return url
     }
 

@@ -23,6 +23,9 @@ public final class StreakService: RequestHandler, Sendable {
     let follower: ChangeFollower
     let builderCache: BuilderCache
     let counters: ServiceCounters
+    let clock: any MonotonicClock
+    /// At most one log line about refused tokens per 10 s.
+    private let authenticationFailures = Mutex(LogThrottle())
     let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
     /// Encodes export pages, paced by how fast each client reads them.
     let exportQueue = DispatchQueue(label: "streakd.service.export", qos: .utility)
@@ -56,6 +59,7 @@ public final class StreakService: RequestHandler, Sendable {
         self.configuration = configuration
         self.logger = logger
         self.now = now
+        self.clock = clock
         tokens = TokenCache(ttl: configuration.tokenCacheTTL, clock: clock)
         counters = ServiceCounters(clock: clock)
         users = UserRegistry(
@@ -319,11 +323,26 @@ public final class StreakService: RequestHandler, Sendable {
             logger.notice("storage refused a change", metadata: ["detail": "\(cause)"])
         } else if status.code == .internal {
             logger.error("internal error", metadata: ["error": "\(type(of: error))"])
+        } else if status.code == .unauthenticated {
+            logAuthenticationFailure(status, peer: responder.peer)
         }
         if streaming {
             responder.endStream(id, generation: generation, status: status)
         } else {
             responder.respond(to: id, generation: generation, status: status, message: [])
         }
+    }
+
+    /// Logs a request refused for its token at notice level, with the client's address: the
+    /// first at once, later ones at most once per 10 s with how many were refused meanwhile, so
+    /// that an operator sees someone guessing tokens without a line per guess.
+    private func logAuthenticationFailure(_ status: Status, peer: String) {
+        guard let refused = authenticationFailures.withLock({ $0.count(now: clock.nanoseconds) }) else { return }
+        logger.notice(
+            "refused a request for its token",
+            metadata: [
+                "peer": "\(peer)", "reason": "\(status.message)", "refused": "\(refused) since the last such line",
+            ]
+        )
     }
 }

@@ -90,7 +90,8 @@ final class Connection: @unchecked Sendable {
             executor: loop,
             streamOutputLimit: context.configuration.maxPendingOutputBytes,
             // What every client accepts (4 MiB), or more when the server reads larger frames too.
-            maxFrameSize: max(context.configuration.maxFrameSize, FrameDecoder.defaultMaxFrameSize)
+            maxFrameSize: max(context.configuration.maxFrameSize, FrameDecoder.defaultMaxFrameSize),
+            peer: peer
         ) { relay.connection?.flush() }
         relay.connection = self
     }

@@ -21,19 +21,24 @@ public final class Responder: Sendable {
     private let flush: @Sendable () -> Void
     private let streamOutputLimit: Int
     private let maxFrameSize: Int
+    /// The client's address, for log lines about its requests.
+    public let peer: String
 
     /// - Parameters:
     ///   - streamOutputLimit: a stream message that finds more output than this waiting for the
     ///     client ends its stream with RESOURCE_EXHAUSTED instead of piling up.
     ///   - maxFrameSize: the largest frame sent, as the largest one read: an answer or stream
     ///     message that would be larger is replaced by RESOURCE_EXHAUSTED (clients refuse such frames).
+    ///   - peer: the client's address.
     init(
         executor: any LoopExecutor,
         streamOutputLimit: Int = .max,
         maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
+        peer: String = "-",
         flush: @escaping @Sendable () -> Void
     ) {
         self.executor = executor
+        self.peer = peer
         self.streamOutputLimit = streamOutputLimit
         self.maxFrameSize = maxFrameSize
         self.flush = flush

@@ -40,11 +40,8 @@ public final class ServerTransport: @unchecked Sendable {
     private var acceptSource: (any DispatchSourceRead)?
     private var sweeper: (any DispatchSourceTimer)?
     private var acceptPaused = false
-    /// Connections refused since the last log line about refusals, and when that line was
-    /// written (monotonic nanoseconds): at most one line per `refusalLogInterval`. (Accept queue.)
-    private var refusalsUnlogged = 0
-    private var refusalLoggedAt: UInt64?
-    static let refusalLogInterval: UInt64 = 10_000_000_000
+    /// At most one log line about refused connections per 10 s. (Accept queue.)
+    private var refusalLog = LogThrottle()
     /// What the connections share; made by `start()`.
     private var connectionContext: Connection.Context?
     private var finished = false
@@ -221,21 +218,17 @@ public final class ServerTransport: @unchecked Sendable {
     }
 
     /// Logs a refused connection at notice level: the first at once, later ones at most once per
-    /// `refusalLogInterval` with how many were refused meanwhile (a flood of refusals is one line
-    /// every 10 s, not one per connection). On the accept queue.
+    /// 10 s with how many were refused meanwhile (a flood of refusals is one line every 10 s, not
+    /// one per connection). On the accept queue.
     private func logRefusal(_ refusal: Status, peer: String) {
-        refusalsUnlogged += 1
-        let now = configuration.clock.nanoseconds
-        if let last = refusalLoggedAt, elapsedNanoseconds(from: last, to: now) < Self.refusalLogInterval { return }
+        guard let refused = refusalLog.count(now: configuration.clock.nanoseconds) else { return }
         logger.notice(
             "refused a new connection",
             metadata: [
                 "peer": "\(peer)", "reason": "\(refusal.message)",
-                "refused": "\(refusalsUnlogged) since the last such line",
+                "refused": "\(refused) since the last such line",
             ]
         )
-        refusalsUnlogged = 0
-        refusalLoggedAt = now
     }
 
     /// Why a new connection from `peer` cannot be served, or nil when it can. At the connection

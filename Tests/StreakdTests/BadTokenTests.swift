@@ -28,6 +28,7 @@ import Testing
         defer { harness.finish() }
         #expect(try harness.status(.getSettings, WireGetSettingsRequest()).code == .ok)
         let connection = harness.connection
+        let started = ContinuousClock.now
         var ids: [UInt32] = []
         for index in 0..<3_000 {
             let hex = String(index, radix: 16)
@@ -39,5 +40,14 @@ import Testing
             }
         }
         #expect(try harness.status(.getSettings, WireGetSettingsRequest()).code == .ok)
+        // The operator sees the guessing with the client's address: one line per 10 s, not one
+        // per guess, and never a token.
+        let elapsed = ContinuousClock.now - started
+        #expect(harness.server.waitForLog("refused a request for its token"), "\(harness.server.logTail)")
+        let log = harness.server.log
+        let lines = log.split(separator: "\n").filter { $0.contains("refused a request for its token") }
+        #expect(lines.allSatisfy { $0.contains("127.0.0.1") && $0.contains("missing or invalid bearer token") })
+        #expect(lines.count <= 1 + Int(elapsed / .seconds(10)), "\(lines)")
+        #expect(!log.contains("stk_fff"), "a token reached the log")
     }
 }

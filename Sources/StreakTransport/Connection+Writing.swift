@@ -72,7 +72,12 @@ extension Connection {
                 startLingering()
                 return
             }
-            if !machine.readsFrames { return }
+            if !machine.readsFrames {
+                // Failed: nothing more is read, but requests read before the error that the output
+                // budget held back are still answered (the GOAWAY promised them).
+                dispatchHeld()
+                return
+            }
         } else {
             setAwaitingWritable(true)
         }

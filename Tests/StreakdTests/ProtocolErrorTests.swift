@@ -57,4 +57,44 @@ import Testing
         }
         #expect(ended.map(\.code) == [.invalidArgument], "\(frames)")
     }
+
+    /// More requests than the output budget lets the service compute at once: the later ones are
+    /// held back until answers drain, and a protocol error after them must not strand them.
+    @Test func requestsHeldBackByTheOutputBudgetAreStillAnsweredAfterABadFrame() throws {
+        let server = try ServerProcess.start(extraArguments: ["--idle-timeout", "60"])
+        defer {
+            server.stop()
+            server.removeDataDirectory()
+        }
+        let token = try #require(server.token)
+        let authorization = [MetadataEntry(key: MetadataEntry.authorizationKey, value: "Bearer \(token)")]
+        var bytes = Preface.bytes
+        let requests = UInt32(40)
+        for id in 1...requests {
+            FrameEncoder.encode(
+                .request(id: id, method: WireMethod.getStreak.rawValue, metadata: authorization, message: []),
+                into: &bytes
+            )
+        }
+        FrameEncoder.encode(.response(id: 99, status: Status(.ok, ""), message: []), into: &bytes)
+        let connection = try TestConnection(port: server.port, timeout: .seconds(15), exchangePreface: false)
+        let start = ContinuousClock.now
+        try connection.sendRaw(bytes)
+        try connection.readPreface()
+        let frames = connection.framesUntilClose()
+        let elapsed = ContinuousClock.now - start
+
+        let goAway = frames.compactMap { frame -> UInt32? in
+            if case .goAway(let last, _) = frame { last } else { nil }
+        }
+        #expect(goAway == [requests], "\(frames)")
+        let answered = Set(
+            frames.compactMap { frame -> UInt32? in
+                if case .response(let id, let status, _) = frame, status.code == .ok { id } else { nil }
+            }
+        )
+        #expect(answered == Set(1...requests), "unanswered: \(Set(1...requests).subtracting(answered).sorted())")
+        // Closed once everything was answered, not by the idle timeout.
+        #expect(elapsed < .seconds(15), "the connection closed only after \(elapsed)")
+    }
 }

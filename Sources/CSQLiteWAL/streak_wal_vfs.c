@@ -24,6 +24,8 @@ typedef struct {
     long long extensions;    // times the log was extended with zeros
     sqlite3_int64 allocated; // the file's size when last seen or extended; -1: not known
     int failing;             // writes still to fail as on a full disk (tests)
+    int lost_rc;             // not SQLITE_OK: a flush failed, and the frames from `lost_start` on are
+    sqlite3_int64 lost_start; // not in the file (see `flush`)
 } WalFile;
 
 static sqlite3_vfs wal_vfs;
@@ -68,10 +70,14 @@ static int reserve(WalFile *file, sqlite3_int64 end) {
 }
 
 /// Hands the buffered writes to the file. A failure (a full disk) is reported to the call that
-/// flushed, once: the buffer only ever holds frames of the connection's transaction in progress
-/// (each commit syncs, which flushes), so SQLite fails and rolls back that transaction, and the
-/// frames are dropped with it. Later transactions write theirs again: writes work again as soon
-/// as there is room, instead of failing until the database is reopened.
+/// flushed, and the buffer is dropped: it only ever holds frames of the connection's transaction
+/// in progress (each commit syncs, which flushes). But SQLite took those frames as written when
+/// their own writes returned, and the call that flushed may be one whose error it does not act on,
+/// so the loss is remembered as a hole from the buffer's start: until SQLite writes at or before
+/// that offset again (after rolling the transaction back) or truncates the log there, a sync (so
+/// a COMMIT) fails with the flush's error and a read of the hole fails, so that no commit can
+/// stand on frames that are not in the file. Later transactions write theirs again: writes work
+/// again as soon as there is room, instead of failing until the database is reopened.
 static int flush(WalFile *file) {
     int rc = file->length > 0 ? reserve(file, file->start + (sqlite3_int64)file->length) : SQLITE_OK;
     // The unix VFS writes at most 128 KiB - 1 bytes per call (seekAndWriteFd masks the length).
@@ -79,6 +85,10 @@ static int flush(WalFile *file) {
         size_t count = file->length - done < CHUNK ? file->length - done : CHUNK;
         rc = write_real(file, file->buffer + done, (int)count, file->start + (sqlite3_int64)done);
         __atomic_fetch_add(&file->writes, 1, __ATOMIC_RELAXED);
+    }
+    if (rc != SQLITE_OK && file->length > 0) {
+        if (file->lost_rc == SQLITE_OK || file->start < file->lost_start) file->lost_start = file->start;
+        file->lost_rc = rc;
     }
     file->length = 0;
     return rc;
@@ -97,11 +107,14 @@ static int wal_read(sqlite3_file *base, void *out, int amount, sqlite3_int64 off
     WalFile *file = (WalFile *)base;
     int rc = flush(file);
     if (rc != SQLITE_OK) return rc;
+    if (file->lost_rc != SQLITE_OK && offset + amount > file->lost_start) return SQLITE_IOERR_READ;
     return file->real->pMethods->xRead(file->real, out, amount, offset);
 }
 
 static int wal_write(sqlite3_file *base, const void *data, int amount, sqlite3_int64 offset) {
     WalFile *file = (WalFile *)base;
+    // Written again from before the hole: the transaction that lost it was rolled back.
+    if (file->lost_rc != SQLITE_OK && offset <= file->lost_start) file->lost_rc = SQLITE_OK;
     size_t count = (size_t)amount;
     int contiguous = file->length > 0 && offset == file->start + (sqlite3_int64)file->length;
     if ((file->length > 0 && !contiguous) || file->length + count > LIMIT) {
@@ -135,12 +148,14 @@ static int wal_truncate(sqlite3_file *base, sqlite3_int64 size) {
     WalFile *file = (WalFile *)base;
     int rc = flush(file);
     file->allocated = -1;
+    if (rc == SQLITE_OK && file->lost_rc != SQLITE_OK && size <= file->lost_start) file->lost_rc = SQLITE_OK;
     return rc != SQLITE_OK ? rc : file->real->pMethods->xTruncate(file->real, size);
 }
 
 static int wal_sync(sqlite3_file *base, int flags) {
     WalFile *file = (WalFile *)base;
     int rc = flush(file);
+    if (rc == SQLITE_OK) rc = file->lost_rc;
     return rc != SQLITE_OK ? rc : file->real->pMethods->xSync(file->real, flags);
 }
 

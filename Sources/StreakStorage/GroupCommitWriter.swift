@@ -153,9 +153,15 @@ final class GroupCommitWriter: @unchecked Sendable {
                 if isolated {
                     _ = try? connection.query("ROLLBACK TO write")
                     _ = try? connection.query("RELEASE write")
-                } else if connection.transactionAborted {
+                }
+                if connection.transactionAborted {
+                    // The failure took the whole transaction with it (savepoint or not): the
+                    // writes after it must not run outside one. Once more with every write in a
+                    // savepoint of its own; when even that loses the transaction, nothing of
+                    // the batch was kept.
                     rollback()
-                    return commit(batch, isolatingEvery: true)
+                    if !isolatingEvery { return commit(batch, isolatingEvery: true) }
+                    return batch.map { _ in .failure(error) }
                 }
                 results.append(.failure(error))
             }
@@ -191,13 +197,14 @@ final class GroupCommitWriter: @unchecked Sendable {
 
 extension StoreWrite {
     /// Whether applying it may run more than one statement that changes rows (a batch of
-    /// completions, a skip that removes a completion, a habit created with a schedule); every
-    /// other write checks first and then changes rows with one statement.
+    /// completions, a skip that removes a completion, a habit created with a schedule, a deletion,
+    /// an import); every other write checks first and then changes rows with one statement.
     var changesSeveralRows: Bool {
         switch self {
         case .completions(let changes):
             changes.count > 1 || changes.contains { if case .skip = $0 { true } else { false } }
         case .createHabit(_, _, let schedule): schedule != nil
+        case .deleteHabit, .importData: true
         default: false
         }
     }

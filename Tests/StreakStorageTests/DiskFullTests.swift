@@ -1,3 +1,4 @@
+import Foundation
 import StreakCore
 import Testing
 
@@ -33,5 +34,68 @@ import Testing
                 day("2024-01-01"), day("2024-01-03"), day("2024-01-04"),
             ]
         )
+    }
+
+    /// A full disk while a large write spills SQLite's page cache to the log, long before its
+    /// COMMIT. The log's writes are gathered and handed to the file later, by a call whose error
+    /// SQLite may not act on: frames SQLite took as written were lost, and the batch committed on
+    /// top of them made the database malformed. Now the batch fails, the database stays whole, and
+    /// each write's result says what the database kept.
+    @Test("a full disk during a large write's cache spill fails its batch and corrupts nothing")
+    func aFullDiskDuringACacheSpillCorruptsNothing() throws {
+        let fixture = try StoreFixture()
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user, from: "2000-01-01")
+        // Hold the writer inside a completion so that the next two writes make one batch.
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        fixture.store.submit(.completions([.record(habitID: habit.id, date: day("2000-01-01"))]), for: user) { _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+        // The next write to the log fails: the large write's cache spill, long before its COMMIT.
+        #expect(fixture.sqlite.failLogWrites(1))
+        let many = try (2..<300_000).map {
+            try CompletionChange.record(habitID: habit.id, date: day("2000-01-01").adding(days: $0))
+        }
+        let large = fixture.submit(.completions(many), for: user)
+        let recorded = fixture.submit(.completions([.record(habitID: habit.id, date: day("2000-01-02"))]), for: user)
+        gate.signal()
+        let largeResult = large.wait()
+        let recordResult = recorded.wait()
+        #expect(fixture.sqlite.failLogWrites(0))
+
+        fixture.store.close()
+        let reopened = try SQLiteStore(directory: fixture.directory)
+        defer { reopened.close() }
+        let kept = Set(try reopened.completions(of: user).map(\.date))
+        let recordKept = kept.contains(day("2000-01-02"))
+        let largeKept = kept.contains(day("2000-01-03"))
+        #expect(
+            ((try? recordResult.get()) != nil) == recordKept,
+            "the record's result: \(recordResult); kept: \(recordKept)"
+        )
+        #expect(
+            ((try? largeResult.get()) != nil) == largeKept,
+            "the large write failed: \(largeResult); kept: \(largeKept)"
+        )
+    }
+}
+
+/// Which writes run in a savepoint of their own inside a batch.
+@Suite struct WriteIsolationTests {
+    @Test("a write of several changing statements is undone whole when one of them fails")
+    func severalStatementsRunInASavepoint() {
+        let today = day("2024-01-01")
+        #expect(StoreWrite.deleteHabit(id: 1).changesSeveralRows)
+        #expect(StoreWrite.importData(ImportBatch(today: today)).changesSeveralRows)
+        #expect(
+            StoreWrite.completions([.record(habitID: 1, date: today), .remove(habitID: 1, date: today)])
+                .changesSeveralRows
+        )
+        #expect(StoreWrite.completions([.skip(habitID: 1, date: today)]).changesSeveralRows)
+        #expect(!StoreWrite.completions([.record(habitID: 1, date: today)]).changesSeveralRows)
+        #expect(!StoreWrite.renameHabit(id: 1, name: "x").changesSeveralRows)
     }
 }

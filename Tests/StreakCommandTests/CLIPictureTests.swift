@@ -56,6 +56,42 @@ struct CLIPictureTests {
         }
     }
 
+    /// `-o` onto what is not a regular file writes into it (renamed over, `/dev/null` itself
+    /// became a regular file when root ran `streak report -o /dev/null`), and onto a symbolic
+    /// link replaces the file it points to, keeping the link.
+    @Test func outputIntoAPipeAndThroughALink() throws {
+        try Self.withSampleServer { cli in
+            let directory = try Self.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let expected = try cli.run(["heatmap", "--format", "svg"]).stdout
+
+            let pipe = directory.appendingPathComponent("pipe").path
+            #expect(mkfifo(pipe, 0o600) == 0)
+            let received = LockedText()
+            let reader = Thread {
+                // Opening for reading waits for the writer; reading ends when it closes.
+                if let handle = FileHandle(forReadingAtPath: pipe) {
+                    received.set(String(decoding: handle.readDataToEndOfFile(), as: UTF8.self))
+                }
+            }
+            reader.start()
+            let intoPipe = try cli.run(["heatmap", "--format", "svg", "-o", pipe])
+            #expect(intoPipe.status == 0, "\(intoPipe.stderr)")
+            #expect(received.wait(seconds: 20) == expected)
+            var status = stat()
+            #expect(lstat(pipe, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the pipe was replaced")
+
+            let target = directory.appendingPathComponent("target.svg")
+            try "old".write(to: target, atomically: false, encoding: .utf8)
+            let link = directory.appendingPathComponent("link.svg").path
+            #expect(symlink(target.path, link) == 0)
+            let throughLink = try cli.run(["heatmap", "--format", "svg", "-o", link])
+            #expect(throughLink.status == 0, "\(throughLink.stderr)")
+            #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK, "the link was replaced")
+            #expect(try String(contentsOf: target, encoding: .utf8) == expected)
+        }
+    }
+
     @Test func reportHasEverySection() throws {
         try Self.withSampleServer { cli in
             let directory = try Self.scratchDirectory()
@@ -129,6 +165,27 @@ struct CLIPictureTests {
             let plain = try cli.run(["--json", "heatmap", "--months", "3", "--to", "2025-05-31"])
             #expect(plain.stdout.contains("\"from\": \"2025-03-01\""))
             #expect(!plain.stdout.contains("accessibility_label"))
+        }
+    }
+}
+
+/// Text handed from another thread.
+private final class LockedText: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var text: String?
+
+    func set(_ value: String) {
+        condition.withLock {
+            text = value
+            condition.broadcast()
+        }
+    }
+
+    func wait(seconds: Double) -> String? {
+        condition.withLock {
+            let deadline = Date().addingTimeInterval(seconds)
+            while text == nil && condition.wait(until: deadline) {}
+            return text
         }
     }
 }

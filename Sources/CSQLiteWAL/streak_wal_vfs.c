@@ -73,9 +73,9 @@ static int reserve(WalFile *file, sqlite3_int64 end) {
 /// flushed, and the buffer is dropped: it only ever holds frames of the connection's transaction
 /// in progress (each commit syncs, which flushes). But SQLite took those frames as written when
 /// their own writes returned, and the call that flushed may be one whose error it does not act on,
-/// so the loss is remembered as a hole from the buffer's start: until SQLite writes at or before
-/// that offset again (after rolling the transaction back) or truncates the log there, a sync (so
-/// a COMMIT) fails with the flush's error and a read of the hole fails, so that no commit can
+/// so the loss is remembered as a hole from the buffer's start: until the connection has no
+/// transaction open (`streak_wal_vfs_forget_lost_writes`) or the log is truncated there, a sync
+/// (so a COMMIT) fails with the flush's error and a read of the hole fails, so that no commit can
 /// stand on frames that are not in the file. Later transactions write theirs again: writes work
 /// again as soon as there is room, instead of failing until the database is reopened.
 static int flush(WalFile *file) {
@@ -113,8 +113,6 @@ static int wal_read(sqlite3_file *base, void *out, int amount, sqlite3_int64 off
 
 static int wal_write(sqlite3_file *base, const void *data, int amount, sqlite3_int64 offset) {
     WalFile *file = (WalFile *)base;
-    // Written again from before the hole: the transaction that lost it was rolled back.
-    if (file->lost_rc != SQLITE_OK && offset <= file->lost_start) file->lost_rc = SQLITE_OK;
     size_t count = (size_t)amount;
     int contiguous = file->length > 0 && offset == file->start + (sqlite3_int64)file->length;
     if ((file->length > 0 && !contiguous) || file->length + count > LIMIT) {
@@ -313,5 +311,15 @@ int streak_wal_vfs_fail_log_writes(sqlite3 *db, int count) {
     if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log) != SQLITE_OK) return -1;
     if (log == NULL || log->pMethods != &wal_methods) return -1;
     __atomic_store_n(&((WalFile *)log)->failing, count, __ATOMIC_RELAXED);
+    return 0;
+}
+
+int streak_wal_vfs_forget_lost_writes(sqlite3 *db) {
+    // A transaction still open may have taken the lost frames as written.
+    if (!sqlite3_get_autocommit(db)) return 1;
+    sqlite3_file *log = NULL;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log) != SQLITE_OK) return -1;
+    if (log == NULL || log->pMethods != &wal_methods) return -1;
+    ((WalFile *)log)->lost_rc = SQLITE_OK;
     return 0;
 }

@@ -190,7 +190,7 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// Rolls the open transaction back; what the writes of it taught the habit cache goes with it.
     private func rollback() {
-        _ = try? connection.query("ROLLBACK")
+        connection.rollBack()
         knownHabits?.removeAll()
     }
 }

@@ -167,7 +167,7 @@ struct Migration: Sendable {
             }
             try connection.execute("COMMIT")
         } catch {
-            try? connection.execute("ROLLBACK")
+            connection.rollBack()
             throw error
         }
     }

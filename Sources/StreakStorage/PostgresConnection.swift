@@ -101,6 +101,10 @@ final class PostgresConnection: SQLSession {
     }
 
     /// Whether the open transaction failed (or the connection is gone).
+    func rollBack() {
+        _ = try? query("ROLLBACK")
+    }
+
     var transactionAborted: Bool {
         guard let handle else { return true }
         let status = streak_PQtransactionStatus(handle)

@@ -21,6 +21,8 @@ protocol SQLSession: AnyObject {
     /// Whether a failed statement ended the open transaction's usefulness: PostgreSQL aborts it
     /// on any error until a rollback; SQLite rolls it back itself on a few (a full disk).
     var transactionAborted: Bool { get }
+    /// Rolls the open transaction back, ignoring a failure (SQLite may have rolled it back itself).
+    func rollBack()
     /// Runs `statements` in order, stopping at the first that fails; on PostgreSQL they are sent
     /// together and cost one round trip (`PostgresConnection.run`), elsewhere one by one.
     func run(_ statements: [SQLStatement]) -> SQLFlight

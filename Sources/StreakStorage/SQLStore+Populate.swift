@@ -71,7 +71,7 @@ extension SQLStore {
                 }
                 try connection.query("COMMIT")
             } catch {
-                _ = try? connection.query("ROLLBACK")
+                connection.rollBack()
                 throw error
             }
         }.get()

@@ -50,6 +50,18 @@ final class SQLiteConnection: SQLSession {
         return checkpointed
     }
 
+    func rollBack() {
+        _ = try? query("ROLLBACK")
+        forgetLostLogWrites()
+    }
+
+    /// Once no transaction is open, forgets log writes a failed flush of the gathering VFS lost:
+    /// the transaction that took them as written is gone, and until then every commit fails
+    /// (`streak_wal_vfs_forget_lost_writes`).
+    private func forgetLostLogWrites() {
+        if let handle { _ = streak_wal_vfs_forget_lost_writes(handle) }
+    }
+
     /// Runs one or more statements without results.
     func execute(_ sql: String) throws(StorageError) {
         guard handle != nil else { throw StorageError.storeClosed }
@@ -203,6 +215,8 @@ final class SQLiteConnection: SQLSession {
     private func error(_ operation: String) -> StorageError {
         let code = sqlite3_extended_errcode(handle)
         let message = String(cString: sqlite3_errmsg(handle))
+        // A full disk or I/O error may have made SQLite roll the transaction back itself.
+        forgetLostLogWrites()
         let kind: StorageError.Code =
             switch code & 0xFF {
             case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt

@@ -54,7 +54,7 @@ struct UserBatch {
             try connection.query("COMMIT")
             return ids
         } catch {
-            _ = try? connection.query("ROLLBACK")
+            connection.rollBack()
             throw error
         }
     }

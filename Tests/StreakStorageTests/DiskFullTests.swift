@@ -65,6 +65,8 @@ import Testing
         let largeResult = large.wait()
         let recordResult = recorded.wait()
         #expect(fixture.sqlite.failLogWrites(0))
+        // Room again: the next write commits, without reopening the store.
+        _ = try fixture.write(.completions([.record(habitID: habit.id, date: day("2900-01-01"))]), for: user).get()
 
         fixture.store.close()
         let reopened = try SQLiteStore(directory: fixture.directory)
@@ -72,6 +74,7 @@ import Testing
         let kept = Set(try reopened.completions(of: user).map(\.date))
         let recordKept = kept.contains(day("2000-01-02"))
         let largeKept = kept.contains(day("2000-01-03"))
+        #expect(kept.contains(day("2900-01-01")))
         #expect(
             ((try? recordResult.get()) != nil) == recordKept,
             "the record's result: \(recordResult); kept: \(recordKept)"

@@ -141,4 +141,9 @@ final class CountingSession: SQLSession, @unchecked Sendable {
         counted.withLock { $0.flights += 1 }
         return connection.run(statements)
     }
+
+    func rollBack() {
+        counted.withLock { $0.statements += 1 }
+        connection.rollBack()
+    }
 }

@@ -39,3 +39,10 @@ long long streak_wal_vfs_log_extensions(sqlite3 *db);
 /// (0 stops it; for tests). Returns 0, or -1 when the connection's log is not open or not under
 /// this VFS.
 int streak_wal_vfs_fail_log_writes(sqlite3 *db, int count);
+
+/// Forgets the log writes a failed flush lost (see `flush` in streak_wal_vfs.c) once the
+/// connection has no transaction open: the transaction that took them as written was rolled
+/// back, so later commits may succeed again. Until then every sync of the log fails. Returns 0
+/// when forgotten (or nothing was lost), 1 while a transaction is open, -1 when the connection's
+/// log is not open or not under this VFS.
+int streak_wal_vfs_forget_lost_writes(sqlite3 *db);

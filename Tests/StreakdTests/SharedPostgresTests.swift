@@ -504,6 +504,77 @@ struct SharedPostgresTests {
         other.stop()
     }
 
+    @Test("writes that change nothing send no event, on the other server either")
+    func unchangedWritesSendNothingOnTheOtherServer() throws {
+        let database = try PostgresTestDatabase()
+        let (first, second) = try startTwo(on: database)
+        defer {
+            _ = first.stop()
+            _ = second.stop()
+        }
+        let token = try #require(first.token)
+        let writer = try first.connect()
+        let habit = try createHabit("Read", on: writer, token: token)
+        for server in [first, second] {
+            let _: WireListHabitsResponse = try server.connect().call(
+                .listHabits,
+                WireListHabitsRequest(),
+                token: token
+            )
+        }
+        let own = try WatchedDays(on: first, token: token)
+        let other = try WatchedDays(on: second, token: token)
+        defer {
+            own.stop()
+            other.stop()
+        }
+        let (done, open, skipped, marker) = (day("2024-01-10"), day("2024-01-11"), day("2024-01-12"), day("2024-01-13"))
+        func write(_ method: WireMethod, _ date: CivilDate) throws -> Bool {
+            let message: [UInt8] =
+                switch method {
+                case .recordCompletion: WireRecordCompletionRequest(habitId: habit.id, date: date).serializedBytes()
+                case .removeCompletion: WireRemoveCompletionRequest(habitId: habit.id, date: date).serializedBytes()
+                case .skipHabit: WireSkipHabitRequest(habitId: habit.id, date: date).serializedBytes()
+                default: WireUnskipHabitRequest(habitId: habit.id, date: date).serializedBytes()
+                }
+            let (status, bytes) = try writer.awaitResponse(
+                try writer.sendRequest(method.rawValue, message: message, token: token)
+            )
+            guard status.code == .ok else { throw TestSupportError("\(method): \(status)") }
+            return try WireCompletionResponse(serializedBytes: bytes).changed
+        }
+        func waitFor(_ days: [CivilDate]) {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline && (own.days != days || other.days != days) { usleep(20_000) }
+            usleep(300_000)  // events either server might send beyond those
+        }
+        #expect(try write(.recordCompletion, done))
+        #expect(try write(.skipHabit, skipped))
+        waitFor([done, skipped])
+        #expect(own.days == [done, skipped] && other.days == [done, skipped])
+        own.clear()
+        other.clear()
+
+        // Writes that change nothing, then one that does: both streams get only its day.
+        #expect(try !write(.recordCompletion, done))
+        #expect(try !write(.removeCompletion, open))
+        #expect(try !write(.skipHabit, skipped))
+        #expect(try !write(.unskipHabit, open))
+        let batch: WireBatchCompletionsResponse = try writer.call(
+            .batchCompletions,
+            WireBatchCompletionsRequest.with {
+                $0.record = [WireCompletion(habitId: habit.id, date: done)]
+                $0.remove = [WireCompletion(habitId: habit.id, date: open)]
+            },
+            token: token
+        )
+        #expect(batch.changed == 0)
+        #expect(try write(.recordCompletion, marker))
+        waitFor([marker])
+        #expect(own.days == [marker], "the writing server's events")
+        #expect(other.days == [marker], "the other server's events")
+    }
+
     /// Creates a habit that starts on 2024-01-01.
     /// Two real servers on `database`, started one after the other (the first creates the local
     /// user); the caller stops them.

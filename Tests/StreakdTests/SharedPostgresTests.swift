@@ -504,6 +504,61 @@ struct SharedPostgresTests {
         other.stop()
     }
 
+    @Test("the same ImportData sent through both servers at the same moment creates each habit and rest period once")
+    func concurrentImportsThroughTwoServers() throws {
+        let database = try PostgresTestDatabase()
+        let (first, second) = try startTwo(on: database)
+        defer {
+            _ = first.stop()
+            _ = second.stop()
+        }
+        let token = try #require(first.token)
+        let connections = [try first.connect(), try second.connect()]
+        let rounds = 20
+        for round in 0..<rounds {
+            let request = WireImportDataRequest.with {
+                $0.habits = [
+                    WireImportHabit.with {
+                        $0.name = "Imported \(round)"
+                        $0.createdOn = day("2024-03-01")
+                        $0.completions = [day("2024-03-02"), day("2024-03-03")]
+                    }
+                ]
+                $0.restPeriods = [WireRestPeriod(from: day("2024-03-05"), to: day("2024-03-06"), note: "rest \(round)")]
+            }
+            let bytes = request.serializedBytes()
+            // Sent back to back, one to each server: their transactions overlap.
+            let ids = try connections.map {
+                try $0.sendRequest(WireMethod.importData.rawValue, message: bytes, token: token)
+            }
+            var responses: [WireImportDataResponse] = []
+            for (connection, id) in zip(connections, ids) {
+                let (status, message) = try connection.awaitResponse(id)
+                #expect(status.code == .ok, "round \(round): \(status)")
+                responses.append(try WireImportDataResponse(serializedBytes: message))
+            }
+            // One import created the habit and the rest period; the other matched and found them.
+            #expect(responses.map(\.habitsCreated).reduce(0, +) == 1, "round \(round): \(responses)")
+            #expect(responses.map(\.habitsMatched).reduce(0, +) == 1, "round \(round)")
+            #expect(responses.map(\.restPeriodsAdded).reduce(0, +) == 1, "round \(round)")
+            #expect(responses.map(\.completionsAdded).reduce(0, +) == 2, "round \(round)")
+        }
+        let habits: WireListHabitsResponse = try connections[0].call(
+            .listHabits,
+            WireListHabitsRequest(includeArchived: true),
+            token: token
+        )
+        let names = Dictionary(grouping: habits.habits, by: \.name).filter { $0.value.count > 1 }.keys.sorted()
+        #expect(habits.habits.count == rounds, "habits imported twice: \(names)")
+        let periods: WireListRestPeriodsResponse = try connections[0].call(
+            .listRestPeriods,
+            WireListRestPeriodsRequest(),
+            token: token
+        )
+        let notes = Dictionary(grouping: periods.restPeriods, by: \.note).filter { $0.value.count > 1 }.keys.sorted()
+        #expect(periods.restPeriods.count == rounds, "rest periods imported twice: \(notes)")
+    }
+
     @Test("writes that change nothing send no event, on the other server either")
     func unchangedWritesSendNothingOnTheOtherServer() throws {
         let database = try PostgresTestDatabase()

@@ -5,6 +5,18 @@ extension CompletionIndex {
         return Array(Set(daysWithCompletions).union(skipTable.days)).sorted()
     }
 
+    /// The days on which `other` holds other completions or skips than this index, ascending
+    /// (whatever the habits' windows: the sets of ids are compared). Costs O(days with records).
+    public func daysWithOtherRecords(than other: CompletionIndex) -> [CivilDate] {
+        Set(dayNumbersWithRecords).union(other.dayNumbersWithRecords).sorted().compactMap { day in
+            guard
+                allCompletedHabitIDs(onDayNumber: day) != other.allCompletedHabitIDs(onDayNumber: day)
+                    || skipTable.ids(onDayNumber: day) != other.skipTable.ids(onDayNumber: day)
+            else { return nil }
+            return try? CivilDate(dayNumber: day)
+        }
+    }
+
     /// Makes one day hold exactly `completed` and `skipped` (habit ids, any order; a habit in both
     /// is done, as in `init`), whatever it held before: a day read again from the store.
     /// Costs O(log n) plus the habits of that day.

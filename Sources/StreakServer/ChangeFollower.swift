@@ -219,8 +219,8 @@ final class ChangeFollower: Sendable {
                 ExternalRows(days: item.change.days, dayRows: rows, habitsAndSettings: nil),
                 mark: item.mark
             )
-            if !applied.eventDays.isEmpty, let notify = notify.withLock({ $0 }) {
-                notify.action(item.state, applied.eventDays)
+            if !applied.changedDays.isEmpty, let notify = notify.withLock({ $0 }) {
+                notify.action(item.state, applied.changedDays)
             }
             finish(item.id, unapplied: applied.unapplied, since: item.since)
         }
@@ -251,7 +251,7 @@ final class ChangeFollower: Sendable {
         let watch = notify.withLock { $0 }
         let before = watch.flatMap { $0.isWatched(id) ? state.snapshot(now: $0.now()) : nil }
         let applied = state.applyExternal(rows, mark: mark)
-        var days = applied.eventDays
+        var days = applied.changedDays
         if let before, let watch {
             let byHabits = ChangedDays.byHabitsOrRestPeriods(before, state.snapshot(now: watch.now()))
             if !byHabits.isEmpty { days = Set(days + byHabits).sorted() }

@@ -82,12 +82,21 @@ extension StreakService {
         }
     }
 
-    /// Reads the user's data again from the store and pushes `days` (those up to a year after
-    /// today at most) to the watchers.
+    /// Reads the user's data again from the store and, for a watched user, pushes to the watchers
+    /// (up to a year after today at most) `days` and every day whose record the reload changed, as
+    /// a server that follows this write finds them (`ChangeFollower`): the days whose completions
+    /// or skips differ, and, when habits, schedules or rest periods changed, the days up to today
+    /// whose record differs. (A reload also brings in what other servers changed and this one has
+    /// not followed yet; those days go out now, and the follower, finding them unchanged, sends
+    /// nothing for them later.)
     private func reloadAndNotify(_ user: UserState, days: [CivilDate]) throws {
         let data = try users.data(of: user.id)
-        _ = user.update(now: now()) { $0 = data }
-        if !days.isEmpty { notifyWatchers(user, days: days) }
+        let before = watchers.isWatched(user.id) ? user.snapshot(now: now()) : nil
+        let after = user.update(now: now()) { $0 = data }.1
+        guard let before else { return }
+        let changed = Set(days).union(ChangedDays.byRecords(before, after))
+            .union(ChangedDays.byHabitsOrRestPeriods(before, after))
+        if !changed.isEmpty { notifyWatchers(user, days: changed.sorted()) }
     }
 }
 

@@ -152,6 +152,12 @@ enum ChangedDays {
         return (start...end).compactMap { try? CivilDate(dayNumber: $0) }
     }
 
+    /// The days whose completions or skips differ between two snapshots of a user, whatever their
+    /// date, ascending.
+    static func byRecords(_ before: UserState.Snapshot, _ after: UserState.Snapshot) -> [CivilDate] {
+        before.data.index.daysWithOtherRecords(than: after.data.index)
+    }
+
     /// The days whose records differ between two snapshots of a user whose habits, schedules or
     /// rest periods changed (from the first day of its first habit through today); none when only
     /// its settings or day records changed (UpdateSettings sends no events; day records come with

@@ -175,18 +175,22 @@ extension StreakService {
         store.submit(write, for: user.id) { [pending] result in pending.committed(result) }
     }
 
-    /// Applies committed completion changes to the user's state and tells its watchers.
-    /// - Returns: whether each change changed anything.
+    /// Applies committed completion changes to the user's state and tells its watchers the days
+    /// they changed, in the store or in memory: a change another server made first leaves the
+    /// store as it was but brings this server's memory (and its watchers) to it, and the
+    /// follower, reading that day later, finds nothing to send (`UserState.applyExternal`).
+    /// - Returns: whether each change changed anything in the store.
     func applyCompletions(
         _ changes: some Collection<CompletionChange>,
         _ result: StoreWriteResult,
         user: UserState
     ) throws -> [Bool] {
         guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
-        _ = apply(user) { $0.apply(changes) }
         // The changed days only for a watched user (notifyWatchers checks again, under its lock).
-        if watchers.isWatched(user.id) {
-            let changedDays = Set(zip(changes, changed).filter(\.1).map(\.0.date)).sorted()
+        let watched = watchers.isWatched(user.id)
+        let inMemory = user.update(now: now()) { $0.apply(changes, reportingDays: watched) }.0
+        if watched {
+            let changedDays = Set(zip(changes, changed).filter(\.1).map(\.0.date)).union(inMemory).sorted()
             if !changedDays.isEmpty { notifyWatchers(user, days: changedDays) }
         }
         return changed

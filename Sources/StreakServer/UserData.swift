@@ -56,10 +56,17 @@ struct UserData: Sendable {
     }
 
     /// Applies completion and skip changes after the store acknowledged them.
-    mutating func apply(_ changes: some Sequence<CompletionChange>) {
+    /// - Returns: with `reportingDays`, the days whose completions or skips changed here (also
+    ///   when the store had the change already: another server made it and this one has not
+    ///   followed it yet); otherwise none.
+    @discardableResult
+    mutating func apply(_ changes: some Sequence<CompletionChange>, reportingDays: Bool = false) -> [CivilDate] {
+        var days: [CivilDate] = []
         for change in changes {
-            index.apply(change.action, habitID: change.habitID, date: change.date)
+            let (before, after) = index.apply(change.action, habitID: change.habitID, date: change.date)
+            if reportingDays && before != after { days.append(change.date) }
         }
+        return days
     }
 
     /// Adds or removes a rest period after the store acknowledged it.

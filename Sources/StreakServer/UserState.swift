@@ -273,7 +273,7 @@ final class UserState: Sendable {
         contents.withLock { contents in
             defer { contents.ownWrites.endRead() }
             guard !contents.retired else {
-                return ExternalApplied(changedDays: [], eventDays: [], unapplied: ChangedData())
+                return ExternalApplied(changedDays: [], unapplied: ChangedData())
             }
             let own = contents.ownWrites
             var unapplied = ChangedData()
@@ -282,7 +282,7 @@ final class UserState: Sendable {
                 guard !own.touchedHabits(since: mark) else {
                     // The days were read with these habits: they wait for them.
                     let days = rows.days.map { ChangedData(days: $0, habitsOrSettings: true) } ?? .all
-                    return ExternalApplied(changedDays: [], eventDays: [], unapplied: days)
+                    return ExternalApplied(changedDays: [], unapplied: days)
                 }
                 changed = contents.data.replace(profile) || changed
             }
@@ -296,7 +296,6 @@ final class UserState: Sendable {
                 rows.days?.map(\.dayNumber)
                 ?? Set(contents.data.index.dayNumbersWithRecords).union(completed.keys).union(skipped.keys).sorted()
             var changedDays: [CivilDate] = []
-            var appliedDays: [CivilDate] = []
             var unappliedDays: [CivilDate] = []
             for number in days {
                 guard let date = try? CivilDate(dayNumber: number) else { continue }
@@ -304,7 +303,6 @@ final class UserState: Sendable {
                     unappliedDays.append(date)
                     continue
                 }
-                appliedDays.append(date)
                 if contents.data.index.replaceDay(
                     date,
                     completed: completed[number] ?? [],
@@ -314,19 +312,14 @@ final class UserState: Sendable {
                 }
             }
             unapplied.days = unappliedDays
-            // Every day a notice named gets its event, changed in memory or not: a write of this
-            // server that changed nothing in the store (another server had made the same change)
-            // may have brought the memory there first, without an event. Days of a whole-user read
-            // get one only when they changed.
-            let eventDays = rows.days == nil ? changedDays : appliedDays
             guard changed || !changedDays.isEmpty else {
-                return ExternalApplied(changedDays: [], eventDays: eventDays, unapplied: unapplied)
+                return ExternalApplied(changedDays: [], unapplied: unapplied)
             }
             contents.version &+= 1
             contents.cache.removeAll()
             contents.summaries.removeAll(keepingCapacity: true)
             recount(&contents, data: true)
-            return ExternalApplied(changedDays: changedDays, eventDays: eventDays, unapplied: unapplied)
+            return ExternalApplied(changedDays: changedDays, unapplied: unapplied)
         }
     }
 }
@@ -423,10 +416,12 @@ struct ExternalRows: Sendable {
 
 /// What applying `ExternalRows` did.
 struct ExternalApplied: Sendable {
-    /// The days whose completions or skips changed in memory.
+    /// The days whose completions or skips changed in memory: those the user's watchers get.
+    /// A day a notice named that did not change here gets no event: the write changed nothing
+    /// (a single record or removal is logged before its result is known), or this server's
+    /// memory had the change already, from a write of its own that sent its event
+    /// (`StreakService.applyCompletions`) or a reload that did (`reloadAndNotify`).
     var changedDays: [CivilDate]
-    /// The days to push to the user's watchers.
-    var eventDays: [CivilDate]
     /// What was not applied because a write of this server touched it meanwhile: read it again.
     var unapplied: ChangedData
 }

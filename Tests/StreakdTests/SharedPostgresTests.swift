@@ -504,6 +504,132 @@ struct SharedPostgresTests {
         other.stop()
     }
 
+    @Test("the same ImportData sent through both servers at the same moment creates each habit and rest period once")
+    func concurrentImportsThroughTwoServers() throws {
+        let database = try PostgresTestDatabase()
+        let (first, second) = try startTwo(on: database)
+        defer {
+            _ = first.stop()
+            _ = second.stop()
+        }
+        let token = try #require(first.token)
+        let connections = [try first.connect(), try second.connect()]
+        let rounds = 20
+        for round in 0..<rounds {
+            let request = WireImportDataRequest.with {
+                $0.habits = [
+                    WireImportHabit.with {
+                        $0.name = "Imported \(round)"
+                        $0.createdOn = day("2024-03-01")
+                        $0.completions = [day("2024-03-02"), day("2024-03-03")]
+                    }
+                ]
+                $0.restPeriods = [WireRestPeriod(from: day("2024-03-05"), to: day("2024-03-06"), note: "rest \(round)")]
+            }
+            let bytes = request.serializedBytes()
+            // Sent back to back, one to each server: their transactions overlap.
+            let ids = try connections.map {
+                try $0.sendRequest(WireMethod.importData.rawValue, message: bytes, token: token)
+            }
+            var responses: [WireImportDataResponse] = []
+            for (connection, id) in zip(connections, ids) {
+                let (status, message) = try connection.awaitResponse(id)
+                #expect(status.code == .ok, "round \(round): \(status)")
+                responses.append(try WireImportDataResponse(serializedBytes: message))
+            }
+            // One import created the habit and the rest period; the other matched and found them.
+            #expect(responses.map(\.habitsCreated).reduce(0, +) == 1, "round \(round): \(responses)")
+            #expect(responses.map(\.habitsMatched).reduce(0, +) == 1, "round \(round)")
+            #expect(responses.map(\.restPeriodsAdded).reduce(0, +) == 1, "round \(round)")
+            #expect(responses.map(\.completionsAdded).reduce(0, +) == 2, "round \(round)")
+        }
+        let habits: WireListHabitsResponse = try connections[0].call(
+            .listHabits,
+            WireListHabitsRequest(includeArchived: true),
+            token: token
+        )
+        let names = Dictionary(grouping: habits.habits, by: \.name).filter { $0.value.count > 1 }.keys.sorted()
+        #expect(habits.habits.count == rounds, "habits imported twice: \(names)")
+        let periods: WireListRestPeriodsResponse = try connections[0].call(
+            .listRestPeriods,
+            WireListRestPeriodsRequest(),
+            token: token
+        )
+        let notes = Dictionary(grouping: periods.restPeriods, by: \.note).filter { $0.value.count > 1 }.keys.sorted()
+        #expect(periods.restPeriods.count == rounds, "rest periods imported twice: \(notes)")
+    }
+
+    @Test("writes that change nothing send no event, on the other server either")
+    func unchangedWritesSendNothingOnTheOtherServer() throws {
+        let database = try PostgresTestDatabase()
+        let (first, second) = try startTwo(on: database)
+        defer {
+            _ = first.stop()
+            _ = second.stop()
+        }
+        let token = try #require(first.token)
+        let writer = try first.connect()
+        let habit = try createHabit("Read", on: writer, token: token)
+        for server in [first, second] {
+            let _: WireListHabitsResponse = try server.connect().call(
+                .listHabits,
+                WireListHabitsRequest(),
+                token: token
+            )
+        }
+        let own = try WatchedDays(on: first, token: token)
+        let other = try WatchedDays(on: second, token: token)
+        defer {
+            own.stop()
+            other.stop()
+        }
+        let (done, open, skipped, marker) = (day("2024-01-10"), day("2024-01-11"), day("2024-01-12"), day("2024-01-13"))
+        func write(_ method: WireMethod, _ date: CivilDate) throws -> Bool {
+            let message: [UInt8] =
+                switch method {
+                case .recordCompletion: WireRecordCompletionRequest(habitId: habit.id, date: date).serializedBytes()
+                case .removeCompletion: WireRemoveCompletionRequest(habitId: habit.id, date: date).serializedBytes()
+                case .skipHabit: WireSkipHabitRequest(habitId: habit.id, date: date).serializedBytes()
+                default: WireUnskipHabitRequest(habitId: habit.id, date: date).serializedBytes()
+                }
+            let (status, bytes) = try writer.awaitResponse(
+                try writer.sendRequest(method.rawValue, message: message, token: token)
+            )
+            guard status.code == .ok else { throw TestSupportError("\(method): \(status)") }
+            return try WireCompletionResponse(serializedBytes: bytes).changed
+        }
+        func waitFor(_ days: [CivilDate]) {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline && (own.days != days || other.days != days) { usleep(20_000) }
+            usleep(300_000)  // events either server might send beyond those
+        }
+        #expect(try write(.recordCompletion, done))
+        #expect(try write(.skipHabit, skipped))
+        waitFor([done, skipped])
+        #expect(own.days == [done, skipped] && other.days == [done, skipped])
+        own.clear()
+        other.clear()
+
+        // Writes that change nothing, then one that does: both streams get only its day.
+        #expect(try !write(.recordCompletion, done))
+        #expect(try !write(.removeCompletion, open))
+        #expect(try !write(.skipHabit, skipped))
+        #expect(try !write(.unskipHabit, open))
+        let batch: WireBatchCompletionsResponse = try writer.call(
+            .batchCompletions,
+            WireBatchCompletionsRequest.with {
+                $0.record = [WireCompletion(habitId: habit.id, date: done)]
+                $0.remove = [WireCompletion(habitId: habit.id, date: open)]
+            },
+            token: token
+        )
+        #expect(batch.changed == 0)
+        #expect(try write(.recordCompletion, marker))
+        waitFor([marker])
+        #expect(own.days == [marker], "the writing server's events")
+        #expect(other.days == [marker], "the other server's events")
+    }
+
     /// Creates a habit that starts on 2024-01-01.
     /// Two real servers on `database`, started one after the other (the first creates the local
     /// user); the caller stops them.
@@ -536,45 +662,5 @@ struct SharedPostgresTests {
                 as: WireCreateHabitResponse.self
             ).habit
         )
-    }
-}
-
-/// The days of the events a Watch on one server delivers, gathered by a thread of its own.
-private final class WatchedDays: @unchecked Sendable {
-    private let connection: TestConnection
-    private let stream: UInt32
-    private final class Gathered: Sendable { let list = Mutex<[CivilDate]>([]) }
-    private let gathered = Gathered()
-    private let thread: Thread
-
-    init(on server: ServerProcess, token: String) throws {
-        connection = try server.connect()
-        stream = try connection.sendRequest(
-            WireMethod.watch.rawValue,
-            message: WireWatchRequest().serializedBytes(),
-            token: token
-        )
-        _ = try connection.status(of: .ping, WirePingRequest(), token: nil)
-        let (connection, gathered) = (connection, gathered)
-        thread = Thread {
-            while let frame = try? connection.readFrame() {
-                guard case .streamMessage(_, let bytes) = frame else { break }
-                if let date = try? WireWatchEvent(serializedBytes: bytes).day?.date {
-                    gathered.list.withLock { $0.append(date) }
-                }
-            }
-        }
-        thread.start()
-    }
-
-    /// The days delivered since the last `clear()`, each once, ascending.
-    var days: [CivilDate] { gathered.list.withLock { Set($0).sorted() } }
-
-    func clear() { gathered.list.withLock { $0 = [] } }
-
-    /// Cancels the stream and waits for the thread.
-    func stop() {
-        try? connection.send(.cancel(id: stream))
-        while !thread.isFinished { usleep(10_000) }
     }
 }

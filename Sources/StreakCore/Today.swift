@@ -3,12 +3,22 @@ import FoundationInternationalization
 
 /// "Today" as a civil date: an explicit instant in an explicit time zone, never a hidden clock.
 public enum Today {
-    /// The civil date of `instant` in `timeZone` (Gregorian calendar).
+    /// The civil date of `instant` in `timeZone`: the wall clock there (the instant plus the zone's
+    /// offset from UTC at that instant, a DST change included), counted in days by arithmetic on
+    /// the proleptic Gregorian calendar (Foundation's Gregorian calendar turns Julian before
+    /// 1582-10-15) and held to 0001-01-01...9999-12-31 (a clock past the end stays on 9999-12-31).
     public static func date(at instant: Date, in timeZone: TimeZone) -> CivilDate {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        return (try? CivilDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)) ?? .min
+        wallClock(at: instant, offset: timeZone.secondsFromGMT(for: instant)).date
+    }
+
+    /// The wall clock `offset` seconds from UTC at `instant`: its date (held to the calendar's
+    /// range) and the seconds since that date's midnight.
+    static func wallClock(at instant: Date, offset: Int) -> (date: CivilDate, secondsOfDay: Double) {
+        let seconds = instant.timeIntervalSince1970 + Double(offset)
+        let day = (seconds / 86_400).rounded(.down)
+        guard day >= Double(CivilDate.min.dayNumber) else { return (.min, 0) }
+        guard day <= Double(CivilDate.max.dayNumber) else { return (.max, 86_399) }
+        return (CivilDate(validDayNumber: Int(day)), seconds - day * 86_400)
     }
 
     /// The time zone named by an IANA identifier.
@@ -31,15 +41,8 @@ public enum Today {
         Int((instant.timeIntervalSince1970 / 86_400).rounded(.down))
     }
 
-    /// The first day of the Gregorian calendar proper (1582-10-15): Foundation's Gregorian calendar
-    /// is Julian before it, while `CivilDate` is proleptic Gregorian.
-    public static let gregorianCutoverDayNumber = -141_427
-
-    /// The civil date of `instant` in UTC, by arithmetic alone; nil before the Gregorian cutover
-    /// (1582-10-15) or after 9999-12-31, where only `date(at:in:)` gives Foundation's answer.
-    public static func utcDate(at instant: Date) -> CivilDate? {
-        let day = utcDayNumber(at: instant)
-        guard day >= gregorianCutoverDayNumber else { return nil }
-        return try? CivilDate(dayNumber: day)
+    /// The civil date of `instant` in UTC: `date(at:in:)` without touching the time zone database.
+    public static func utcDate(at instant: Date) -> CivilDate {
+        wallClock(at: instant, offset: 0).date
     }
 }

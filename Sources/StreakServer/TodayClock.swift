@@ -22,7 +22,8 @@ struct TodayClock: Sendable {
         let seconds = now.timeIntervalSince1970
         if timeZone == identifier, dayStart == cachedDayStart, seconds >= start, seconds < end { return cached }
         let shift = Double(dayStart.minutes * 60)
-        if Today.utcIdentifiers.contains(timeZone), let date = Today.utcDate(at: now, dayStart: dayStart) {
+        if Today.utcIdentifiers.contains(timeZone) {
+            let date = Today.utcDate(at: now, dayStart: dayStart)
             remember(date, timeZone, dayStart, from: Double(date.dayNumber) * 86_400 + shift, to: nil)
             return date
         }
@@ -59,7 +60,8 @@ struct TodayClock: Sendable {
         }
         let seconds = now.timeIntervalSince1970
         if timeZone == identifier, seconds >= start, seconds < end { return cached }
-        if Today.utcIdentifiers.contains(timeZone), let date = Today.utcDate(at: now) {
+        if Today.utcIdentifiers.contains(timeZone) {
+            let date = Today.utcDate(at: now)
             identifier = timeZone
             start = Double(date.dayNumber) * 86_400
             end = start + 86_400
@@ -68,8 +70,7 @@ struct TodayClock: Sendable {
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: now)
-        let date = (try? CivilDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)) ?? .min
+        let date = Today.date(at: now, in: calendar.timeZone)
         let dayStart = calendar.startOfDay(for: now)
         // The next day's start, not "dayStart + 1 day": a day that began late because its
         // midnight did not exist (America/Sao_Paulo, 2018-11-04 began at 01:00) still ends at midnight.

@@ -20,15 +20,39 @@ struct TodayTests {
         }
     }
 
-    @Test("day numbers floor towards the past; no arithmetic answer before the cutover or after 9999")
+    @Test("day numbers floor towards the past, on the proleptic Gregorian calendar, held to 0001...9999")
     func dayNumbers() throws {
-        #expect(Today.utcDate(at: Date(timeIntervalSince1970: -12_219_292_800))?.description == "1582-10-15")
-        #expect(Today.utcDate(at: Date(timeIntervalSince1970: -12_219_292_800 - 0.5)) == nil)
-        #expect(Today.utcDate(at: Date(timeIntervalSince1970: 253_402_300_800)) == nil)
-        #expect(try CivilDate(parsing: "1582-10-15").dayNumber == Today.gregorianCutoverDayNumber)
         #expect(Today.utcDayNumber(at: Date(timeIntervalSince1970: -0.001)) == -1)
         #expect(Today.utcDayNumber(at: Date(timeIntervalSince1970: 86_400)) == 1)
-        #expect(Today.utcDate(at: Date(timeIntervalSince1970: 1_719_705_600))?.description == "2024-06-30")
+        #expect(Today.utcDate(at: Date(timeIntervalSince1970: 1_719_705_600)).description == "2024-06-30")
+        // Foundation's Gregorian calendar is Julian before 1582-10-15 (the day before it is
+        // 1582-10-04 there); dates here are proleptic Gregorian, as CivilDate is.
+        let utc = try Today.timeZone("UTC")
+        let berlin = try Today.timeZone("Europe/Berlin")
+        let cases: [(String, TimeZone, String)] = [
+            ("1582-10-15T12:00:00Z", utc, "1582-10-15"),
+            ("1582-10-14T12:00:00Z", utc, "1582-10-14"),
+            ("1582-10-14T12:00:00Z", berlin, "1582-10-14"),
+            ("1000-03-01T12:00:00Z", utc, "1000-03-01"),
+            ("0001-01-01T12:00:00Z", utc, "0001-01-01"),
+            ("0001-01-01T00:00:00Z", try Today.timeZone("America/New_York"), "0001-01-01"),
+            ("9999-12-31T09:59:59Z", try Today.timeZone("Pacific/Kiritimati"), "9999-12-31"),
+            // Past the calendar's end the user's today stays on its last day.
+            ("9999-12-31T10:00:01Z", try Today.timeZone("Pacific/Kiritimati"), "9999-12-31"),
+            ("9999-12-31T23:59:59Z", utc, "9999-12-31"),
+        ]
+        for (text, zone, expected) in cases {
+            // By arithmetic: Foundation's ISO 8601 parser would read old dates as Julian ones.
+            let parts = text.dropLast().split(separator: "T")
+            let time = parts[1].split(separator: ":").compactMap { Double($0) }
+            let day = try CivilDate(parsing: String(parts[0])).dayNumber
+            let instant = Date(timeIntervalSince1970: Double(day) * 86_400 + time[0] * 3_600 + time[1] * 60 + time[2])
+            #expect(Today.date(at: instant, in: zone).description == expected, "\(text) in \(zone.identifier)")
+            let withDayStart = try Today.date(at: instant, in: zone, dayStart: DayStart(minutes: 1))
+            #expect(withDayStart.description <= expected, "\(text) in \(zone.identifier) with a day start")
+        }
+        #expect(Today.utcDate(at: Date(timeIntervalSince1970: 253_402_300_800)).description == "9999-12-31")
+        #expect(Today.utcDate(at: Date(timeIntervalSince1970: -70_000_000_000)).description == "0001-01-01")
     }
 
     @Test(

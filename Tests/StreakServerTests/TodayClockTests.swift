@@ -50,8 +50,10 @@ struct TodayClockTests {
         #expect(clock.today(in: "UTC", now: now).description == "2024-06-30")
         #expect(clock.today(in: "America/New_York", now: now).description == "2024-06-29")
         #expect(clock.today(in: "UTC", now: now).description == "2024-06-30")
-        // Before the Gregorian cutover Foundation's calendar is Julian; the clock gives its answer.
-        let medieval = Date(timeIntervalSince1970: -30_000_000_000)
-        #expect(clock.today(in: "UTC", now: medieval) == Today.date(at: medieval, in: TimeZone(identifier: "UTC")!))
+        // Before the Gregorian cutover Foundation's calendar is Julian; the clock stays proleptic
+        // Gregorian, in UTC and elsewhere.
+        let medieval = Date(timeIntervalSince1970: -30_000_000_000)  // 1019-05-04 18:40 UTC
+        #expect(clock.today(in: "UTC", now: medieval).description == "1019-05-04")
+        #expect(clock.today(in: "Europe/Berlin", now: medieval).description == "1019-05-04")
     }
 }

@@ -22,8 +22,18 @@ public enum Today {
     }
 
     /// The time zone named by an IANA identifier.
-    /// - Throws: `CoreError(.unknownIdentifier)` when Foundation does not know it.
+    /// - Throws: `CoreError(.unknownIdentifier)` when Foundation does not know it, or when it is
+    ///   an offset rather than a name (`GMT+5`, `UTC-03:00`): Foundation reads those with the
+    ///   opposite sign to IANA's own `Etc/GMT+5` (five hours behind UTC), so two spellings that
+    ///   look alike would put a user's day ten hours apart.
     public static func timeZone(_ identifier: String) throws(CoreError) -> TimeZone {
+        for prefix in ["GMT", "UTC"] where identifier.hasPrefix(prefix + "+") || identifier.hasPrefix(prefix + "-") {
+            throw CoreError(
+                .unknownIdentifier,
+                "unknown time zone \(identifier): an offset is not an IANA name; give a region's zone "
+                    + "(Asia/Karachi) or Etc/GMT-5 for UTC+5 (IANA's Etc/GMT signs are inverted)"
+            )
+        }
         guard let zone = TimeZone(identifier: identifier) else {
             throw CoreError(.unknownIdentifier, "unknown time zone \(identifier)")
         }

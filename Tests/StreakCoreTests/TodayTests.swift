@@ -98,4 +98,15 @@ struct TodayTests {
         let date = try #require(ISO8601DateFormatter().date(from: instant))
         #expect(Today.date(at: date, in: zone).description == expected)
     }
+
+    @Test("offsets are not zone names: Foundation reads GMT+5 as UTC+5, IANA's Etc/GMT+5 is UTC-5")
+    func offsetsAreRefused() throws {
+        for offset in ["GMT+5", "GMT-5", "UTC+5", "UTC-03:00", "GMT+05:00"] {
+            #expect(throws: CoreError.self, "\(offset)") { try Today.timeZone(offset) }
+        }
+        for name in ["UTC", "GMT", "Etc/GMT+5", "Etc/GMT-14", "Asia/Kolkata", "US/Eastern", "EST5EDT"] {
+            #expect(throws: Never.self, "\(name)") { try Today.timeZone(name) }
+        }
+        #expect(try Today.timeZone("Etc/GMT+5").secondsFromGMT() == -5 * 3_600)
+    }
 }

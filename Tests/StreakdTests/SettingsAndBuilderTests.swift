@@ -86,6 +86,7 @@ import Testing
 
     @Test(arguments: [
         WireUpdateSettingsRequest.with { $0.timeZone = "Mars/Olympus" },
+        WireUpdateSettingsRequest.with { $0.timeZone = "GMT+5" },
         WireUpdateSettingsRequest.with { $0.locale = "xx_NOPE" },
         WireUpdateSettingsRequest.with { $0.minPercent = 101 },
         WireUpdateSettingsRequest.with { $0.minPercent = -5 },

@@ -7,19 +7,18 @@ import Testing
 
 /// What ExportData streams whose clients do not read may hold: a few per user, no CPU, little memory.
 @Suite struct ExportLimitTests {
-    /// Records imported for the local user: at one record a page, some 5 MB of pages, far more
+    /// Records imported for the local user: at one record a page, some 7 MB of pages, far more
     /// than the server (1 MiB) and the kernel (the socket buffers of a client that reads nothing)
     /// take before an export must wait for its client.
-    static let records = 200_000
+    static let records = 300_000
 
     @Test func aUserHasAtMost4ExportsOpenAndEveryWayOneEndsMakesRoom() throws {
         let harness = try ServerHarness()
         defer { harness.finish() }
         try Self.importRecords(harness)
-        // Four exports, two on each of two connections whose clients read the first pages and then
-        // nothing (two a connection: some 10 MB of pages that the connection cannot take).
-        let first = try Self.stalledExports(harness, deadlines: [nil, nil])
-        let second = try Self.stalledExports(harness, deadlines: [nil, nil])
+        // Four exports, each on a connection of its own whose client reads the first page and then
+        // nothing (some 7 MB of pages, more than the server and the kernel take for it).
+        var stalled = try (0..<4).map { _ in try Self.stalledExport(harness) }
         let reader = try harness.server.connect()
         let refused = try Self.export(on: reader, harness)
         guard case .endStream(refused, let status) = try #require(try reader.readFrame()) else {
@@ -32,7 +31,7 @@ import Testing
         )
 
         // CANCEL makes room.
-        try first.connection.send(.cancel(id: first.ids[0]))
+        try stalled[0].connection.send(.cancel(id: stalled[0].id))
         try Self.cancel(try Self.exportOnceThereIsRoom(on: reader, harness), on: reader)
 
         // So does an export that finished: of two sent together, one gets the place and ends OK.
@@ -44,18 +43,16 @@ import Testing
         #expect(Set(ended.keys) == Set(both))
         #expect(Set(ended.values.map(\.code)) == [.ok, .resourceExhausted], "\(ended)")
 
-        // So does closing a connection with its exports unread.
-        second.connection.close()
+        // So does closing a connection with its export unread.
+        stalled[1].connection.close()
         try Self.cancel(try Self.exportOnceThereIsRoom(on: reader, harness), on: reader)
 
-        // And a deadline that passes: first.ids[1] and three more fill the places again. (The deadline
-        // is long for a debug server on a busy machine: the three exports' records are copied one
-        // after the other before their first pages, seconds each there, milliseconds in release.)
-        let third = try Self.stalledExports(harness, deadlines: [20_000, nil, nil])
-        defer { third.connection.close() }
+        // And a deadline that passes: stalled[2], stalled[3] and two more fill the places again.
+        stalled.append(try Self.stalledExport(harness))
+        stalled.append(try Self.stalledExport(harness, deadlineMilliseconds: 10_000))
         #expect(try Self.export(on: reader, harness).isRefused(on: reader))
         try Self.cancel(try Self.exportOnceThereIsRoom(on: reader, harness), on: reader)
-        first.connection.close()
+        for export in stalled { export.connection.close() }
     }
 
     @Test func unreadExportsCostNeitherCPUNorMemory() throws {
@@ -107,25 +104,21 @@ import Testing
 
     // MARK: - Helpers
 
-    /// Exports on a connection of their own whose client read their first pages and reads no more.
-    struct StalledExports {
+    /// An export on a connection of its own whose client read its first page and reads no more.
+    struct StalledExport {
         var connection: TestConnection
-        var ids: [UInt32]
+        var id: UInt32
     }
 
-    /// Starts an export of one record a page (some 5 MB of pages) for each deadline (nil: none).
-    static func stalledExports(_ harness: ServerHarness, deadlines: [Int?]) throws -> StalledExports {
+    /// Starts an export of one record a page (some 7 MB of pages) and reads its first page.
+    static func stalledExport(_ harness: ServerHarness, deadlineMilliseconds: Int? = nil) throws -> StalledExport {
         let connection = try TestConnection(port: harness.server.port, timeout: .seconds(20), receiveBuffer: 4096)
-        let ids = try deadlines.map { try export(on: connection, harness, pageSize: 1, deadlineMilliseconds: $0) }
-        var started: Set<UInt32> = []
-        while started.count < ids.count {
-            let frame = try #require(try connection.readFrame())
-            guard case .streamMessage(let id, _) = frame else {
-                throw TestSupportError("an export on a new connection sent \(frame) before its first page")
-            }
-            started.insert(id)
+        let id = try export(on: connection, harness, pageSize: 1, deadlineMilliseconds: deadlineMilliseconds)
+        let frame = try #require(try connection.readFrame())
+        guard case .streamMessage(id, _) = frame else {
+            throw TestSupportError("the export on a new connection sent \(frame) instead of its first page")
         }
-        return StalledExports(connection: connection, ids: ids)
+        return StalledExport(connection: connection, id: id)
     }
 
     /// Sends ExportData (by default with the largest pages: a client that reads gets a few).
@@ -168,7 +161,7 @@ import Testing
         Issue.record("the connection closed before stream \(id) ended")
     }
 
-    /// Imports `records` completions for the local user: 20 habits of 10,000 days each, 5 habits
+    /// Imports `records` completions for the local user: 20 habits of 15,000 days each, 5 habits
     /// a request (a request may decode to at most 16 MiB).
     static func importRecords(_ harness: ServerHarness) throws {
         let first = day("1990-01-01")

@@ -19,6 +19,8 @@ public final class StreakService: RequestHandler, Sendable {
     let tokens: TokenCache
     let users: UserRegistry
     let watchers = WatchRegistry()
+    /// The open ExportData streams, at most a few per user.
+    let exports = ExportSlots()
     /// Applies what other servers sharing the store change.
     let follower: ChangeFollower
     let builderCache: BuilderCache

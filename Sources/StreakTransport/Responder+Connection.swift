@@ -67,9 +67,14 @@ extension Responder {
         for id in streams { terminate(id, status: status) }
     }
 
-    /// The connection's unsent output, counted against the stream output limit.
+    /// The connection's unsent output, counted against the stream output limit; wakes the streams
+    /// waiting for the output to fall this low (`resumeWhenOutputDrains`).
     func noteUnsentBytes(_ count: Int) {
-        state.withLock { $0.unsentBytes = count }
+        let drained = state.withLock { state in
+            state.unsentBytes = count
+            return state.takeDrainedWaiters()
+        }
+        for resume in drained { resume() }
     }
 
     func beginBurst() {
@@ -95,6 +100,7 @@ extension Responder {
         let handlers: [@Sendable () -> Void] = state.withLock { state in
             state.closed = true
             state.output = []
+            state.drainWaiters = [:]
             defer { state.inFlight = [:] }
             return state.inFlight.values.flatMap(\.terminationHandlers)
         }

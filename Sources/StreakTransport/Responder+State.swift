@@ -10,6 +10,12 @@ extension Responder {
             var terminationHandlers: [@Sendable () -> Void] = []
         }
 
+        /// A stream waiting for the output to drain (`Responder.resumeWhenOutputDrains`).
+        struct DrainWaiter: Sendable {
+            var threshold: Int
+            var resume: @Sendable () -> Void
+        }
+
         var output: [UInt8] = []
         var inFlight: [UInt32: Entry] = [:]
         var nextGeneration: UInt64 = 0
@@ -23,11 +29,33 @@ extension Responder {
         var answerEstimate = Responder.initialAnswerEstimate
         /// Set once every stream was ended (protocol error, shutdown): a stream opened later ends at once.
         var streamsEndedStatus: Status?
+        /// The streams waiting for the output to fall to their threshold, by id; a waiter leaves
+        /// with its stream (`remove`).
+        var drainWaiters: [UInt32: DrainWaiter] = [:]
+
+        /// The output written for the client that it has not read yet.
+        var pendingBytes: Int { output.count + unsentBytes }
 
         /// Whether `id` is in flight (and is the request of `generation`, when given).
         func isCurrent(_ id: UInt32, _ generation: UInt64?) -> Bool {
             guard let entry = inFlight[id] else { return false }
             return generation == nil || entry.generation == generation
+        }
+
+        /// Forgets `id` (answered or ended) and its drain waiter. - Returns: its entry, if it was in flight.
+        @discardableResult
+        mutating func remove(_ id: UInt32) -> Entry? {
+            drainWaiters[id] = nil
+            return inFlight.removeValue(forKey: id)
+        }
+
+        /// Takes the drain waiters whose threshold the pending output is now at or under.
+        mutating func takeDrainedWaiters() -> [@Sendable () -> Void] {
+            guard !drainWaiters.isEmpty else { return [] }
+            let pending = pendingBytes
+            let ready = drainWaiters.filter { $0.value.threshold >= pending }
+            for id in ready.keys { drainWaiters[id] = nil }
+            return ready.values.map(\.resume)
         }
 
         /// Appends a frame. - Returns: whether the caller must schedule a flush (outside the lock).
@@ -44,7 +72,7 @@ extension Responder {
             status: Status,
             asStream: Bool?
         ) -> (handlers: [@Sendable () -> Void], flush: Bool) {
-            guard let entry = inFlight.removeValue(forKey: id) else { return ([], false) }
+            guard let entry = remove(id) else { return ([], false) }
             let frame: Frame =
                 asStream ?? entry.isStream
                 ? .endStream(id: id, status: status) : .response(id: id, status: status, message: [])

@@ -53,7 +53,7 @@ public final class Responder: Sendable {
         let (status, message) = fits ? (status, message) : (Self.tooLarge("an answer of \(message.count) bytes"), [])
         let scheduleFlush = state.withLock { state in
             guard state.isCurrent(id, generation) else { return false }
-            state.inFlight[id] = nil
+            state.remove(id)
             let decayed = state.answerEstimate - state.answerEstimate / 8
             state.answerEstimate = max(message.count, decayed, Responder.smallestAnswerEstimate)
             return state.write(.response(id: id, status: status, message: message))
@@ -100,7 +100,7 @@ public final class Responder: Sendable {
     public func endStream(_ id: UInt32, generation: UInt64? = nil, status: Status) {
         let scheduleFlush = state.withLock { state in
             guard state.isCurrent(id, generation) else { return false }
-            state.inFlight[id] = nil
+            state.remove(id)
             return state.write(.endStream(id: id, status: status))
         }
         if scheduleFlush { self.scheduleFlush() }
@@ -109,7 +109,29 @@ public final class Responder: Sendable {
     /// The bytes written for the client that it has not read yet (queued here and unsent on the
     /// socket): a producer of a long stream waits while this is high instead of piling up output.
     public var pendingOutputBytes: Int {
-        state.withLock { $0.output.count + $0.unsentBytes }
+        state.withLock { $0.pendingBytes }
+    }
+
+    /// Waits for the client to read, without polling: keeps `resume` and runs it once, on the
+    /// connection's event loop, as soon as the connection's writes bring the output waiting for
+    /// the client (`pendingOutputBytes`) to `threshold` bytes or fewer. A stream has at most one
+    /// waiter (a second call replaces the first); it is dropped unrun, and what it captured
+    /// released, when the stream ends first (CANCEL, deadline, connection closed, shutdown).
+    /// - Returns: false, keeping nothing, when stream `id` is open and the output is already at
+    ///   or under `threshold` (the caller goes on now); true when `resume` was kept, or dropped
+    ///   because the stream is gone.
+    public func resumeWhenOutputDrains(
+        to threshold: Int,
+        stream id: UInt32,
+        generation: UInt64? = nil,
+        _ resume: @escaping @Sendable () -> Void
+    ) -> Bool {
+        state.withLock { state in
+            guard state.isCurrent(id, generation) else { return true }
+            guard state.pendingBytes > threshold else { return false }
+            state.drainWaiters[id] = State.DrainWaiter(threshold: threshold, resume: resume)
+            return true
+        }
     }
 
     /// Whether `id` still waits for an answer (not answered, cancelled, expired or closed).

@@ -115,4 +115,65 @@ struct ResponderTests {
             ]
         )
     }
+
+    @Test("a stream waiting for the output to drain resumes once when it does, and is dropped when it ends")
+    func drainWaiters() throws {
+        final class Captured: Sendable {}
+        let responder = Responder(executor: DispatchQueue(label: "test")) {}
+        guard case .accepted(let first) = responder.register(1, limit: 8),
+            case .accepted(let second) = responder.register(2, limit: 8)
+        else {
+            Issue.record("not accepted")
+            return
+        }
+        let resumed = Atomic<Int>(0)
+        responder.noteUnsentBytes(5_000)
+        // Already at or under the threshold: the caller goes on, nothing is kept.
+        #expect(
+            !responder.resumeWhenOutputDrains(to: 5_000, stream: 1, generation: first) {
+                resumed.add(100, ordering: .relaxed)
+            }
+        )
+        #expect(
+            responder.resumeWhenOutputDrains(to: 1_000, stream: 1, generation: first) {
+                resumed.add(1, ordering: .relaxed)
+            }
+        )
+        weak var dropped: Captured?
+        do {
+            let captured = Captured()
+            dropped = captured
+            #expect(
+                responder.resumeWhenOutputDrains(to: 1_000, stream: 2, generation: second) {
+                    _ = captured
+                    resumed.add(10, ordering: .relaxed)
+                }
+            )
+        }
+        responder.noteUnsentBytes(3_000)
+        #expect(resumed.load(ordering: .relaxed) == 0)
+        // Stream 2 ends first: its waiter goes, and what it held with it.
+        responder.terminate(2, status: Status(.cancelled, "cancelled by the client"))
+        _ = responder.takeOutput()
+        #expect(dropped == nil)
+        responder.noteUnsentBytes(900)
+        responder.noteUnsentBytes(0)
+        #expect(resumed.load(ordering: .relaxed) == 1)
+        // A stream that is gone keeps nothing, and tells the caller not to go on.
+        #expect(
+            responder.resumeWhenOutputDrains(to: 0, stream: 2, generation: second) {
+                resumed.add(1_000, ordering: .relaxed)
+            }
+        )
+        // Closing the connection drops the waiters.
+        responder.noteUnsentBytes(5_000)
+        #expect(
+            responder.resumeWhenOutputDrains(to: 1_000, stream: 1, generation: first) {
+                resumed.add(1, ordering: .relaxed)
+            }
+        )
+        responder.connectionClosed()
+        responder.noteUnsentBytes(0)
+        #expect(resumed.load(ordering: .relaxed) == 1)
+    }
 }

@@ -45,7 +45,7 @@ extension Responder {
         /// Forgets `id` (answered or ended) and its drain waiter. - Returns: its entry, if it was in flight.
         @discardableResult
         mutating func remove(_ id: UInt32) -> Entry? {
-            drainWaiters[id] = nil
+            if !drainWaiters.isEmpty { drainWaiters[id] = nil }
             return inFlight.removeValue(forKey: id)
         }
 

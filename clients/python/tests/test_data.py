@@ -122,8 +122,9 @@ def handler(conn, frame, server):
                   for i, h in enumerate(request.habits)]
         response = S.ImportDataResponse(habits_created=1, habits_matched=1, completions_added=2, skips_added=1,
                                         rest_periods_added=1, schedules_set=1, settings_changed=True,
-                                        errors=errors, habits=habits,
-                                        error_count=0 if request.habits[0].name == "old server" else 1234)
+                                        errors=errors, habits=habits)
+        if not (request.habits and request.habits[0].name == "old server"):  # an older server sends none
+            response.error_count = 1234
         conn.respond(rid, payload=response.SerializeToString())
     else:
         conn.respond(rid, StatusCode.UNIMPLEMENTED, f"unknown method {body.method}")

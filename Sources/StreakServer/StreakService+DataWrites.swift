@@ -195,9 +195,20 @@ enum ImportRequest {
         }.map(\.element)
     }
 
-    /// The response to an applied batch.
+    /// The most error records an answer lists (`ImportDataResponse.errors`; `error_count` has them all).
+    static let listedErrors = 1000
+    /// The most UTF-8 bytes of an error record's message: a message that quotes the request (an
+    /// unknown time zone) is cut.
+    static let messageBytes = 1024
+
+    /// The response to an applied batch. It always fits in a 4 MiB frame: at most 1,000 error
+    /// records of at most about 1.1 KB each (in request order, the rest counted in `error_count`),
+    /// and one habit per request habit, of which at most `HabitLimit.perUser` are not empty (each
+    /// is a different habit of the user) and the empty ones take 2 bytes each (the request's
+    /// decoding budget bounds them to about 150,000).
     static func response(_ outcome: ImportOutcome, refused: [ImportOutcome.RecordError]) -> WireImportDataResponse {
-        WireImportDataResponse.with {
+        let errors = inRequestOrder(refused + outcome.errors)
+        return WireImportDataResponse.with {
             $0.habitsCreated = Int32(outcome.habitsCreated)
             $0.habitsMatched = Int32(outcome.habitsMatched)
             $0.completionsAdded = Int32(outcome.completionsAdded)
@@ -205,15 +216,30 @@ enum ImportRequest {
             $0.restPeriodsAdded = Int32(outcome.restPeriodsAdded)
             $0.schedulesSet = Int32(outcome.schedulesSet)
             $0.settingsChanged = outcome.settingsChanged
-            $0.errors = inRequestOrder(refused + outcome.errors).map { error in
+            $0.errors = errors.prefix(listedErrors).map { error in
                 WireImportRecordError.with {
                     $0.habitIndex = Int32(error.habitIndex ?? -1)
                     $0.field = error.field
                     $0.date = error.date
-                    $0.message = error.message
+                    $0.message = cut(error.message)
                 }
             }
+            $0.errorCount = Int32(clamping: errors.count)
             $0.habits = outcome.habits.map { $0.map(WireHabit.init) ?? WireHabit() }
         }
+    }
+
+    /// `message`, or its longest start of whole characters that leaves room for "..." within
+    /// `messageBytes`, followed by "...".
+    static func cut(_ message: String) -> String {
+        guard message.utf8.count > messageBytes else { return message }
+        var kept = ""
+        var bytes = 0
+        for character in message {
+            bytes += character.utf8.count
+            guard bytes <= messageBytes - 3 else { break }
+            kept.append(character)
+        }
+        return kept + "..."
     }
 }

@@ -25,8 +25,9 @@ extension SQLStore {
     ///
     /// Run it while no server serves these users (a server's cached state would not see the
     /// rows): it writes through the store's reading connection, as `createUsers` does.
-    /// - Throws: `.invalidArgument` for a bad name or a completion before its habit's first day
-    ///   (`item` is the index in `users`); nothing of the call is kept after any error.
+    /// - Throws: `.invalidArgument` for a bad name or a completion before its habit's first day,
+    ///   `.limitReached` for a user who would have more than `HabitLimit.perUser` habits (`item` is
+    ///   the index in `users`); nothing of the call is kept after any error.
     public func populate(_ users: [(user: UserID, habits: [PopulatedHabit])]) throws(StorageError) {
         for (index, entry) in users.enumerated() {
             for habit in entry.habits {
@@ -58,13 +59,20 @@ extension SQLStore {
             do throws(StorageError) {
                 if skipsTriggers { try connection.query("SET LOCAL session_replication_role = replica") }
                 let habits = BatchHabits()
-                for (user, userHabits) in users {
+                for (index, (user, userHabits)) in users.enumerated() {
                     let applier = WriteApplier(connection: connection, user: user, habits: habits)
+                    // The habit limit, checked once for the user's habits of the call.
+                    let count = try userHabits.isEmpty ? 0 : applier.habitCount()
+                    if count + userHabits.count > HabitLimit.perUser {
+                        throw StorageError(
+                            .limitReached,
+                            "a user may have at most \(HabitLimit.perUser) habits, archived ones included "
+                                + "(this one has \(count) and would get \(userHabits.count) more)",
+                            item: index
+                        )
+                    }
                     for item in userHabits {
-                        let write = StoreWrite.createHabit(name: item.name, createdOn: item.createdOn)
-                        guard case .habit(let habit) = try applier.apply(write) else {
-                            throw StorageError(.corrupt, "creating a habit gave no habit")
-                        }
+                        let habit = try applier.insertHabit(name: item.name, createdOn: item.createdOn)
                         try Self.insertCompletions(item.completions, of: habit.id, user: user, into: connection)
                     }
                     habits.forget(user)

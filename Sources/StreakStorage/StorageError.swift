@@ -23,6 +23,9 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let corrupt = Code(name: "corrupt", status: .internal)
         /// The disk is full (RESOURCE_EXHAUSTED): writes fail until there is room again.
         public static let diskFull = Code(name: "diskFull", status: .resourceExhausted)
+        /// A per-user limit was reached, e.g. the habit limit (RESOURCE_EXHAUSTED); the message
+        /// names the limit.
+        public static let limitReached = Code(name: "limitReached", status: .resourceExhausted)
         /// The store was closed (UNAVAILABLE).
         public static let closed = Code(name: "closed", status: .unavailable)
         public var description: String { name }

@@ -5,11 +5,14 @@ extension WriteApplier {
     /// completions and skips; then rest periods and settings. A record that cannot be applied
     /// (a blank name, a day before the habit's first day, a skip on a day it is also done) is
     /// reported and left out; everything else is applied, idempotently. Records after a habit's
-    /// archive day are kept, as the store keeps them (they count for nothing).
+    /// archive day are kept, as the store keeps them (they count for nothing). A habit that would
+    /// be created past the user's habit limit (`HabitLimit`) is refused like a bad name: one error
+    /// record, nothing of it applied.
     func importData(_ batch: ImportBatch) throws(StorageError) -> ImportOutcome {
         var outcome = ImportOutcome()
         var changed = Set<CivilDate>()
         let stored = try storedHabitsByName()
+        var habitCount = stored.values.reduce(0) { $0 + $1.count }
         // The n-th habit of a name in the batch matches the n-th stored habit of that name.
         var used: [String: Int] = [:]
         for (index, item) in batch.habits.enumerated() {
@@ -28,11 +31,15 @@ extension WriteApplier {
                 habit = try existingHabit(id)
                 outcome.habitsMatched += 1
             } else {
-                let createdOn = item.firstDay ?? batch.today
-                guard case .habit(let created) = try apply(.createHabit(name: item.name, createdOn: createdOn)) else {
-                    throw StorageError(.corrupt, "creating a habit gave no habit")
+                guard habitCount < HabitLimit.perUser else {
+                    outcome.errors.append(
+                        .init(habitIndex: index, field: "name", message: HabitLimit.reached(count: habitCount))
+                    )
+                    outcome.habits.append(nil)
+                    continue
                 }
-                habit = created
+                habit = try insertHabit(name: item.name, createdOn: item.firstDay ?? batch.today)
+                habitCount += 1
                 outcome.habitsCreated += 1
             }
             try importSchedule(item, index: index, habit: habit, outcome: &outcome)

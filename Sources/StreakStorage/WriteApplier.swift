@@ -11,20 +11,11 @@ struct WriteApplier {
         switch write {
         case .createHabit(let name, let createdOn, let schedule):
             try HabitRow.validate(name: name)
-            // Unique per store (SQLite: index habits_by_id, and only the writer inserts; PostgreSQL:
-            // a sequence, as several servers may insert).
-            let next = try connection.query(connection.dialect.nextHabitID).first?.first?.integer ?? 1
-            try connection.query(
-                "INSERT INTO habits (user_id, id, name, created_on) VALUES (?, ?, ?, ?)",
-                [.integer(user), .integer(next), .text(name), .integer(Int64(createdOn.dayNumber))]
-            )
-            var habit = Habit(id: next, name: name, createdOn: createdOn)
-            if let schedule {
-                try ScheduleRow.store(user: user, habitID: next, weekdays: schedule, from: createdOn, into: connection)
-                habit.schedule.set(schedule, from: createdOn)
+            let count = try habitCount()
+            guard count < HabitLimit.perUser else {
+                throw StorageError(.limitReached, HabitLimit.reached(count: count))
             }
-            habits.remember(habit, of: user)
-            return .habit(habit)
+            return .habit(try insertHabit(name: name, createdOn: createdOn, schedule: schedule))
         case .setSchedule(let id, let weekdays, let from):
             _ = try existingHabit(id)
             try ScheduleRow.store(user: user, habitID: id, weekdays: weekdays, from: from, into: connection)
@@ -145,6 +136,34 @@ struct WriteApplier {
         case .importData(let batch):
             return .imported(try importData(batch))
         }
+    }
+
+    /// Inserts a new habit of the user, without the checks of `createHabit` (its name's and the
+    /// habit limit's: the caller made them).
+    func insertHabit(name: String, createdOn: CivilDate, schedule: WeekdaySet? = nil) throws(StorageError) -> Habit {
+        // Unique per store (SQLite: index habits_by_id, and only the writer inserts; PostgreSQL:
+        // a sequence, as several servers may insert).
+        let next = try connection.query(connection.dialect.nextHabitID).first?.first?.integer ?? 1
+        try connection.query(
+            "INSERT INTO habits (user_id, id, name, created_on) VALUES (?, ?, ?, ?)",
+            [.integer(user), .integer(next), .text(name), .integer(Int64(createdOn.dayNumber))]
+        )
+        var habit = Habit(id: next, name: name, createdOn: createdOn)
+        if let schedule {
+            try ScheduleRow.store(user: user, habitID: next, weekdays: schedule, from: createdOn, into: connection)
+            habit.schedule.set(schedule, from: createdOn)
+        }
+        habits.remember(habit, of: user)
+        return habit
+    }
+
+    /// How many habits the user has, archived ones included (`HabitLimit`). Exact inside the
+    /// write transaction: SQLite has one writer, and on PostgreSQL every write that may create a
+    /// habit holds the user's habit lock (`DayLocks`) until its commit, so another server's
+    /// creations of this user are committed, and counted here, before the lock is granted.
+    func habitCount() throws(StorageError) -> Int {
+        let rows = try connection.query("SELECT count(*) FROM habits WHERE user_id = ?", [.integer(user)])
+        return Int(rows.first?.first?.integer ?? 0)
     }
 
     /// Checks that the user's habit exists and is active on `date`, as recording requires.

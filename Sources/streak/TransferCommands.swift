@@ -102,8 +102,10 @@ struct ImportCommand: AsyncParsableCommand {
             for line in report.errorLines.prefix(20) {
                 FileHandle.standardError.write(Data("streak: \(file): \(line)\n".utf8))
             }
-            if report.errorLines.count > 20 {
-                FileHandle.standardError.write(Data("streak: ... and \(report.errorLines.count - 20) more\n".utf8))
+            let unshown = report.refusedCount - min(report.errorLines.count, 20)
+            if unshown > 0 {
+                let unlisted = report.omitted > 0 ? " (\(report.omitted) of them not listed by the server)" : ""
+                FileHandle.standardError.write(Data("streak: ... and \(unshown) more\(unlisted)\n".utf8))
             }
             try context.emit(json: report.json, text: report.summary)
         }

@@ -113,6 +113,36 @@ struct ImportNameTests {
         )
     }
 
+    @Test func refusalsTheServerCountedButDidNotListAreSaid() {
+        var archive = ImportArchive()
+        archive.habits = [HabitHistory(name: "Read"), HabitHistory(name: "Past the limit")]
+        let batches = archive.batches()
+        var tally = ImportTally(habitCount: 2)
+        var response = WireImportDataResponse()
+        response.habitsCreated = 1
+        // 1,500 refused: the first 1,000 listed (all completions of "Read"); the habit past the
+        // limit is only in the count, and its empty entry in `habits`.
+        response.errors = (0..<1000).map {
+            WireImportRecordError(habitIndex: 0, field: "completions", message: "refused \($0)")
+        }
+        response.errorCount = 1500
+        response.habits = [WireHabit(id: 7, name: "Read"), WireHabit()]
+        tally.add(response, batch: batches[0])
+        #expect(tally.refusedCount == 1500 && tally.omitted == 500 && tally.errorLines.count == 1000)
+        #expect(tally.refusedHabits == [1] && tally.matched == 0)
+        #expect(
+            tally.summary
+                == "imported: 1 habit created, 0 matched, 1 refused; 0 completions, 0 skips, 0 rest periods added; "
+                + "settings unchanged\n1500 records were refused; the server listed 1000 (on standard error) "
+                + "and counted 500 more\n"
+        )
+        guard case .object(let fields) = tally.json else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(fields.first { $0.0 == "refused_count" }?.1 == .int(1500))
+    }
+
     @Test func aHabitSplitOverSeveralRequestsIsCreatedOnce() {
         var archive = ImportArchive()
         let days = (1...5).map { LoopExportFixture.date("2025-06-0\($0)") }

@@ -15,8 +15,11 @@ public struct ImportTally: Hashable, Sendable {
     public var schedules = 0
     /// Whether the settings changed.
     public var settingsChanged = false
-    /// The records the server refused, one line each: `'Read' completions 2025-05-30: ...`.
+    /// The records the server refused and listed, one line each: `'Read' completions 2025-05-30: ...`.
     public var errorLines: [String] = []
+    /// Every record the server refused, listed or not (a server lists at most 1,000 per request
+    /// and counts the others in `error_count`).
+    public var refusedCount = 0
     /// The archive's indexes of the habits whose name the server refused.
     public var refusedHabits: Set<Int> = []
 
@@ -39,6 +42,15 @@ public struct ImportTally: Hashable, Sendable {
         restPeriods += Int(response.restPeriodsAdded)
         schedules += Int(response.schedulesSet)
         settingsChanged = settingsChanged || response.settingsChanged
+        // An older server sends no error_count: it lists every error.
+        refusedCount += max(Int(response.errorCount), response.errors.count)
+        // A refused habit has an empty entry in `habits` (a refusal the server counted but did
+        // not list included); an older server's answer may lack the list, but lists every error.
+        if response.habits.count == habits.count {
+            for (index, habit) in response.habits.enumerated() where habit.id == 0 {
+                if batch.habitIndexes.indices.contains(index) { refusedHabits.insert(batch.habitIndexes[index]) }
+            }
+        }
         for error in response.errors {
             let index = Int(error.habitIndex)
             let known = habits.indices.contains(index)
@@ -58,12 +70,19 @@ public struct ImportTally: Hashable, Sendable {
         var text =
             "imported: \(habits); \(Plural.of(completions, "completion")), \(Plural.of(skips, "skip")), "
             + "\(Plural.of(restPeriods, "rest period")) added; settings \(settingsChanged ? "changed" : "unchanged")\n"
-        if !errorLines.isEmpty {
+        if refusedCount > errorLines.count {
+            text +=
+                "\(Plural.of(refusedCount, "record")) \(Plural.was(refusedCount)) refused; "
+                + "the server listed \(errorLines.count) (on standard error) and counted \(omitted) more\n"
+        } else if !errorLines.isEmpty {
             let count = errorLines.count
             text += "\(Plural.of(count, "record")) \(Plural.was(count)) refused (listed on standard error)\n"
         }
         return text
     }
+
+    /// The refused records the server counted but did not list.
+    public var omitted: Int { max(0, refusedCount - errorLines.count) }
 
     /// The counts as `streak import --json` prints them.
     public var json: JSONValue {
@@ -72,6 +91,7 @@ public struct ImportTally: Hashable, Sendable {
             ("completions_added", .int(Int64(completions))), ("skips_added", .int(Int64(skips))),
             ("rest_periods_added", .int(Int64(restPeriods))), ("settings_changed", .bool(settingsChanged)),
             ("refused", .array(errorLines.map(JSONValue.string))),
+            ("refused_count", .int(Int64(refusedCount))),
         ])
     }
 }

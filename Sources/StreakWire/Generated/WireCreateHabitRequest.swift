@@ -3,6 +3,8 @@
 internal import CStreakProto
 public import StreakCore
 
+/// A user has at most 1,000 habits, archived ones included: one more is RESOURCE_EXHAUSTED (DeleteHabit makes room).
+///
 /// Protobuf message `streak.v1.CreateHabitRequest`.
 public struct WireCreateHabitRequest: WireMessage {
     /// The `name` field.

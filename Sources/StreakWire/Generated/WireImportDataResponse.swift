@@ -18,10 +18,14 @@ public struct WireImportDataResponse: WireMessage {
     public var schedulesSet: Int32 = 0
     /// The `settings_changed` field.
     public var settingsChanged: Bool = false
-    /// The `errors` field.
+    /// The records not applied, in request order: the first 1,000 of them (error_count says how many there were in
+    /// all), so that the answer always fits in a frame.
     public var errors: [WireImportRecordError] = []
-    /// The habit each ImportHabit landed in, in request order (absent: its name was refused)
+    /// The habit each ImportHabit landed in, in request order (empty, id 0: its name was refused, or it would have
+    /// passed the limit of 1,000 habits a user may have).
     public var habits: [WireHabit] = []
+    /// Every record not applied, listed in errors or not (>= errors' count)
+    public var errorCount: Int32 = 0
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -36,7 +40,8 @@ public struct WireImportDataResponse: WireMessage {
         schedulesSet: Int32 = 0,
         settingsChanged: Bool = false,
         errors: [WireImportRecordError] = [],
-        habits: [WireHabit] = []
+        habits: [WireHabit] = [],
+        errorCount: Int32 = 0
     ) {
         self.habitsCreated = habitsCreated
         self.habitsMatched = habitsMatched
@@ -47,6 +52,7 @@ public struct WireImportDataResponse: WireMessage {
         self.settingsChanged = settingsChanged
         self.errors = errors
         self.habits = habits
+        self.errorCount = errorCount
     }
 }
 
@@ -93,6 +99,7 @@ extension WireImportDataResponse: CBridgedMessage {
         c.pointee.settings_changed = settingsChanged ? 1 : 0
         (c.pointee.n_errors, c.pointee.errors) = arena.messages(errors)
         (c.pointee.n_habits, c.pointee.habits) = arena.messages(habits)
+        c.pointee.error_count = errorCount
         return c
     }
 
@@ -107,5 +114,6 @@ extension WireImportDataResponse: CBridgedMessage {
         settingsChanged = c.pointee.settings_changed != 0
         errors = try WireLift.messages(c.pointee.n_errors, c.pointee.errors, as: WireImportRecordError.self)
         habits = try WireLift.messages(c.pointee.n_habits, c.pointee.habits, as: WireHabit.self)
+        errorCount = c.pointee.error_count
     }
 }

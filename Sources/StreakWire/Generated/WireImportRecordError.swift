@@ -3,7 +3,8 @@
 internal import CStreakProto
 public import StreakCore
 
-/// One record that was not applied; the rest of the request was.
+/// One record that was not applied; the rest of the request was. A habit refused as a whole (its name, or the habit
+/// limit) is one record with field "name".
 ///
 /// Protobuf message `streak.v1.ImportRecordError`.
 public struct WireImportRecordError: WireMessage {
@@ -13,7 +14,7 @@ public struct WireImportRecordError: WireMessage {
     public var field: String = ""
     /// The record's day, when it has one.
     public var date: CivilDate?
-    /// The `message` field.
+    /// At most 1,024 bytes (a longer one is cut, ending in "...")
     public var message: String = ""
 
     /// Creates a message with every field at its default: absent, zero or empty.

@@ -229,6 +229,9 @@ extension WireImportRecordError: ReferenceWritable {
 
 extension WireImportDataResponse: ReferenceWritable {
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.errorCount != 0 {
+            writer.int32(10, m.pointee.errorCount)
+        }
         if !m.pointee.habits.isEmpty {
             writer.messages(9, m.pointee.habits)
         }

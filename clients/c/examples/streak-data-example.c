@@ -372,7 +372,10 @@ static int import_copy(streak_client *client, const char *token, const export_co
         rest_added += response->rest_periods_added;
         schedules += response->schedules_set;
         settings_changed |= response->settings_changed;
-        errors += response->n_errors;
+        /* The server lists the first 1,000 errors and counts them all (0 from a server older than
+         * error_count, which lists every one). */
+        size_t counted = (size_t)(response->error_count > 0 ? response->error_count : 0);
+        errors += counted > response->n_errors ? counted : response->n_errors;
         for (size_t i = 0; i < response->n_errors; i++) {
             const Streak__V1__ImportRecordError *e = response->errors[i];
             char day[16];
@@ -381,6 +384,9 @@ static int import_copy(streak_client *client, const char *token, const export_co
             fprintf(not_imported_lines, "not imported: \"%s\" %s %s: %s\n", name, e->field, date_text(e->date, day),
                     e->message);
         }
+        if (counted > response->n_errors)
+            fprintf(not_imported_lines, "not imported: %zu more, not listed by the server\n",
+                    counted - response->n_errors);
         streak_free_message((ProtobufCMessage *)response);
         response = NULL;
     }

@@ -165,7 +165,9 @@ streak_code streak_remove_rest_period(streak_client *client, const char *token, 
  * has the habit. A live habit is FAILED_PRECONDITION, an unknown id NOT_FOUND.
  * streak_import_data: habits (matched by exact name or created) with their schedules,
  * completions and skips, rest periods and settings, applied in one transaction and
- * idempotently; records that cannot be applied are listed in response->errors. A request holds
+ * idempotently; records that cannot be applied are listed in response->errors (the first 1,000;
+ * response->error_count counts them all; a user has at most 1,000 habits, and one that would be
+ * created past that is an error record with field "name"). A request holds
  * about 120,000 dates (the server's 16 MiB decoding budget: each date unpacks to a message of its
  * own; more: RESOURCE_EXHAUSTED from the server; over the 4 MiB frame: RESOURCE_EXHAUSTED before
  * anything is sent): send a long history in several calls, a habit split over them matched by

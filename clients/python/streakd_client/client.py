@@ -467,7 +467,9 @@ class Client:
         `rest_periods` (`RestPeriod`s or `(start, end[, note])`; added unless an equal one exists)
         and `settings` (replaces every field) in, in one transaction and idempotently: the same
         import again changes nothing. Records the server cannot apply are listed in the result's
-        `errors`; the rest is applied.
+        `errors` (the first 1,000; `error_count` counts them all); the rest is applied. A user has
+        at most 1,000 habits, archived ones included: a habit that would be created past that is
+        an error record (field "name") and its entry in `habits` is None.
 
         A request holds about 120,000 dates (the server's 16 MiB decoding budget: each date
         unpacks to a message of its own; more is RESOURCE_EXHAUSTED): send a large history in

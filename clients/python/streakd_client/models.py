@@ -715,8 +715,10 @@ class ImportRecordError:
 
 @dataclass(frozen=True)
 class ImportResult:
-    """ImportData: what was added, every record that was not applied, and the habit each
-    `ImportHabit` landed in (request order; None where its name was refused)."""
+    """ImportData: what was added, the records that were not applied (`errors`: the first 1,000
+    in request order; `error_count`: how many there were in all, listed or not), and the habit
+    each `ImportHabit` landed in (request order; None where its name or the limit of 1,000
+    habits a user may have refused it)."""
 
     habits_created: int
     habits_matched: int
@@ -727,10 +729,18 @@ class ImportResult:
     settings_changed: bool
     errors: tuple[ImportRecordError, ...]
     habits: tuple[Habit | None, ...]
+    error_count: int = 0
+
+    @property
+    def errors_omitted(self) -> int:
+        """The records not applied that `errors` does not list (the server lists at most 1,000)."""
+        return self.error_count - len(self.errors)
 
     @classmethod
     def from_pb(cls, message: service_pb2.ImportDataResponse) -> "ImportResult":
+        # A server older than error_count lists every error and sends 0.
         return cls(message.habits_created, message.habits_matched, message.completions_added, message.skips_added,
                    message.rest_periods_added, message.schedules_set, message.settings_changed,
                    tuple(ImportRecordError.from_pb(e) for e in message.errors),
-                   tuple(Habit.from_pb(h) if h.id != 0 else None for h in message.habits))
+                   tuple(Habit.from_pb(h) if h.id != 0 else None for h in message.habits),
+                   max(message.error_count, len(message.errors)))

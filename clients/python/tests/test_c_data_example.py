@@ -68,7 +68,8 @@ def handler(conn, frame, server):
             schedules_set=1, settings_changed=True,
             errors=[S.ImportRecordError(habit_index=1, field="completions", date=d(2023, 12, 31),
                                         message="before the habit's first day 2024-01-01"),
-                    S.ImportRecordError(habit_index=-1, field="settings", message="unknown time zone")])
+                    S.ImportRecordError(habit_index=-1, field="settings", message="unknown time zone")],
+            error_count=5)  # three more than it lists
         conn.respond(rid, payload=response.SerializeToString())
     elif name == "UnarchiveHabit":
         habit_id = S.UnarchiveHabitRequest.FromString(body.message).habit_id
@@ -124,10 +125,11 @@ def test_copy_imports_what_it_exported(example, tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout == """\
 exported: pages 1, habits 2, rest periods 1, completions 4, skips 2
-imported: habits created 2, matched 0, completions 4, skips 2, rest periods 1, schedules 1, errors 2
+imported: habits created 2, matched 0, completions 4, skips 2, rest periods 1, schedules 1, errors 5
 settings: changed
 not imported: "Run" completions 2023-12-31: before the habit's first day 2024-01-01
 not imported: "" settings -: unknown time zone
+not imported: 3 more, not listed by the server
 """
     (_, export), = requests(server, "ExportData")
     assert dict(export.metadata)["authorization"] == "Bearer tok"

@@ -123,6 +123,8 @@ def handler(conn, frame, server):
         response = S.ImportDataResponse(habits_created=1, habits_matched=1, completions_added=2, skips_added=1,
                                         rest_periods_added=1, schedules_set=1, settings_changed=True,
                                         errors=errors, habits=habits)
+        if not (request.habits and request.habits[0].name == "old server"):  # an older server sends none
+            response.error_count = 1234
         conn.respond(rid, payload=response.SerializeToString())
     else:
         conn.respond(rid, StatusCode.UNIMPLEMENTED, f"unknown method {body.method}")
@@ -205,6 +207,12 @@ def test_import_data_sends_dataclasses_with_dates(client, server):
         ImportRecordError(0, "completions", day(2023, 12, 31), "before the habit's first day 2024-01-01"),
         ImportRecordError(-1, "settings", None, "unknown time zone Mars/Base"))
     assert [h.id if h else None for h in result.habits] == [10, 11, 12, None]  # a refused name: None
+    assert (result.error_count, result.errors_omitted) == (1234, 1231)  # the server lists the first 1,000
+
+
+def test_import_data_error_count_of_an_older_server_is_the_errors_listed(client):
+    result = client.import_data([ImportHabit("old server")])  # the fake server sends no error_count
+    assert len(result.errors) == 2 and (result.error_count, result.errors_omitted) == (2, 0)
 
 
 def test_import_data_without_settings_leaves_them_absent(client, server):

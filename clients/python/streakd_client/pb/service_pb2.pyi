@@ -363,9 +363,10 @@ class ImportDataRequest(_message.Message):
     def __init__(self, habits: _Optional[_Iterable[_Union[ImportHabit, _Mapping]]] = ..., rest_periods: _Optional[_Iterable[_Union[_types_pb2.RestPeriod, _Mapping]]] = ..., settings: _Optional[_Union[_types_pb2.Settings, _Mapping]] = ...) -> None: ...
 
 class ImportDataResponse(_message.Message):
-    __slots__ = ["completions_added", "errors", "habits", "habits_created", "habits_matched", "rest_periods_added", "schedules_set", "settings_changed", "skips_added"]
+    __slots__ = ["completions_added", "error_count", "errors", "habits", "habits_created", "habits_matched", "rest_periods_added", "schedules_set", "settings_changed", "skips_added"]
     COMPLETIONS_ADDED_FIELD_NUMBER: _ClassVar[int]
     ERRORS_FIELD_NUMBER: _ClassVar[int]
+    ERROR_COUNT_FIELD_NUMBER: _ClassVar[int]
     HABITS_CREATED_FIELD_NUMBER: _ClassVar[int]
     HABITS_FIELD_NUMBER: _ClassVar[int]
     HABITS_MATCHED_FIELD_NUMBER: _ClassVar[int]
@@ -374,6 +375,7 @@ class ImportDataResponse(_message.Message):
     SETTINGS_CHANGED_FIELD_NUMBER: _ClassVar[int]
     SKIPS_ADDED_FIELD_NUMBER: _ClassVar[int]
     completions_added: int
+    error_count: int
     errors: _containers.RepeatedCompositeFieldContainer[ImportRecordError]
     habits: _containers.RepeatedCompositeFieldContainer[_types_pb2.Habit]
     habits_created: int
@@ -382,7 +384,7 @@ class ImportDataResponse(_message.Message):
     schedules_set: int
     settings_changed: bool
     skips_added: int
-    def __init__(self, habits_created: _Optional[int] = ..., habits_matched: _Optional[int] = ..., completions_added: _Optional[int] = ..., skips_added: _Optional[int] = ..., rest_periods_added: _Optional[int] = ..., schedules_set: _Optional[int] = ..., settings_changed: bool = ..., errors: _Optional[_Iterable[_Union[ImportRecordError, _Mapping]]] = ..., habits: _Optional[_Iterable[_Union[_types_pb2.Habit, _Mapping]]] = ...) -> None: ...
+    def __init__(self, habits_created: _Optional[int] = ..., habits_matched: _Optional[int] = ..., completions_added: _Optional[int] = ..., skips_added: _Optional[int] = ..., rest_periods_added: _Optional[int] = ..., schedules_set: _Optional[int] = ..., settings_changed: bool = ..., errors: _Optional[_Iterable[_Union[ImportRecordError, _Mapping]]] = ..., habits: _Optional[_Iterable[_Union[_types_pb2.Habit, _Mapping]]] = ..., error_count: _Optional[int] = ...) -> None: ...
 
 class ImportHabit(_message.Message):
     __slots__ = ["archived_on", "completions", "created_on", "name", "schedule", "skips"]

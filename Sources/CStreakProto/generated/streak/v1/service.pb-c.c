@@ -3696,7 +3696,7 @@ const ProtobufCMessageDescriptor streak__v1__import_record_error__descriptor =
   (ProtobufCMessageInit) streak__v1__import_record_error__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__import_data_response__field_descriptors[9] =
+static const ProtobufCFieldDescriptor streak__v1__import_data_response__field_descriptors[10] =
 {
   {
     "habits_created",
@@ -3806,9 +3806,22 @@ static const ProtobufCFieldDescriptor streak__v1__import_data_response__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "error_count",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__ImportDataResponse, error_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__import_data_response__field_indices_by_name[] = {
   2,   /* field[2] = completions_added */
+  9,   /* field[9] = error_count */
   7,   /* field[7] = errors */
   8,   /* field[8] = habits */
   0,   /* field[0] = habits_created */
@@ -3821,7 +3834,7 @@ static const unsigned streak__v1__import_data_response__field_indices_by_name[] 
 static const ProtobufCIntRange streak__v1__import_data_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor streak__v1__import_data_response__descriptor =
 {
@@ -3831,7 +3844,7 @@ const ProtobufCMessageDescriptor streak__v1__import_data_response__descriptor =
   "Streak__V1__ImportDataResponse",
   "streak.v1",
   sizeof(Streak__V1__ImportDataResponse),
-  9,
+  10,
   streak__v1__import_data_response__field_descriptors,
   streak__v1__import_data_response__field_indices_by_name,
   1,  streak__v1__import_data_response__number_ranges,

@@ -82,6 +82,10 @@ typedef struct Streak__V1__GetServerInfoResponse Streak__V1__GetServerInfoRespon
 
 /* --- messages --- */
 
+/*
+ * A user has at most 1,000 habits, archived ones included: one more is RESOURCE_EXHAUSTED
+ * (DeleteHabit makes room).
+ */
 struct  Streak__V1__CreateHabitRequest
 {
   ProtobufCMessage base;
@@ -360,7 +364,8 @@ struct  Streak__V1__ImportDataRequest
 
 
 /*
- * One record that was not applied; the rest of the request was.
+ * One record that was not applied; the rest of the request was. A habit refused as a whole (its
+ * name, or the habit limit) is one record with field "name".
  */
 struct  Streak__V1__ImportRecordError
 {
@@ -377,6 +382,9 @@ struct  Streak__V1__ImportRecordError
    * the record's day, when it has one
    */
   Streak__V1__Date *date;
+  /*
+   * at most 1,024 bytes (a longer one is cut, ending in "...")
+   */
   char *message;
 };
 #define STREAK__V1__IMPORT_RECORD_ERROR__INIT \
@@ -397,17 +405,26 @@ struct  Streak__V1__ImportDataResponse
   int32_t rest_periods_added;
   int32_t schedules_set;
   protobuf_c_boolean settings_changed;
+  /*
+   * The records not applied, in request order: the first 1,000 of them (error_count says how
+   * many there were in all), so that the answer always fits in a frame.
+   */
   size_t n_errors;
   Streak__V1__ImportRecordError **errors;
   /*
-   * the habit each ImportHabit landed in, in request order (absent: its name was refused)
+   * The habit each ImportHabit landed in, in request order (empty, id 0: its name was refused, or
+   * it would have passed the limit of 1,000 habits a user may have).
    */
   size_t n_habits;
   Streak__V1__Habit **habits;
+  /*
+   * every record not applied, listed in errors or not (>= errors' count)
+   */
+  int32_t error_count;
 };
 #define STREAK__V1__IMPORT_DATA_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__import_data_response__descriptor) \
-    , 0, 0, 0, 0, 0, 0, 0, 0,NULL, 0,NULL }
+    , 0, 0, 0, 0, 0, 0, 0, 0,NULL, 0,NULL, 0 }
 
 
 struct  Streak__V1__RecordCompletionRequest

@@ -184,8 +184,9 @@ struct ServerTransportTests {
         #expect(timers <= LoopTimers.minimumSweep + 50, "\(timers) timers held")
         // A deadline still pending does its work.
         try client.request(1, "/slow", metadata: [MetadataEntry(key: "deadline-ms", value: "20")])
-        guard case .response(1, let expired, _) = try client.next() else {
-            Issue.record("no answer")
+        let frame = try client.next()
+        guard case .response(1, let expired, _) = frame else {
+            Issue.record("no answer to the request past its deadline: \(String(describing: frame))")
             return
         }
         #expect(expired.code == .deadlineExceeded)

@@ -6,12 +6,12 @@
 ///   the same day on another could otherwise both stay: neither transaction's statement sees the
 ///   other's uncommitted row). Keyed by the habit id (modulo 2^31 - 1: a collision only makes two
 ///   days wait for each other) and the day number.
-/// - On each user it imports data for or creates a habit for, so that two servers' imports and
-///   creations for one user happen one after the other: an import matches habits by name and rest
-///   periods by their days and note, and two at once would each find nothing and both create; and
-///   the count of the user's habits each checks against `HabitLimit` inside its transaction is
-///   exact (read committed: a statement after the lock sees what the other committed before
-///   releasing it). Keyed by -1 (no habit key is negative) and the user id (modulo 2^31 - 1). A
+/// - On each user it imports data for, creates a habit for or adds a rest period for, so that two
+///   servers' imports, creations and additions for one user happen one after the other: an import
+///   matches habits by name and rest periods by their days and note, and two at once would each
+///   find nothing and both create; and the counts of the user's habits and rest periods each
+///   checks against `HabitLimit` and `RestPeriodLimit` inside its transaction are exact (read
+///   committed: a statement after the lock sees what the other committed before releasing it). Keyed by -1 (no habit key is negative) and the user id (modulo 2^31 - 1). A
 ///   batch without either takes none: single records pay nothing.
 ///
 /// Transaction-level advisory locks in the two-integer key space (apart from the migration's
@@ -19,8 +19,8 @@
 /// (`BatchHabits.prefetch`): every write transaction takes its locks in the same order, so none
 /// waits for another in a cycle.
 enum DayLocks {
-    /// The statement that takes the locks of the batch's completion changes, imports and habit
-    /// creations, nil when it has none.
+    /// The statement that takes the locks of the batch's completion changes, imports, habit
+    /// creations and rest-period additions, nil when it has none.
     static func statement(for batch: [PendingWrite]) -> SQLStatement? {
         var keys: Set<Key> = []
         for pending in batch {
@@ -34,7 +34,7 @@ enum DayLocks {
                         )
                     )
                 }
-            case .createHabit, .importData:
+            case .createHabit, .addRestPeriod, .importData:
                 keys.insert(Key(first: -1, second: Int32(pending.user % UserID(Int32.max))))
             default:
                 continue

@@ -7,7 +7,9 @@ extension WriteApplier {
     /// reported and left out; everything else is applied, idempotently. Records after a habit's
     /// archive day are kept, as the store keeps them (they count for nothing). A habit that would
     /// be created past the user's habit limit (`HabitLimit`) is refused like a bad name: one error
-    /// record, nothing of it applied.
+    /// record, nothing of it applied. So is each schedule entry past its habit's limit
+    /// (`ScheduleLimit`, field `schedule`) and each rest period past the user's
+    /// (`RestPeriodLimit`, field `rest_periods`); the rest of the import is applied.
     func importData(_ batch: ImportBatch) throws(StorageError) -> ImportOutcome {
         var outcome = ImportOutcome()
         var changed = Set<CivilDate>()
@@ -94,8 +96,24 @@ extension WriteApplier {
         outcome: inout ImportOutcome
     ) throws(StorageError) {
         let current = try ScheduleRow.load(user: user, habitID: habit.id, from: connection)[habit.id]
+        // The habit's entries by date: one on a date it has replaces it; a new one needs room.
+        var dates = Set(current?.entries.map(\.effectiveFrom) ?? [])
         for entry in item.schedule {
             if current?.entries.contains(entry) == true { continue }
+            if !dates.contains(entry.effectiveFrom) {
+                guard dates.count < ScheduleLimit.perHabit else {
+                    outcome.errors.append(
+                        .init(
+                            habitIndex: index,
+                            field: "schedule",
+                            date: entry.effectiveFrom,
+                            message: ScheduleLimit.reached(count: dates.count)
+                        )
+                    )
+                    continue
+                }
+                dates.insert(entry.effectiveFrom)
+            }
             try ScheduleRow.store(
                 user: user,
                 habitID: habit.id,
@@ -164,21 +182,27 @@ extension WriteApplier {
         changed: inout Set<CivilDate>
     ) throws(StorageError) {
         guard !periods.isEmpty else { return }
-        var stored = Set<[Int]>()
         var notes: [[Int]: Set<String>] = [:]
+        // The user's rest periods, counted against `RestPeriodLimit` as they are added.
+        var count = 0
         for row in try connection.query(
             "SELECT from_day, to_day, note FROM rest_periods WHERE user_id = ?",
             [.integer(user)]
         ) {
             let key = [Int(row[0].integer ?? 0), Int(row[1].integer ?? 0)]
-            stored.insert(key)
             notes[key, default: []].insert(row[2].text ?? "")
+            count += 1
         }
         for record in periods {
             let key = [record.period.from.dayNumber, record.period.to.dayNumber]
             if notes[key]?.contains(record.note) == true { continue }
-            do {
-                _ = try apply(.addRestPeriod(record.period, note: record.note))
+            do throws(StorageError) {
+                try RestPeriodNote.validate(record.note)
+                guard count < RestPeriodLimit.perUser else {
+                    throw StorageError(.limitReached, RestPeriodLimit.reached(count: count))
+                }
+                _ = try insertRestPeriod(record.period, note: record.note)
+                count += 1
             } catch {
                 outcome.errors.append(
                     .init(habitIndex: nil, field: "rest_periods", date: record.period.from, message: error.message)

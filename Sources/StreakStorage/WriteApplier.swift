@@ -18,19 +18,16 @@ struct WriteApplier {
             return .habit(try insertHabit(name: name, createdOn: createdOn, schedule: schedule))
         case .setSchedule(let id, let weekdays, let from):
             _ = try existingHabit(id)
+            try checkScheduleRoom(habitID: id, from: from)
             try ScheduleRow.store(user: user, habitID: id, weekdays: weekdays, from: from, into: connection)
             return .habit(try withSchedule(existingHabit(id)))
         case .addRestPeriod(let period, let note):
             try RestPeriodNote.validate(note)
-            let next = try connection.query(connection.dialect.nextRestPeriodID).first?.first?.integer ?? 1
-            try connection.query(
-                "INSERT INTO rest_periods (user_id, id, from_day, to_day, note) VALUES (?, ?, ?, ?, ?)",
-                [
-                    .integer(user), .integer(next), .integer(Int64(period.from.dayNumber)),
-                    .integer(Int64(period.to.dayNumber)), .text(note),
-                ]
-            )
-            return .restPeriod(RestPeriodRecord(id: next, period: period, note: note))
+            let count = try restPeriodCount()
+            guard count < RestPeriodLimit.perUser else {
+                throw StorageError(.limitReached, RestPeriodLimit.reached(count: count))
+            }
+            return .restPeriod(try insertRestPeriod(period, note: note))
         case .removeRestPeriod(let id):
             let rows = try connection.query(
                 "SELECT id, from_day, to_day, note FROM rest_periods WHERE user_id = ? AND id = ?",

@@ -19,11 +19,11 @@ import Testing
         return name
     }
 
-    /// The whole export, page by page.
-    static func export(_ harness: ServerHarness) throws -> [WireExportDataPage] {
+    /// The whole export, page by page (`pageSize` records a page; 0: the server's default).
+    static func export(_ harness: ServerHarness, pageSize: Int32 = 0) throws -> [WireExportDataPage] {
         let id = try harness.connection.sendRequest(
             WireMethod.exportData.rawValue,
-            message: WireExportDataRequest().serializedBytes(),
+            message: WireExportDataRequest(pageSize: pageSize).serializedBytes(),
             token: harness.token
         )
         var pages: [WireExportDataPage] = []

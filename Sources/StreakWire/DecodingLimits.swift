@@ -6,8 +6,10 @@ public struct DecodingLimits: Hashable, Sendable {
     /// message that needs more fails with `WireError.Code.tooLarge` (RESOURCE_EXHAUSTED).
     public var maxAllocationBytes: Int
 
-    /// 16 MiB: enough for any message that fits a default 4 MiB frame, whose unpacked form is at most a
-    /// few times its encoded size (a 2-byte repeated `Date` unpacks to a 40-byte struct and a pointer).
+    /// 16 MiB. Not enough for every message that fits a 4 MiB frame: unpacked, a message can be
+    /// twenty times its encoded size (a 2-byte repeated `Date` unpacks to a 40-byte struct and a
+    /// pointer). A request gets about 120,000 dates within it (docs/PROTOCOL.md), and the server's
+    /// data limits keep every answer within it (`ScheduleLimit` has the arithmetic).
     public static let `default` = DecodingLimits(maxAllocationBytes: 16 * 1024 * 1024)
 
     /// Creates limits.

@@ -3,6 +3,8 @@
 internal import CStreakProto
 public import StreakCore
 
+/// A user has at most 1,000 rest periods: one more is RESOURCE_EXHAUSTED (RemoveRestPeriod makes room).
+///
 /// Protobuf message `streak.v1.AddRestPeriodRequest`.
 public struct WireAddRestPeriodRequest: WireMessage {
     /// Required.

@@ -3,6 +3,9 @@
 internal import CStreakProto
 public import StreakCore
 
+/// A habit has at most 20 schedule entries: an entry on a new date past that is RESOURCE_EXHAUSTED (one on a date the
+/// habit already has an entry for replaces it and is always allowed).
+///
 /// Protobuf message `streak.v1.SetHabitScheduleRequest`.
 public struct WireSetHabitScheduleRequest: WireMessage {
     /// The `habit_id` field.

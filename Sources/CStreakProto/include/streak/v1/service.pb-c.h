@@ -183,6 +183,10 @@ struct  Streak__V1__ArchiveHabitResponse
     , NULL }
 
 
+/*
+ * A habit has at most 20 schedule entries: an entry on a new date past that is RESOURCE_EXHAUSTED
+ * (one on a date the habit already has an entry for replaces it and is always allowed).
+ */
 struct  Streak__V1__SetHabitScheduleRequest
 {
   ProtobufCMessage base;
@@ -800,6 +804,10 @@ struct  Streak__V1__UnskipHabitRequest
     , 0, NULL, NULL }
 
 
+/*
+ * A user has at most 1,000 rest periods: one more is RESOURCE_EXHAUSTED (RemoveRestPeriod makes
+ * room).
+ */
 struct  Streak__V1__AddRestPeriodRequest
 {
   ProtobufCMessage base;

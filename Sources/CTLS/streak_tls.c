@@ -83,6 +83,19 @@ static int select_alpn(SSL *ssl, const unsigned char **out, unsigned char *out_l
     return SSL_TLSEXT_ERR_ALERT_FATAL;
 }
 
+/// OpenSSL's passphrase callback for keys: there is no one to ask. Without a callback of our own,
+/// OpenSSL prompts on the controlling terminal and waits, which would block the reload on SIGHUP
+/// (and with it the handling of SIGTERM) for as long as nobody types.
+static int refuse_passphrase(char *buffer, int size, int writing, void *asked) {
+    (void)buffer;
+    (void)size;
+    (void)writing;
+    if (asked != NULL) {
+        *(int *)asked = 1;
+    }
+    return 0;
+}
+
 streak_tls_context *streak_tls_server_context(const char *certificate_file, const char *key_file, char *error,
                                               size_t error_size) {
     ERR_clear_error();
@@ -95,7 +108,20 @@ streak_tls_context *streak_tls_server_context(const char *certificate_file, cons
         SSL_CTX_free(context);
         return NULL;
     }
+    int asked = 0;
+    SSL_CTX_set_default_passwd_cb(context, refuse_passphrase);
+    SSL_CTX_set_default_passwd_cb_userdata(context, &asked);
     int key_loaded = SSL_CTX_use_PrivateKey_file(context, key_file, SSL_FILETYPE_PEM) == 1;
+    SSL_CTX_set_default_passwd_cb_userdata(context, NULL);
+    if (!key_loaded && asked) {
+        ERR_clear_error();
+        snprintf(error, error_size,
+                 "the private key in %s is encrypted (it needs a passphrase, and streakd asks for none): "
+                 "give it an unencrypted key, e.g. `openssl pkey -in %s -out KEY.pem`, readable only by its user",
+                 key_file, key_file);
+        SSL_CTX_free(context);
+        return NULL;
+    }
     if (!key_loaded && ERR_GET_REASON(ERR_peek_last_error()) != X509_R_KEY_VALUES_MISMATCH) {
         fail_with(error, error_size, "cannot load the private key from", key_file);
         SSL_CTX_free(context);

@@ -1,7 +1,9 @@
+import StreakFraming
 import StreakStorage
 import Synchronization
 
-/// The ExportData streams open on this server, counted per user.
+/// The ExportData streams open on this server: counted per user, and known by their bearer token
+/// so that the periodic token check ends those whose token was revoked, as it ends Watch streams.
 ///
 /// An open export holds a copy of its user's records (4 bytes a record, `HabitDayList`) and up
 /// to its share of the connection's output until it ends, however slowly its client reads, so
@@ -29,13 +31,33 @@ final class ExportSlots: Sendable {
     /// their records (a 100,000-record history: about 400 KB each).
     static let maximumStreamsPerUser = 4
 
-    private let open = Mutex<[UserID: Int]>([:])
+    private struct OpenExport {
+        var user: UserID
+        var bearer: String
+        /// Ends the stream with a status.
+        var terminate: @Sendable (Status) -> Void
+        var slot: Slot
+    }
 
-    /// Takes a place for an export of `user`.
+    private struct Contents {
+        var counts: [UserID: Int] = [:]
+        var open: [UInt64: OpenExport] = [:]
+        var nextKey: UInt64 = 0
+    }
+
+    private let contents = Mutex(Contents())
+
+    /// Takes a place for an export of `user` made with `bearer`.
+    /// - Parameter terminate: ends the export's stream with the status given (called by
+    ///   `end(bearer:status:)`, outside any lock, which then gives the place back).
     /// - Throws: RESOURCE_EXHAUSTED when the user already has `maximumStreamsPerUser` open.
-    func take(for user: UserID) throws(ServiceError) -> Slot {
-        try open.withLock { open throws(ServiceError) in
-            let count = open[user, default: 0]
+    func take(
+        for user: UserID,
+        bearer: String,
+        terminate: @escaping @Sendable (Status) -> Void
+    ) throws(ServiceError) -> Slot {
+        let key = try contents.withLock { contents throws(ServiceError) -> UInt64 in
+            let count = contents.counts[user, default: 0]
             guard count < Self.maximumStreamsPerUser else {
                 throw ServiceError(
                     .resourceExhausted,
@@ -43,13 +65,39 @@ final class ExportSlots: Sendable {
                         + "finish or cancel one first"
                 )
             }
-            open[user] = count + 1
+            contents.counts[user] = count + 1
+            contents.nextKey &+= 1
+            return contents.nextKey
         }
-        return Slot { [self] in
-            open.withLock { open in
-                let count = open[user, default: 0] - 1
-                open[user] = count > 0 ? count : nil
+        let slot = Slot { [self] in
+            contents.withLock { contents in
+                contents.open[key] = nil
+                let count = contents.counts[user, default: 0] - 1
+                contents.counts[user] = count > 0 ? count : nil
             }
+        }
+        contents.withLock { contents in
+            contents.open[key] = OpenExport(user: user, bearer: bearer, terminate: terminate, slot: slot)
+        }
+        return slot
+    }
+
+    /// The bearer tokens of the open exports, with the user each was authenticated as.
+    func bearers() -> [String: UserID] {
+        contents.withLock { contents in
+            var result: [String: UserID] = [:]
+            for export in contents.open.values { result[export.bearer] = export.user }
+            return result
+        }
+    }
+
+    /// Ends every open export made with `bearer` with `status`.
+    func end(bearer: String, status: Status) {
+        let ending = contents.withLock { contents in contents.open.values.filter { $0.bearer == bearer } }
+        for export in ending {
+            export.terminate(status)
+            // A stream waiting for its client to read is not running: nothing else would end the slot.
+            export.slot.end()
         }
     }
 }

@@ -27,7 +27,11 @@ extension StreakService {
                 "page_size \(message.pageSize) is outside 1...\(Self.maximumExportPageSize)"
             )
         }
-        let slot = try exports.take(for: user.id)
+        guard let bearer = BearerToken.from(request.metadata) else { throw ServiceError.unauthenticated }
+        // The periodic token check ends the stream when its token is revoked.
+        let slot = try exports.take(for: user.id, bearer: String(bearer)) { status in
+            responder.endStream(request.id, generation: request.generation, status: status)
+        }
         // Whatever ends the stream without the export ending it (CANCEL, deadline, a slow reader,
         // the connection's close, shutdown) gives the place back (CANCEL and the deadline before
         // their END_STREAM is sent: both run on the connection's loop); so does the export's end.

@@ -67,22 +67,25 @@ extension StreakService {
         }
     }
 
-    /// Every token-cache lifetime, checks the tokens of open streams again: a stream whose token
-    /// was revoked (`streakd user revoke`, even from another process) ends UNAUTHENTICATED.
-    func scheduleWatcherRecheck() {
+    /// Every token-cache lifetime, checks the tokens of open streams again: a Watch or ExportData
+    /// stream whose token was revoked (`streakd user revoke`, even from another process) ends
+    /// UNAUTHENTICATED.
+    func scheduleStreamRecheck() {
         let interval = max(configuration.tokenCacheTTL, .milliseconds(100))
         workQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(interval.nanoseconds))) { [weak self] in
             guard let self, !self.isClosed else { return }
-            self.recheckWatchers()
-            self.scheduleWatcherRecheck()
+            self.recheckStreams()
+            self.scheduleStreamRecheck()
         }
     }
 
-    private func recheckWatchers() {
-        for (bearer, user) in watchers.bearers() {
+    private func recheckStreams() {
+        let streams = watchers.bearers().merging(exports.bearers()) { watch, _ in watch }
+        for (bearer, user) in streams {
             do {
                 guard try userID(for: bearer[...]) != user else { continue }
                 watchers.end(bearer: bearer, status: ServiceError.revoked.status)
+                exports.end(bearer: bearer, status: ServiceError.revoked.status)
             } catch {
                 // The store cannot answer now: keep the streams, ask again next time.
                 continue

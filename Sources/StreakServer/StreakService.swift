@@ -83,7 +83,7 @@ public final class StreakService: RequestHandler, Sendable {
         let answers = CoalescingQueue()
         self.answers = answers
         store.onBatchAcknowledged { answers.drain() }
-        scheduleWatcherRecheck()
+        scheduleStreamRecheck()
         users.setHooks(
             isWatched: { [watchers] in watchers.isWatched($0) },
             changedWhileLoading: { [follower] id, change in follower.enqueue(id, change) }

@@ -102,6 +102,31 @@ import Testing
         )
     }
 
+    @Test func revokingAUserEndsTheirExportsEvenWhileTheyWaitForTheirClient() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let directory = harness.server.dataDirectory.path
+        let carol = try ServerProcess.run(["user", "add", "carol", "--data-dir", directory])
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Self.importRecords(harness, token: carol)
+        let stalled = try Self.stalledExport(harness, token: carol)
+        #expect(try ServerProcess.run(["user", "revoke", "carol", "--data-dir", directory]).status == 0)
+        // Nothing happens on the connection until the server notices by itself (token TTL, 2 s);
+        // then the client reads what was sent before, and the stream's end.
+        sleep(5)
+        var pages = 0
+        while let frame = try stalled.connection.readFrame() {
+            if case .streamMessage = frame { pages += 1 }
+            if case .endStream(stalled.id, let status) = frame {
+                #expect(status == Status(.unauthenticated, "the bearer token is no longer valid"))
+                // Far fewer than the 300,000 pages a whole export of one record a page would be.
+                #expect(pages < Self.records / 2, "\(pages) pages after the revocation")
+                return
+            }
+        }
+        Issue.record("the connection closed before the export ended")
+    }
+
     // MARK: - Helpers
 
     /// An export on a connection of its own whose client read its first page and reads no more.
@@ -111,9 +136,19 @@ import Testing
     }
 
     /// Starts an export of one record a page (some 7 MB of pages) and reads its first page.
-    static func stalledExport(_ harness: ServerHarness, deadlineMilliseconds: Int? = nil) throws -> StalledExport {
+    static func stalledExport(
+        _ harness: ServerHarness,
+        token: String? = nil,
+        deadlineMilliseconds: Int? = nil
+    ) throws -> StalledExport {
         let connection = try TestConnection(port: harness.server.port, timeout: .seconds(20), receiveBuffer: 4096)
-        let id = try export(on: connection, harness, pageSize: 1, deadlineMilliseconds: deadlineMilliseconds)
+        let id = try export(
+            on: connection,
+            harness,
+            token: token,
+            pageSize: 1,
+            deadlineMilliseconds: deadlineMilliseconds
+        )
         let frame = try #require(try connection.readFrame())
         guard case .streamMessage(id, _) = frame else {
             throw TestSupportError("the export on a new connection sent \(frame) instead of its first page")
@@ -125,13 +160,14 @@ import Testing
     static func export(
         on connection: TestConnection,
         _ harness: ServerHarness,
+        token: String? = nil,
         pageSize: Int32 = 65_536,
         deadlineMilliseconds: Int? = nil
     ) throws -> UInt32 {
         try connection.sendRequest(
             WireMethod.exportData.rawValue,
             message: WireExportDataRequest(pageSize: pageSize).serializedBytes(),
-            token: harness.token,
+            token: token ?? harness.token,
             metadata: deadlineMilliseconds.map { [MetadataEntry(key: MetadataEntry.deadlineKey, value: "\($0)")] }
                 ?? []
         )
@@ -161,9 +197,10 @@ import Testing
         Issue.record("the connection closed before stream \(id) ended")
     }
 
-    /// Imports `records` completions for the local user: 20 habits of 15,000 days each, 5 habits
-    /// a request (a request may decode to at most 16 MiB).
-    static func importRecords(_ harness: ServerHarness) throws {
+    /// Imports `records` completions for the local user (or the user of `token`): 20 habits of
+    /// 15,000 days each, 5 habits a request (a request may decode to at most 16 MiB).
+    static func importRecords(_ harness: ServerHarness, token: String? = nil) throws {
+        let connection = try harness.server.connect()
         let first = day("1990-01-01")
         let days = try (0..<records / 20).map { try first.adding(days: $0) }
         for batch in 0..<4 {
@@ -176,7 +213,11 @@ import Testing
                     }
                 }
             }
-            let answer: WireImportDataResponse = try harness.call(.importData, request)
+            let answer: WireImportDataResponse = try connection.call(
+                .importData,
+                request,
+                token: token ?? harness.token
+            )
             #expect(answer.completionsAdded == Int32(records / 4))
         }
     }

@@ -278,6 +278,44 @@ struct TLSTests {
         #expect(server.process.isRunning)
     }
 
+    @Test("an encrypted key is refused with what to do, at start and on SIGHUP, and never waits for a passphrase")
+    func encryptedKey() throws {
+        let certificates = try Self.certificates.get()
+        let (server, _, key) = try Self.start(certificates.server)
+        defer {
+            server.stop()
+            server.removeDataDirectory()
+        }
+        let encrypted = URL(fileURLWithPath: key).deletingLastPathComponent().appendingPathComponent("encrypted.pem")
+        _ = try TestCertificates.openssl(
+            ["pkey", "-in", key, "-aes256", "-passout", "pass:secret", "-out", encrypted.path],
+            in: certificates.directory
+        )
+        let directory = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let refused = try ServerProcess.run(
+            [
+                "--port", "0", "--data-dir", directory.path, "--tls-cert", certificates.server.certificate,
+                "--tls-key", encrypted.path,
+            ],
+            timeout: .seconds(30)
+        )
+        #expect(refused.status == 64, "\(refused)")
+        #expect(refused.error.contains("the private key in \(encrypted.path) is encrypted"), "\(refused.error)")
+        #expect(!refused.error.contains("pass phrase"), "\(refused.error)")
+
+        // On SIGHUP: logged, the old pair serves on, and SIGTERM still shuts the server down.
+        try FileManager.default.removeItem(atPath: key)
+        try FileManager.default.copyItem(atPath: encrypted.path, toPath: key)
+        kill(server.pid, SIGHUP)
+        #expect(server.waitForLog("did not load; still serving the previous ones"), "\(server.logTail)")
+        #expect(server.log.contains("is encrypted (it needs a passphrase"), "\(server.logTail)")
+        let connection = try server.connectTLS(caFile: certificates.caFile)
+        try connection.send(.ping(3))
+        #expect(try connection.readFrame() == .pong(3))
+        #expect(server.stop(timeout: .seconds(10)) == 0, "\(server.logTail)")
+    }
+
     @Test("a host that is not an IPv4 address is refused before the store is made", arguments: ["::1", "example"])
     func hostMustBeIPv4(host: String) throws {
         let directory = ServerProcess.temporaryDirectory()

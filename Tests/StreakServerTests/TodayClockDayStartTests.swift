@@ -15,8 +15,12 @@ struct TodayClockDayStartTests {
             ("Europe/Berlin", 1_711_670_400.0),  // 2024-03-31, 02:00 -> 03:00
             ("America/New_York", 1_730_419_200.0),  // 2024-11-03, 02:00 -> 01:00
             ("Australia/Lord_Howe", 1_712_275_200.0),  // back by 30 minutes
+            ("Pacific/Apia", 1_325_030_400.0),  // 2011-12-30 skipped: -10 h -> +14 h
+            ("Antarctica/Casey", 1_267_488_000.0),  // 2010-03-05 02:00 +11 -> 2010-03-04 23:00 +08
         ],
-        [60, 180, 720]
+        // 90 and 105: a day start inside a repeated hour (New York and London 01:00-02:00,
+        // Lord Howe 01:30-02:00), where falling back makes the user's date the previous one again.
+        [60, 90, 105, 180, 720]
     )
     func matchesCore(change: (zoneName: String, start: Double), minutes: Int) throws {
         let (zoneName, start) = change

@@ -29,6 +29,8 @@ struct TodayClockTests {
             ("Europe/London", 1_711_670_400.0),  // 2024-03-29
             ("America/New_York", 1_730_419_200.0),  // 2024-11-01
             ("Australia/Lord_Howe", 1_712_275_200.0),  // 2024-04-05; back by 30 minutes
+            ("Pacific/Apia", 1_325_030_400.0),  // 2011-12-28; 2011-12-30 skipped (-10 h -> +14 h)
+            ("Antarctica/Casey", 1_267_488_000.0),  // 2010-03-02; 03-05 02:00 +11 -> 03-04 23:00 +08
         ]
     )
     func daylightSaving(zoneName: String, start: Double) throws {

@@ -139,9 +139,10 @@ public final class StreakService: RequestHandler, Sendable {
         }
     }
 
-    /// Watch and ExportData: the transport ends a request of theirs it refuses with END_STREAM.
+    /// Watch and ExportData: the transport ends a request of theirs it refuses, cancels or expires
+    /// with END_STREAM. Asked for every request: two comparisons, not the method table's hashing.
     public func isServerStreaming(_ method: String) -> Bool {
-        MethodTable.method(method)?.isServerStreaming ?? false
+        method == WireMethod.watch.rawValue || method == WireMethod.exportData.rawValue
     }
 
     /// Answers `request` inline when it can; otherwise returns what the work queue needs to answer it.

@@ -245,7 +245,8 @@ extension Connection {
             deadline = .now() + .milliseconds(Int(milliseconds))
         }
         let generation: UInt64
-        switch responder.register(id, limit: configuration.maxInFlightPerConnection) {
+        let streaming = handler.isServerStreaming(method)
+        switch responder.register(id, limit: configuration.maxInFlightPerConnection, streaming: streaming) {
         case .duplicate:
             // Like HTTP/2's reused stream id, a connection error: the request in flight keeps its
             // one answer, and nothing after this frame is read.

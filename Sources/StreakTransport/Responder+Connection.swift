@@ -23,12 +23,14 @@ extension Responder {
     /// an answer given after the last `takeOutput()` must keep the connection from closing.
     var isFinished: Bool { state.withLock { $0.inFlight.isEmpty && $0.output.isEmpty } }
 
-    func register(_ id: UInt32, limit: Int) -> Registration {
+    /// Registers request `id`; `streaming` for a server-streaming method (whose final frame is
+    /// END_STREAM however it ends).
+    func register(_ id: UInt32, limit: Int, streaming: Bool = false) -> Registration {
         state.withLock { state in
             guard state.inFlight[id] == nil else { return .duplicate }
             guard state.inFlight.count < limit else { return .overLimit }
             state.nextGeneration &+= 1
-            state.inFlight[id] = State.Entry(generation: state.nextGeneration)
+            state.inFlight[id] = State.Entry(generation: state.nextGeneration, isStreamingMethod: streaming)
             return .accepted(generation: state.nextGeneration)
         }
     }

@@ -6,6 +6,10 @@ extension Responder {
     struct State: Sendable {
         struct Entry: Sendable {
             var generation: UInt64
+            /// A server-streaming method's request: its final frame is END_STREAM even when it ends
+            /// (CANCEL, deadline) before the handler opened the stream.
+            var isStreamingMethod = false
+            /// The handler opened the stream (it sent a message or asked to hear of its end).
             var isStream = false
             var terminationHandlers: [@Sendable () -> Void] = []
         }
@@ -65,7 +69,7 @@ extension Responder {
         }
 
         /// Removes `id` and writes its final frame (END_STREAM when `asStream` or when it is a
-        /// stream, else RESPONSE).
+        /// stream or a streaming method's request, else RESPONSE).
         /// - Returns: its termination handlers, to run outside the lock, and whether to schedule a flush.
         mutating func end(
             _ id: UInt32,
@@ -74,7 +78,7 @@ extension Responder {
         ) -> (handlers: [@Sendable () -> Void], flush: Bool) {
             guard let entry = remove(id) else { return ([], false) }
             let frame: Frame =
-                asStream ?? entry.isStream
+                asStream ?? (entry.isStream || entry.isStreamingMethod)
                 ? .endStream(id: id, status: status) : .response(id: id, status: status, message: [])
             return (entry.terminationHandlers, write(frame))
         }

@@ -5,6 +5,8 @@ import StreakTransport
 /// Echoes `/echo` inline, answers `/later` from another thread after a short delay, never
 /// answers `/slow`, streams three messages for `/stream`, and sends `/big` a 1 MiB answer.
 /// `/watch` opens a stream that stays open; `onStreamTermination` hears when it ends.
+/// `/quietstream` is a streaming method whose handler never opens its stream (like a Watch
+/// waiting for its user to load).
 /// `/serial` is echoed and `/serialbig` answered with 1 MiB (the first byte of its message
 /// repeated) from one serial queue shared by every connection, in the order they arrived, the
 /// way the storage writer answers durable writes.
@@ -17,7 +19,9 @@ struct EchoHandler: RequestHandler {
         for request in requests { handle(request, responder: responder) }
     }
 
-    func isServerStreaming(_ method: String) -> Bool { method == "/stream" || method == "/watch" }
+    func isServerStreaming(_ method: String) -> Bool {
+        method == "/stream" || method == "/watch" || method == "/quietstream"
+    }
 
     private func handle(_ request: IncomingRequest, responder: Responder) {
         switch request.method {
@@ -28,7 +32,7 @@ struct EchoHandler: RequestHandler {
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) {
                 responder.respond(to: request.id, status: .ok, message: request.message)
             }
-        case "/slow":
+        case "/slow", "/quietstream":
             break
         case "/stream":
             for index in 0..<3 { responder.sendStreamMessage(to: request.id, message: [UInt8(index)]) }

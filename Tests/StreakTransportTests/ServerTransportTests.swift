@@ -192,6 +192,22 @@ struct ServerTransportTests {
         #expect(expired.code == .deadlineExceeded)
     }
 
+    @Test("a streaming request cancelled or expired before its handler opened the stream ends with END_STREAM")
+    func earlyEndOfAStreamIsEndStream() throws {
+        let server = try RunningTransport()
+        let client = try server.client()
+        try client.request(1, "/quietstream")
+        try client.send(.cancel(id: 1))
+        #expect(try client.next() == .endStream(id: 1, status: Status(.cancelled, "cancelled by the client")))
+        try client.request(2, "/quietstream", metadata: [MetadataEntry(key: "deadline-ms", value: "0")])
+        #expect(try client.next() == .endStream(id: 2, status: Status(.deadlineExceeded, "the deadline passed")))
+        // A unary request ended the same ways still gets a RESPONSE.
+        try client.request(3, "/slow", metadata: [MetadataEntry(key: "deadline-ms", value: "0")])
+        #expect(
+            try client.next() == .response(id: 3, status: Status(.deadlineExceeded, "the deadline passed"), message: [])
+        )
+    }
+
     @Test("a stream delivers its messages then its status")
     func stream() throws {
         let server = try RunningTransport()

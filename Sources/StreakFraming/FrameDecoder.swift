@@ -34,6 +34,9 @@ public struct FrameDecoder: Sendable {
     /// The bytes received but not yet consumed by a frame.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
+    /// The bytes the decoder's buffer has room for: what it holds of the connection's memory.
+    public var bufferCapacity: Int { buffer.capacity }
+
     /// Appends bytes received from the peer (dropped after an error: nothing more will decode).
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard failure == nil else { return }
@@ -52,9 +55,16 @@ public struct FrameDecoder: Sendable {
     /// - Throws: `FramingError` for a bad preface, a length out of bounds, an unknown kind or a malformed body.
     public mutating func next() throws(FramingError) -> Frame? {
         if let failure { throw failure }
-        if bufferedByteCount == 0 { return nil }
+        if bufferedByteCount == 0 {
+            releaseIfLarge()
+            return nil
+        }
         do {
-            return try decodeNext()
+            guard let frame = try decodeNext() else {
+                releaseIfLarge()
+                return nil
+            }
+            return frame
         } catch {
             failure = error
             throw error
@@ -137,13 +147,35 @@ public struct FrameDecoder: Sendable {
             | UInt32(buffer[index + 3])
     }
 
+    /// The buffer capacity kept while it holds nothing unread: what a burst of small requests
+    /// needs. A larger buffer (grown for a large frame, or a long burst) is given back.
+    static let keptCapacity = 256 * 1024
+
     /// Drops consumed bytes once they are most of the buffer, so appends stay amortised O(1).
     private mutating func compactIfWorthwhile() {
         if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 256 * 1024)
+            buffer.removeAll(keepingCapacity: buffer.capacity <= Self.keptCapacity)
             readIndex = 0
         } else if readIndex >= 64 * 1024 && readIndex * 2 >= buffer.count {
             buffer.removeSubrange(0..<readIndex)
+            readIndex = 0
+        }
+    }
+
+    /// When `next()` found no complete frame: a buffer over `keptCapacity` is given back at once
+    /// if it holds nothing unread, and shrunk to what it holds if that is under a quarter of it
+    /// and it is over 1 MiB (the rest of a large frame was read with the start of the next one).
+    /// Not at the next `append`: an idle connection appends nothing, and kept a 4 MiB frame's
+    /// buffer until it closed. A buffer filling with one frame is at least half full, so it is
+    /// never copied on the way; small buffers cost one comparison per call.
+    private mutating func releaseIfLarge() {
+        guard buffer.capacity > Self.keptCapacity else { return }
+        let unread = bufferedByteCount
+        if unread == 0 {
+            buffer = []
+            readIndex = 0
+        } else if buffer.capacity > 1024 * 1024 && unread <= buffer.capacity / 4 {
+            buffer = Array(buffer[readIndex...])
             readIndex = 0
         }
     }

@@ -20,6 +20,12 @@ extension Connection {
                 unsent = output
                 unsentOffset = 0
             } else {
+                if unsentOffset > 0 && unsent.count + output.count > unsent.capacity {
+                    // The array must grow: it keeps only the bytes not sent yet, not those the
+                    // socket took (a slow reader's array grew with everything ever sent to it).
+                    unsent.removeSubrange(0..<unsentOffset)
+                    unsentOffset = 0
+                }
                 unsent.append(contentsOf: output)
             }
         }
@@ -55,6 +61,11 @@ extension Connection {
             }
         }
         let pending = unsent.count - unsentOffset + pendingTLSOutput
+        // Past the allowance only: a connection whose answers the socket takes never gets here.
+        if pending > ByteBudget.outputAllowance || outputShare > 0 {
+            accountUnsentOutput(pending)
+            guard !machine.isClosed else { return }
+        }
         responder.noteUnsentBytes(pending)
         if pending == 0 {
             unsent = []
@@ -90,6 +101,36 @@ extension Connection {
             // Input a spent read budget left inside a TLS session is not reported by the socket.
             scheduleNextTurn()
         }
+    }
+
+    /// Takes the unsent output past the allowance from the transport's output budget, so that
+    /// clients that do not read cannot hold the server's memory without bound. A connection the
+    /// budget cannot hold fails with RESOURCE_EXHAUSTED (its GOAWAY follows the answers it has not
+    /// read; nothing more is read from it), and is closed a second later, dropping its output, if
+    /// its client has not read all of it by then.
+    func accountUnsentOutput(_ pending: Int) {
+        guard !outputRefused else { return }
+        guard let share = context.outputBudget.update(share: outputShare, held: pending) else {
+            outputShare = 0
+            outputRefused = true
+            fail(
+                Status(
+                    .resourceExhausted,
+                    "the server holds too much output that clients have not read; read the answers, "
+                        + "then send requests again"
+                )
+            )
+            loop.execute(at: .now() + .seconds(1)) { [self] in
+                guard !machine.isClosed, unsent.count - unsentOffset + pendingTLSOutput > 0 else { return }
+                logger.debug(
+                    "closing a connection whose client did not read its output",
+                    metadata: ["peer": "\(peer)", "unsent": "\(unsent.count - unsentOffset)"]
+                )
+                close()
+            }
+            return
+        }
+        outputShare = share
     }
 
     /// Half-closes, drops further input for up to a second, then closes (the machine is lingering).

@@ -64,8 +64,12 @@ final class Connection: @unchecked Sendable {
     var framesLeft = false
     /// A turn of this connection is queued behind the loop's other work (`scheduleNextTurn`).
     var nextTurnScheduled = false
-    /// What this connection's unfinished frame takes from the transport's `InputBudget`.
+    /// What this connection's unfinished frame takes from the transport's input budget.
     var inputShare = 0
+    /// What this connection's unsent output takes from the transport's output budget.
+    var outputShare = 0
+    /// Set once the output budget could not hold this connection's unsent output (not asked twice).
+    var outputRefused = false
 
     init(
         descriptor: Int32,
@@ -216,6 +220,8 @@ final class Connection: @unchecked Sendable {
         unsent = []
         context.inputBudget.release(inputShare)
         inputShare = 0
+        context.outputBudget.release(outputShare)
+        outputShare = 0
         // Flush blocks still queued find no connection; the cycle through the responder ends.
         flushRelay.connection = nil
         context.onClose(self)
@@ -250,7 +256,9 @@ extension Connection {
         /// Called once when a connection has closed.
         let onClose: @Sendable (Connection) -> Void
         /// The unfinished frames' bytes the connections hold together.
-        let inputBudget: InputBudget
+        let inputBudget: ByteBudget
+        /// The unsent output the connections hold together.
+        let outputBudget: ByteBudget
 
         init(
             configuration: TransportConfiguration,
@@ -262,8 +270,13 @@ extension Connection {
             self.handler = handler
             self.logger = logger
             self.onClose = onClose
-            inputBudget = InputBudget(
-                limit: max(configuration.maxUnfinishedInputBytes, 4 * configuration.maxFrameSize)
+            inputBudget = ByteBudget(
+                limit: max(configuration.maxUnfinishedInputBytes, 4 * configuration.maxFrameSize),
+                allowancePerConnection: ByteBudget.inputAllowance
+            )
+            outputBudget = ByteBudget(
+                limit: max(configuration.maxUnsentOutputBytes, 4 * configuration.maxPendingOutputBytes),
+                allowancePerConnection: ByteBudget.outputAllowance
             )
         }
     }

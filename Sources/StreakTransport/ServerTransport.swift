@@ -67,6 +67,8 @@ public final class ServerTransport: @unchecked Sendable {
 
     /// The bytes of unfinished frames taken from the input budget now (tests).
     var unfinishedInputBytes: Int { connectionContext?.inputBudget.inUse ?? 0 }
+    /// The unsent output the connections hold past their allowances (the output budget's use).
+    var unsentOutputBytes: Int { connectionContext?.outputBudget.inUse ?? 0 }
 
     /// The open connections themselves (tests).
     var openConnections: [Connection] { registry.withLock { Array($0.connections.values) } }

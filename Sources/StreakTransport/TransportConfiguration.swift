@@ -29,8 +29,13 @@ public struct TransportConfiguration: Sendable {
     public var maxPendingOutputBytes = 4 * 1024 * 1024
     /// The bytes of unfinished frames all connections may hold together past 64 KiB each (at least
     /// four frames of `maxFrameSize`); a connection whose unfinished frame would pass it is closed
-    /// with GOAWAY RESOURCE_EXHAUSTED (`InputBudget`).
+    /// with GOAWAY RESOURCE_EXHAUSTED (`ByteBudget`).
     public var maxUnfinishedInputBytes = 256 * 1024 * 1024
+    /// The unsent output all connections may hold together past 256 KiB each (at least four times
+    /// `maxPendingOutputBytes`): output waiting for clients that do not read. A connection whose
+    /// output would pass it gets GOAWAY RESOURCE_EXHAUSTED after its answers, and is closed a
+    /// second later, its output dropped, unless its client read everything by then (`ByteBudget`).
+    public var maxUnsentOutputBytes = 256 * 1024 * 1024
     /// The per-turn budget of one connection (docs/PROTOCOL.md section 2.2): in one turn of its
     /// event loop a connection reads at most this many bytes from its socket ...
     public var maxReadBytesPerTurn = 256 * 1024

@@ -23,7 +23,7 @@ struct InputBudgetTests {
         }
         // Each holds 200 KiB of a 250 KiB frame: 136 KiB of the budget past its 64 KiB allowance,
         // so seven fit in 1 MiB and the eighth and later are refused.
-        let share = 200 * 1024 - InputBudget.allowancePerConnection
+        let share = 200 * 1024 - ByteBudget.inputAllowance
         var holders: [TestClient] = []
         for id in 1...12 {
             let client = try server.client()

@@ -10,7 +10,7 @@ public struct ClientConfiguration: Sendable {
     public var defaultDeadline: Duration?
     /// How long connecting may take (the TCP connection, then as long again for the TLS handshake).
     public var connectTimeout: Duration
-    /// TLS, or nil for plaintext.
+    /// TLS, or nil for plaintext (the token then travels in clear: see `sendsTokenInClear`).
     public var tls: ClientTLSConfiguration?
 
     /// Creates a configuration.
@@ -31,17 +31,25 @@ public struct ClientConfiguration: Sendable {
     /// The configuration from explicit values, then the environment, then the defaults.
     ///
     /// Server: `server`, else `STREAK_SERVER`, else 127.0.0.1:7411. Token: `token`, else
-    /// `STREAK_TOKEN`, else the contents of `<default data dir>/token` (the file a local
-    /// streakd writes on its first start), else none. TLS: on with `tls`, a `caFile` or a
-    /// `tlsServerName`, or `STREAK_TLS` set to 1 (true, yes, on); its CA file is `caFile`, else
-    /// `STREAK_CA_FILE`, else the system store.
-    /// - Throws: `StreakClientError` (INVALID_ARGUMENT) for a bad server address or `STREAK_TLS` value.
+    /// `STREAK_TOKEN`, else, only when the server is on this machine (`ServerAddress.isLoopback`),
+    /// the contents of `<default data dir>/token` (the file a local streakd writes on its first
+    /// start), else none: the local user's token is never sent to another machine. TLS: on with
+    /// `tls`, a `caFile` or a `tlsServerName`, or `STREAK_TLS` set to 1 (true, yes, on); its CA
+    /// file is `caFile`, else `STREAK_CA_FILE`, else the system store.
+    ///
+    /// A token is not sent in clear to another machine: without TLS, a token for a server that
+    /// is not on a loopback address is refused unless `insecurePlaintext` (streakd itself serves
+    /// plaintext beyond loopback only with `--insecure-plaintext`). A configuration made with
+    /// `init` is not checked; `sendsTokenInClear` tells.
+    /// - Throws: `StreakClientError` (INVALID_ARGUMENT) for a bad server address or `STREAK_TLS`
+    ///   value; (FAILED_PRECONDITION) for a token that would go in clear to another machine.
     public static func resolve(
         server: String? = nil,
         token: String? = nil,
         tls: Bool = false,
         caFile: String? = nil,
         tlsServerName: String? = nil,
+        insecurePlaintext: Bool = false,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(StreakClientError) -> ClientConfiguration {
         var configuration = ClientConfiguration()
@@ -67,14 +75,27 @@ public struct ClientConfiguration: Sendable {
             configuration.token = token
         } else if let token = environment["STREAK_TOKEN"], !token.isEmpty {
             configuration.token = token
-        } else {
+        } else if configuration.server.isLoopback {
             let file = defaultDataDirectory(environment: environment).appendingPathComponent("token")
             if let text = try? String(contentsOf: file, encoding: .utf8) {
                 let trimmed = text.trimmingSpaces()
                 configuration.token = trimmed.isEmpty ? nil : trimmed
             }
         }
+        if configuration.sendsTokenInClear && !insecurePlaintext {
+            throw StreakClientError(
+                .failedPrecondition,
+                "refusing to send the token in clear to \(configuration.server), which is not a loopback "
+                    + "address: connect with TLS (STREAK_TLS=1)"
+            )
+        }
         return configuration
+    }
+
+    /// True when a token would travel unencrypted to another machine: a token, no TLS, and a
+    /// server that is not on a loopback address.
+    public var sendsTokenInClear: Bool {
+        token != nil && tls == nil && !server.isLoopback
     }
 
     /// streakd's default data directory: `$STREAKD_DATA_DIR`, else `$XDG_DATA_HOME/streakd`,

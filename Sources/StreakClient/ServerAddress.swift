@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where a streakd listens: a host name or address and a TCP port.
 public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
     /// The default port, 7411.
@@ -56,6 +60,19 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
             port = value
         }
         self.init(host: host.isEmpty ? ServerAddress.default.host : host, port: port)
+    }
+
+    /// True when the host is this machine as written: `localhost` (in any case), an IPv4 address in
+    /// 127.0.0.0/8 in dotted-quad form, or the IPv6 address `::1` (in any of its spellings).
+    /// Host names other than `localhost`, and other spellings such as `127.1` or
+    /// `::ffff:127.0.0.1`, count as other machines: nothing is resolved to decide.
+    public var isLoopback: Bool {
+        if host.lowercased() == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        return withUnsafeBytes(of: &v6) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
     }
 
     /// `host:port`, with brackets around an IPv6 host.

@@ -86,13 +86,15 @@ struct CLIFailure: Error {
         return ExitCode(status.rawValue)
     }
 
-    /// Resolves the server and token; a malformed server address is a usage error (64).
+    /// Resolves the server and token; a malformed server address is a usage error (64), and so
+    /// is a token that would go in clear to another machine (without `--tls` or `--insecure-plaintext`).
     static func resolveConfiguration(
         server: String?,
         token: String?,
         tls: Bool = false,
         caFile: String? = nil,
-        tlsServerName: String? = nil
+        tlsServerName: String? = nil,
+        insecurePlaintext: Bool = false
     ) throws(CLIFailure) -> ClientConfiguration {
         let environment = ProcessInfo.processInfo.environment
         let serverText = server ?? environment["STREAK_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
@@ -106,9 +108,19 @@ struct CLIFailure: Error {
                 token: token,
                 tls: tls,
                 caFile: caFile,
-                tlsServerName: tlsServerName
+                tlsServerName: tlsServerName,
+                insecurePlaintext: insecurePlaintext
             )
         } catch {
+            if error.code == .failedPrecondition {
+                let target = (try? ServerAddress(parsing: serverText ?? "")).map { "\($0)" } ?? serverText ?? ""
+                throw CLIFailure(
+                    .usage,
+                    "refusing to send the token in clear to \(target), which is not a loopback address: "
+                        + "anyone on the way could read it and act as you. Connect with --tls (or set "
+                        + "STREAK_TLS=1), or give --insecure-plaintext to send it unencrypted anyway"
+                )
+            }
             if error.message.hasPrefix("STREAK_TLS") {
                 let value = environment["STREAK_TLS"] ?? ""
                 throw CLIFailure(
@@ -119,12 +131,5 @@ struct CLIFailure: Error {
             }
             throw CLIFailure(.usage, "\(source): \(error.message) (e.g. 127.0.0.1:7411)")
         }
-    }
-}
-
-extension ServerAddress {
-    /// True for this machine: `localhost`, 127.0.0.0/8 or ::1.
-    var isLoopback: Bool {
-        host == "localhost" || host.hasPrefix("127.") || host == "::1"
     }
 }

@@ -19,7 +19,10 @@ struct GlobalOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The bearer token (default: $STREAK_TOKEN or the local data dir's token file).",
+            """
+            The bearer token (default: $STREAK_TOKEN, else for a server on this machine the local data \
+            dir's token file).
+            """,
             valueName: "token"
         )
     )
@@ -48,6 +51,15 @@ struct GlobalOptions: ParsableArguments {
         )
     )
     var tlsServerName: String?
+
+    @Flag(
+        name: .long,
+        help: """
+            Send the token without TLS to a server that is not on this machine (refused otherwise: \
+            anyone on the way could read it).
+            """
+    )
+    var insecurePlaintext = false
 
     @Flag(name: .long, help: "Print JSON instead of text (shapes in docs/CLI.md).")
     var json = false
@@ -108,14 +120,16 @@ struct GlobalOptions: ParsableArguments {
         } catch let failure as CLIFailure {
             throw failure.report()
         } catch let error as StreakClientError {
-            let source = TokenSource.find(option: token)
+            let source = TokenSource.find(option: token, server: address)
             throw CLIFailure(error, server: address, token: source, tlsServerName: tlsServerName).report()
         } catch let error as CoreError {
             throw CLIFailure(.badInput, error.message).report()
         }
     }
 
-    /// The server and token; `--token ''` is an error rather than a silent fall-back to the token file.
+    /// The server and token; `--token ''` is an error rather than a silent fall-back to the token
+    /// file. No token for a server on another machine (the local token file is only for this
+    /// one's) is exit 77 before connecting.
     func resolveConfiguration() throws(CLIFailure) -> ClientConfiguration {
         if let token, token.trimmingCharacters(in: .whitespaces).isEmpty {
             throw CLIFailure(.usage, "--token is empty (leave it out to use $STREAK_TOKEN or the token file)")
@@ -123,13 +137,19 @@ struct GlobalOptions: ParsableArguments {
         guard timeout > 0, timeout <= 3600 else {
             throw CLIFailure(.usage, "--timeout \(timeout) is outside 0 < seconds <= 3600")
         }
-        return try CLIFailure.resolveConfiguration(
+        let configuration = try CLIFailure.resolveConfiguration(
             server: server,
             token: token,
             tls: tls,
             caFile: caFile,
-            tlsServerName: tlsServerName
+            tlsServerName: tlsServerName,
+            insecurePlaintext: insecurePlaintext
         )
+        if configuration.token == nil, !configuration.server.isLoopback {
+            let source = TokenSource.find(option: token, server: configuration.server)
+            throw CLIFailure(.unauthenticated, source.hint)
+        }
+        return configuration
     }
 }
 

@@ -17,7 +17,8 @@ enum HabitCompletion {
                 token: value(of: "--token", in: words),
                 tls: words.contains("--tls"),
                 caFile: value(of: "--ca-file", in: words),
-                tlsServerName: value(of: "--tls-server-name", in: words)
+                tlsServerName: value(of: "--tls-server-name", in: words),
+                insecurePlaintext: words.contains("--insecure-plaintext")
             )
         else { return [] }
         configuration.connectTimeout = .seconds(1)

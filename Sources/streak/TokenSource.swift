@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// Where the bearer token came from (`--token`, `STREAK_TOKEN`, the local data directory's token
-/// file) or, when none was found, why the token file gave none: what a refused or missing token's
-/// message names so that the user knows which token, or which file, to look at.
+/// file) or, when none was found, why the token file gave none (or was not read, for a server on
+/// another machine): what a refused or missing token's message names so that the user knows which
+/// token, or which file, to look at.
 enum TokenSource: Equatable {
     /// `--token`.
     case option
@@ -17,16 +18,20 @@ enum TokenSource: Equatable {
     case file(String)
     /// No token: the token file at `path` gave none, for `problem` ("does not exist", "is a directory" ...).
     case missing(path: String, problem: String)
+    /// No token: the server is not on this machine, and the local token file is only for one that is.
+    case notLocal(ServerAddress)
 
-    /// The source `ClientConfiguration.resolve` takes its token from, with the same order.
+    /// The source `ClientConfiguration.resolve` takes its token from for `server`, with the same order.
     static func find(
         option: String?,
+        server: ServerAddress,
         environment: [String: String] = ProcessInfo.processInfo.environment
     )
         -> TokenSource
     {
         if let option, !option.isEmpty { return .option }
         if let token = environment["STREAK_TOKEN"], !token.isEmpty { return .environment }
+        guard server.isLoopback else { return .notLocal(server) }
         let path = ClientConfiguration.defaultDataDirectory(environment: environment).appendingPathComponent("token")
             .path
         if let problem = fileProblem(path) { return .missing(path: path, problem: problem) }
@@ -71,6 +76,9 @@ enum TokenSource: Equatable {
             return "no token: neither --token nor STREAK_TOKEN is given, and the token file \(path) \(problem) "
                 + "(a local streakd writes <data dir>/token on its first start: set STREAKD_DATA_DIR to its data "
                 + "directory; for a remote one, \(newToken))"
+        case .notLocal(let server):
+            return "no token: the local token file is used only for a server on this machine, and \(server) is "
+                + "not one; give --token or STREAK_TOKEN (on the server's machine, \(newToken))"
         }
     }
 }

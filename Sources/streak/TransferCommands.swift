@@ -30,7 +30,7 @@ struct ExportCommand: AsyncParsableCommand {
             progress.finish()
             let text = ExportFormat.encode(archive, exportedAt: Date().ISO8601Format())
             if let file {
-                try OutputFile.write(text, to: file, mode: 0o600)
+                try OutputFile.write(text, to: file, ownerOnly: true)
                 let summary =
                     "exported \(Plural.of(archive.habits.count, "habit")), "
                     + "\(Plural.of(archive.recordCount, "record")) to \(file)\n"

@@ -64,16 +64,88 @@ struct ConfigurationTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try "stk_file\n".write(to: directory.appendingPathComponent("token"), atomically: true, encoding: .utf8)
-        let environment = ["STREAKD_DATA_DIR": directory.path, "STREAK_SERVER": "10.0.0.1:1234"]
+        let environment = ["STREAKD_DATA_DIR": directory.path, "STREAK_SERVER": "127.0.0.2:1234"]
         let fromFile = try ClientConfiguration.resolve(environment: environment)
         #expect(fromFile.token == "stk_file")
-        #expect(fromFile.server == ServerAddress(host: "10.0.0.1", port: 1234))
+        #expect(fromFile.server == ServerAddress(host: "127.0.0.2", port: 1234))
         let fromEnvironment = try ClientConfiguration.resolve(
             environment: environment.merging(["STREAK_TOKEN": "stk_env"]) { $1 }
         )
         #expect(fromEnvironment.token == "stk_env")
-        let fromFlags = try ClientConfiguration.resolve(server: "h:1", token: "stk_flag", environment: environment)
+        let fromFlags = try ClientConfiguration.resolve(
+            server: "h:1",
+            token: "stk_flag",
+            tls: true,
+            environment: environment
+        )
         #expect(fromFlags.token == "stk_flag")
         #expect(fromFlags.server == ServerAddress(host: "h", port: 1))
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1", true), ("127.255.0.9", true), ("localhost", true), ("LocalHost", true), ("::1", true),
+        ("0:0:0:0:0:0:0:1", true), ("10.0.0.1", false), ("128.0.0.1", false), ("127.0.0.1.example.org", false),
+        ("127.example.org", false), ("example.org", false), ("::", false), ("::2", false),
+        ("::ffff:127.0.0.1", false), ("0.0.0.0", false), ("127.1", false), ("localhost.example.org", false),
+    ])
+    func loopbackIsThisMachineAsWritten(host: String, loopback: Bool) {
+        #expect(ServerAddress(host: host, port: 7411).isLoopback == loopback)
+    }
+
+    /// The local token file is the local streakd's: it goes to no other machine, not even over TLS
+    /// (it went to any `--server`, in clear).
+    @Test func theTokenFileIsOnlyForAServerOnThisMachine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("streak-config-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "stk_file\n".write(to: directory.appendingPathComponent("token"), atomically: true, encoding: .utf8)
+        let environment = ["STREAKD_DATA_DIR": directory.path]
+        for local in ["127.0.0.1:1", "127.3.4.5", "localhost:7411", "[::1]:7411", ":7411"] {
+            #expect(try ClientConfiguration.resolve(server: local, environment: environment).token == "stk_file")
+        }
+        #expect(try ClientConfiguration.resolve(environment: environment).token == "stk_file")
+        for remote in ["10.0.0.1:1234", "streakd.example:7411", "127.0.0.1.example:1", "[2001:db8::1]:7411"] {
+            #expect(try ClientConfiguration.resolve(server: remote, environment: environment).token == nil)
+            #expect(try ClientConfiguration.resolve(server: remote, tls: true, environment: environment).token == nil)
+            let fromEnvironment = environment.merging(["STREAK_SERVER": remote, "STREAK_TLS": "1"]) { $1 }
+            #expect(try ClientConfiguration.resolve(environment: fromEnvironment).token == nil)
+        }
+    }
+
+    /// Without TLS a token goes in clear only to this machine, unless `insecurePlaintext`.
+    @Test func aTokenInClearToAnotherMachineIsRefused() throws {
+        let empty: [String: String] = ["HOME": "/nonexistent"]
+        let withToken = empty.merging(["STREAK_TOKEN": "stk_env"]) { $1 }
+        for (token, environment) in [("stk_flag", empty), (nil, withToken)] {
+            do {
+                _ = try ClientConfiguration.resolve(server: "10.0.0.1:1234", token: token, environment: environment)
+                Issue.record("a token in clear to 10.0.0.1 was not refused")
+            } catch {
+                #expect(error.code == .failedPrecondition)
+                #expect(error.message.contains("refusing to send the token in clear to 10.0.0.1:1234"), "\(error)")
+            }
+            let overTLS = try ClientConfiguration.resolve(
+                server: "10.0.0.1:1234",
+                token: token,
+                tls: true,
+                environment: environment
+            )
+            #expect(overTLS.token != nil && !overTLS.sendsTokenInClear)
+            let insecure = try ClientConfiguration.resolve(
+                server: "10.0.0.1:1234",
+                token: token,
+                insecurePlaintext: true,
+                environment: environment
+            )
+            #expect(insecure.token != nil && insecure.sendsTokenInClear)
+            let local = try ClientConfiguration.resolve(
+                server: "127.0.0.1:1234",
+                token: token,
+                environment: environment
+            )
+            #expect(local.token != nil && !local.sendsTokenInClear)
+        }
+        // No token, nothing to protect: plaintext to another machine is the server's business.
+        #expect(try ClientConfiguration.resolve(server: "10.0.0.1:1234", environment: empty).token == nil)
     }
 }

@@ -145,7 +145,8 @@ struct CLIJSONTests {
         #expect(refusedByName.stderr.contains("start it with scripts/run"), "\(refusedByName.stderr)")
 
         // A name that cannot resolve (glibc rejects it without asking DNS): no local server would help.
-        let unresolvable = try CLIRunner(server: "no such host!:7411", token: "x").run(["streak"])
+        // (With TLS: a token in clear to another machine is refused before any name is resolved.)
+        let unresolvable = try CLIRunner(server: "no such host!:7411", token: "x").run(["--tls", "streak"])
         #expect(unresolvable.status == 69)
         #expect(unresolvable.stderr.contains("cannot resolve no such host!"), "\(unresolvable.stderr)")
         #expect(!unresolvable.stderr.contains("scripts/run"), "\(unresolvable.stderr)")

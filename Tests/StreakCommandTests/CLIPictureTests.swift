@@ -92,6 +92,70 @@ struct CLIPictureTests {
         }
     }
 
+    static func mode(_ path: String) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "missing" }
+        return String(status.st_mode & 0o777, radix: 8)
+    }
+
+    /// `-o` gives a new file the mode `open` would (0666 less the umask), and a replaced file keeps
+    /// its mode (and, for root, its owner and group): a 0600 report stays private. An export is
+    /// 0600 either way. (The output was 0644 whatever the umask, and a replaced 0600 file became 0644.)
+    @Test func outputModesFollowTheUmaskAndAReplacedFileKeepsItsOwn() throws {
+        try Self.withSampleServer { cli in
+            let directory = try Self.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+            for (umask, expected) in [("077", "600"), ("022", "644"), ("002", "664"), ("027", "640")] {
+                let runs: [(String, [String])] = [
+                    ("report-\(umask).html", ["report", "-o", path("report-\(umask).html")]),
+                    ("heatmap-\(umask).svg", ["heatmap", "--format", "svg", "-o", path("heatmap-\(umask).svg")]),
+                    ("heatmap-\(umask).html", ["heatmap", "--format", "html", "-o", path("heatmap-\(umask).html")]),
+                ]
+                for (name, arguments) in runs {
+                    let output = try cli.run(arguments, umask: umask)
+                    #expect(output.status == 0, "\(arguments): \(output.stderr)")
+                    #expect(Self.mode(path(name)) == expected, "\(name) under umask \(umask)")
+                }
+                let export = try cli.run(["export", path("export-\(umask).json")], umask: umask)
+                #expect(export.status == 0, "\(export.stderr)")
+                #expect(Self.mode(path("export-\(umask).json")) == "600", "an export under umask \(umask)")
+            }
+
+            // Replaced files keep their mode, whatever the umask; through a link, the target's.
+            for (name, kept) in [("private.html", 0o600), ("shared.html", 0o640), ("open.svg", 0o664)] {
+                try "old".write(toFile: path(name), atomically: false, encoding: .utf8)
+                chmod(path(name), mode_t(kept))
+            }
+            #expect(symlink(path("private.html"), path("link.html")) == 0)
+            for (umask, arguments) in [
+                ("022", ["report", "-o", path("private.html")]), ("077", ["report", "-o", path("shared.html")]),
+                ("077", ["heatmap", "--format", "svg", "-o", path("open.svg")]),
+                ("000", ["report", "-o", path("link.html")]),
+            ] {
+                let output = try cli.run(arguments, umask: umask)
+                #expect(output.status == 0, "\(arguments): \(output.stderr)")
+            }
+            #expect(Self.mode(path("private.html")) == "600")
+            #expect(Self.mode(path("shared.html")) == "640")
+            #expect(Self.mode(path("open.svg")) == "664")
+            #expect(try String(contentsOfFile: path("private.html"), encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+
+            // An export over a readable file makes it private.
+            chmod(path("open.svg"), 0o644)
+            #expect(try cli.run(["export", path("open.svg")], umask: "022").status == 0)
+            #expect(Self.mode(path("open.svg")) == "600")
+
+            // Root may give the file back to its owner and group.
+            guard getuid() == 0 else { return }
+            #expect(chown(path("shared.html"), 4242, 4343) == 0)
+            #expect(try cli.run(["report", "-o", path("shared.html")]).status == 0)
+            var status = stat()
+            #expect(stat(path("shared.html"), &status) == 0 && status.st_uid == 4242 && status.st_gid == 4343)
+            #expect(status.st_mode & 0o777 == 0o640)
+        }
+    }
+
     @Test func reportHasEverySection() throws {
         try Self.withSampleServer { cli in
             let directory = try Self.scratchDirectory()

@@ -22,17 +22,22 @@ struct CLIRunner {
     var asOf = "2025-06-15"
 
     /// Runs `streak --server S --token T --as-of D ARGS` with a clean environment plus `environment`.
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    func run(_ arguments: [String], environment: [String: String] = [:], umask: String? = nil) throws -> Output {
         var global = ["--server", server, "--as-of", asOf]
         if let token { global += ["--token", token] }
-        return try Self.run(global + arguments, environment: environment)
+        return try Self.run(global + arguments, environment: environment, umask: umask)
     }
 
-    /// Runs `streak ARGS` as given.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// Runs `streak ARGS` as given; with `umask` (octal, e.g. "077"), under that umask (through `sh`).
+    static func run(_ arguments: [String], environment: [String: String] = [:], umask: String? = nil) throws -> Output {
         let process = Process()
-        process.executableURL = binaryURL
-        process.arguments = arguments
+        if let umask {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["sh", "-c", "umask \(umask) && exec \"$0\" \"$@\"", binaryURL.path] + arguments
+        } else {
+            process.executableURL = binaryURL
+            process.arguments = arguments
+        }
         var base = ProcessInfo.processInfo.environment
         for key in ["STREAK_SERVER", "STREAK_TOKEN", "NO_COLOR", "STREAKD_DATA_DIR", "XDG_DATA_HOME"] {
             base[key] = nil

@@ -77,6 +77,65 @@ struct CLISetupErrorTests {
         #expect(missing.stderr.contains("a local streakd writes <data dir>/token on its first start"))
     }
 
+    /// The local token file is for the local streakd: a `--server` on another machine gets no token
+    /// from it (it was sent there, in clear, before the server said a word), and a token is not sent
+    /// in clear to another machine (the message names `--tls`). Both are said before connecting
+    /// (203.0.113.1 and 2001:db8::1 are documentation addresses, but whatever answers there is
+    /// never asked).
+    @Test func noTokenGoesInClearToAnotherMachine() throws {
+        let directory = ServerProcess.temporaryDirectory(prefix: "streak-local-token")
+        try "stk_local".write(to: directory.appendingPathComponent("token"), atomically: true, encoding: .utf8)
+        let local = ["STREAKD_DATA_DIR": directory.path]
+        let noToken =
+            "streak: no token: the local token file is used only for a server on this machine, and "
+            + "203.0.113.1:7411 is not one; give --token or STREAK_TOKEN"
+        let inClear = "streak: refusing to send the token in clear to 203.0.113.1:7411, which is not a loopback address"
+        let cases: [([String], [String: String], Int32, String)] = [
+            (["--server", "203.0.113.1:7411"], local, 77, noToken),
+            (["--server", "203.0.113.1:7411", "--tls"], local, 77, noToken),
+            ([], local.merging(["STREAK_SERVER": "203.0.113.1"]) { $1 }, 77, noToken),
+            (["--server", "203.0.113.1:7411", "--token", "stk_x"], local, 64, inClear),
+            (["--server", "203.0.113.1:7411"], local.merging(["STREAK_TOKEN": "stk_x"]) { $1 }, 64, inClear),
+            (
+                ["--server", "[2001:db8::1]:7411", "--token", "stk_x"], [:], 64,
+                "streak: refusing to send the token in clear to [2001:db8::1]:7411"
+            ),
+        ]
+        for (arguments, environment, status, message) in cases {
+            let output = try CLIRunner.run(arguments + ["--timeout", "2", "habit", "list"], environment: environment)
+            #expect(output.status == status, "\(arguments) \(environment): \(output.status) \(output.stderr)")
+            #expect(output.stderr.hasPrefix(message), "\(arguments): \(output.stderr)")
+            if status == 64 {
+                #expect(output.stderr.contains("Connect with --tls (or set STREAK_TLS=1)"), "\(output.stderr)")
+                #expect(output.stderr.contains("--insecure-plaintext"), "\(output.stderr)")
+            }
+            #expect(!output.stderr.contains("cannot connect"), "\(arguments) tried to connect: \(output.stderr)")
+        }
+        // --insecure-plaintext sends it anyway: the CLI connects, or tries to (how that ends depends
+        // on the network: nothing answers, or something that is not streakd does).
+        let anyway = try CLIRunner.run(
+            [
+                "--server", "203.0.113.1:7411", "--token", "stk_x", "--insecure-plaintext", "--timeout", "1", "habit",
+                "list",
+            ]
+        )
+        #expect(![0, 64, 77].contains(anyway.status), "\(anyway.status) \(anyway.stderr)")
+        #expect(!anyway.stderr.contains("refusing") && !anyway.stderr.contains("no token"), "\(anyway.stderr)")
+    }
+
+    /// For a server on this machine the token file is still read: 127.0.0.1 and localhost alike.
+    @Test func theTokenFileServesAServerOnThisMachine() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        for host in ["127.0.0.1", "localhost"] {
+            let output = try CLIRunner.run(
+                ["--server", "\(host):\(server.port)", "habit", "list"],
+                environment: ["STREAKD_DATA_DIR": server.dataDirectory.path]
+            )
+            #expect(output.status == 0, "\(host): \(output.stderr)")
+        }
+    }
+
     @Test(.enabled(if: getuid() != 0, "root reads any file"))
     func anUnreadableTokenFileSaysPermissionDenied() throws {
         let server = try ServerProcess.start()

@@ -102,6 +102,40 @@ import Glibc
         }
     }
 
+    /// A data directory reached through a symbolic link is the directory the link points to: it is
+    /// made 0700 and its files 0600, and the log says so, as for the directory itself. (lstat saw
+    /// the link and left the directory 0755, silently.) A link inside it is not followed.
+    @Test func aDataDirectoryThroughALinkIsMadePrivate() throws {
+        let parent = ServerProcess.temporaryDirectory(prefix: "streakd-linked")
+        let real = parent.appendingPathComponent("real")
+        let link = parent.appendingPathComponent("link")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: false)
+        chmod(real.path, 0o755)
+        try Data().write(to: real.appendingPathComponent("streakd.sqlite3-old"))
+        chmod(real.appendingPathComponent("streakd.sqlite3-old").path, 0o644)
+        let outside = parent.appendingPathComponent("outside.txt")
+        try Data().write(to: outside)
+        chmod(outside.path, 0o644)
+        #expect(symlink(outside.path, real.appendingPathComponent("outside-link").path) == 0)
+        #expect(symlink("real", link.path) == 0)
+
+        let server = try ServerProcess.start(dataDirectory: link)
+        defer { server.stop() }
+        var info = stat()
+        #expect(lstat(link.path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link was replaced")
+        #expect(
+            stat(real.path, &info) == 0 && info.st_mode & 0o777 == 0o700,
+            "\(String(info.st_mode & 0o777, radix: 8))"
+        )
+        for name in try FileManager.default.contentsOfDirectory(atPath: real.path) where name != "outside-link" {
+            #expect(lstat(real.appendingPathComponent(name).path, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o600, "\(name) is \(String(info.st_mode & 0o777, radix: 8))")
+        }
+        #expect(stat(outside.path, &info) == 0 && info.st_mode & 0o777 == 0o644, "a link inside was followed")
+        #expect(server.log.contains("made the data directory private"), "\(server.logTail)")
+        #expect(server.log.contains("streakd.sqlite3-old"), "\(server.logTail)")
+    }
+
     @Test func atTheConnectionLimitTheOldestIdleConnectionMakesRoom() throws {
         let server = try ServerProcess.start(extraArguments: ["--max-connections", "3"])
         defer { server.stop() }

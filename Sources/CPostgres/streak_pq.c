@@ -22,18 +22,22 @@ static void load(void) {
         snprintf(failure, sizeof failure, "libpq.so.5 has no %s", #name);                 \
         return;                                                                          \
     }
-    RESOLVE(PQconnectdb)
+    RESOLVE(PQconnectStartParams)
+    RESOLVE(PQconnectPoll)
     RESOLVE(PQfinish)
-    RESOLVE(PQreset)
     RESOLVE(PQstatus)
     RESOLVE(PQtransactionStatus)
     RESOLVE(PQerrorMessage)
     RESOLVE(PQsocket)
     RESOLVE(PQsetClientEncoding)
     RESOLVE(PQsetNoticeProcessor)
-    RESOLVE(PQexec)
-    RESOLVE(PQprepare)
-    RESOLVE(PQexecPrepared)
+    RESOLVE(PQsetnonblocking)
+    RESOLVE(PQflush)
+    RESOLVE(PQisBusy)
+    RESOLVE(PQsendQuery)
+    RESOLVE(PQsendPrepare)
+    RESOLVE(PQsendQueryPrepared)
+    RESOLVE(PQgetResult)
     RESOLVE(PQconsumeInput)
     RESOLVE(PQnotifies)
     RESOLVE(PQresultStatus)
@@ -49,13 +53,10 @@ static void load(void) {
     RESOLVE(PQfreemem)
 #undef RESOLVE
     // Optional: an older libpq (before 14) still serves, one statement at a time.
-    *(void **)&streak_pq.PQsendQueryPrepared = dlsym(library, "PQsendQueryPrepared");
-    *(void **)&streak_pq.PQgetResult = dlsym(library, "PQgetResult");
     *(void **)&streak_pq.PQenterPipelineMode = dlsym(library, "PQenterPipelineMode");
     *(void **)&streak_pq.PQexitPipelineMode = dlsym(library, "PQexitPipelineMode");
     *(void **)&streak_pq.PQpipelineSync = dlsym(library, "PQpipelineSync");
-    has_pipeline = streak_pq.PQsendQueryPrepared != NULL && streak_pq.PQgetResult != NULL &&
-                   streak_pq.PQenterPipelineMode != NULL && streak_pq.PQexitPipelineMode != NULL &&
+    has_pipeline = streak_pq.PQenterPipelineMode != NULL && streak_pq.PQexitPipelineMode != NULL &&
                    streak_pq.PQpipelineSync != NULL;
     loaded = 1;
 }

@@ -12,6 +12,7 @@ import StreakPOSIX
 /// too, and find the changes within a second.
 final class ChangeAnnouncer: @unchecked Sendable {
     private let url: String
+    private let timeout: Duration
     private let worker = WorkerThread<[Announced]>(name: "streakd-storage-announce")
     /// Notices not yet sent; guarded by the worker's lock.
     private var queue: [Announced] = []
@@ -31,8 +32,9 @@ final class ChangeAnnouncer: @unchecked Sendable {
     /// At most this many payloads in one notification statement; more are sent as several.
     static let payloadsPerStatement = 1000
 
-    init(url: String) {
+    init(url: String, timeout: Duration = PostgresConnection.defaultTimeout) {
         self.url = url
+        self.timeout = timeout
         worker.start(
             take: { [unowned self] _ in
                 guard !queue.isEmpty else { return nil }
@@ -92,7 +94,7 @@ final class ChangeAnnouncer: @unchecked Sendable {
             NamedThread.sleep(for: started + Self.minimumGap - ContinuousClock.now)
         }
         do throws(StorageError) {
-            if connection == nil { connection = try PostgresConnection(url: url) }
+            if connection == nil { connection = try PostgresConnection(url: url, timeout: timeout) }
             guard let connection else { return }
             for start in stride(from: 0, to: payloads.count, by: Self.payloadsPerStatement) {
                 let slice = Array(payloads[start..<min(start + Self.payloadsPerStatement, payloads.count)])

@@ -175,9 +175,12 @@ final class GroupCommitWriter: @unchecked Sendable {
         let record = beforeCommit?(batch, results)
         let closing = connection.run(deferred + (record.map { [$0.statement] } ?? []) + [SQLStatement("COMMIT")])
         if let failure = closing.failure {
+            // No answer (a timeout, a broken connection): the COMMIT may still have been carried
+            // out, so the batch fails (UNAVAILABLE) and is not run again, which could apply it twice.
+            let unknown = connection.outcomeUnknown
             rollback()
             // A deferred write failed in the database and took the transaction with it.
-            if failure.index < deferred.count { return commit(batch, isolatingEvery: true) }
+            if failure.index < deferred.count, !unknown { return commit(batch, isolatingEvery: true) }
             return batch.map { _ in .failure(failure.error) }
         }
         for (index, changed) in bulk.changed(by: Array(closing.rows.prefix(deferred.count))) {

@@ -8,34 +8,57 @@ extension PostgresConnection {
     ///
     /// Every statement gets its own result before the flight counts as run: a COMMIT counts as
     /// done only when PostgreSQL answered it. A flight that starts a transaction (BEGIN first, no
-    /// COMMIT) on a session the server ended while it was idle runs once more on a new session,
-    /// like `query`'s BEGIN: nothing of it can have stayed.
+    /// COMMIT) on a session the server ended while it was idle, or that failed with an error that
+    /// ends the session (`endsSession`, e.g. a read-only session), runs once more on a new
+    /// session, like `query`'s BEGIN: nothing of it can have stayed. A flight whose answers did
+    /// not come within the timeout is not run again (`outcomeUnknown` says a COMMIT in it may
+    /// still have been carried out).
     ///
     /// The statements are prepared first (each once per session), one round trip each, outside
-    /// the pipeline. Blocking mode is enough: a flight is a few statements whose arguments and
-    /// results fit the socket buffers.
+    /// the pipeline. The whole flight, connecting and preparing included, waits at most `timeout`.
     func run(_ statements: [SQLStatement]) -> SQLFlight {
         guard statements.count > 1, streak_pq_has_pipeline() != 0 else { return .oneByOne(statements, on: self) }
-        let idle = handle.map { streak_PQtransactionStatus($0) == PQTRANS_IDLE } ?? false
-        let (flight, lost) = pipelined(statements)
-        guard flight.failure != nil, lost, idle, statements.first?.sql == "BEGIN",
+        let deadline = begin()
+        let opens = statements.first?.sql == "BEGIN"
+        do {
+            // A transaction lost with its session fails the rest of it; a BEGIN starts anew.
+            try admit(statements[0].sql)
+        } catch {
+            var flight = SQLFlight()
+            flight.failure = (0, error)
+            return flight
+        }
+        let idle = !transactionOpen
+        let inTransaction = !idle || opens
+        defer { settle(inTransaction: inTransaction) }
+        let (flight, lost) = pipelined(statements, until: deadline)
+        guard flight.failure != nil, lost, !timedOut, idle, opens,
             !statements.contains(where: { $0.sql == "COMMIT" })
         else { return flight }
-        return pipelined(statements).flight
+        dropSession()
+        return pipelined(statements, until: deadline).flight
     }
 
-    /// The flight, and whether the connection was found lost during it.
-    private func pipelined(_ statements: [SQLStatement]) -> (flight: SQLFlight, lost: Bool) {
+    /// The flight, and whether the session was found lost (or to be dropped) during it.
+    private func pipelined(
+        _ statements: [SQLStatement],
+        until deadline: ContinuousClock.Instant
+    ) -> (flight: SQLFlight, lost: Bool) {
         var flight = SQLFlight()
         var names: [String] = []
         do {
-            try ensureConnected()
+            try ensureConnected(until: deadline)
+        } catch {
+            flight.failure = (0, error)
+            return (flight, false)
+        }
+        do {
             for statement in statements {
-                names.append(try prepared(statement.sql, count: statement.arguments.count))
+                names.append(try prepared(statement.sql, count: statement.arguments.count, until: deadline))
             }
         } catch {
             flight.failure = (names.count, error)
-            return (flight, handle.map { streak_PQstatus($0) == CONNECTION_BAD } ?? false)
+            return (flight, sessionLost)
         }
         guard streak_PQenterPipelineMode(handle) == 1 else { return (.oneByOne(statements, on: self), false) }
         var sent = 0
@@ -47,27 +70,33 @@ extension PostgresConnection {
             sent += 1
         }
         let synced = streak_PQpipelineSync(handle) == 1
-        for index in 0..<sent {
-            let outcome = nextResult()
-            guard flight.failure == nil else { continue }
-            switch outcome {
-            case .success(let rows): flight.rows.append(rows)
-            case .failure(let error): flight.failure = (index, error)
+        do {
+            try flush(until: deadline)
+            for index in 0..<sent {
+                let outcome = try nextOutcome(until: deadline)
+                guard flight.failure == nil else { continue }
+                switch outcome {
+                case .success(let rows): flight.rows.append(rows)
+                case .failure(let error): flight.failure = (index, error)
+                }
             }
+            if synced { try drainToSync(until: deadline) }
+        } catch {
+            // Timed out (the connection is abandoned) or lost while sending.
+            if flight.failure == nil { flight.failure = (flight.rows.count, error) }
+            return (flight, sessionLost)
         }
-        if synced { drainToSync() }
         if sent < statements.count, flight.failure == nil {
             flight.failure = (sent, StorageError(.io, "PostgreSQL pipeline send failed: \(connectionMessage)"))
         }
-        let lost = streak_PQstatus(handle) == CONNECTION_BAD
+        let lost = sessionLost
         if streak_PQexitPipelineMode(handle) != 1 {
-            // Results left unread: this session's state is unknown, so it is started anew (its
-            // open transaction, if any, rolls back) and the flight fails unless it already did.
-            streak_PQreset(handle)
-            forgetPreparedStatements()
+            // Results left unread: this session's state is unknown, so it is dropped (its open
+            // transaction, if any, rolls back) and the flight fails unless it already did.
+            dropSession()
             if flight.failure == nil {
                 flight.failure = (
-                    0, StorageError(.io, "PostgreSQL pipeline left results unread; the session was reset")
+                    0, StorageError(.io, "PostgreSQL pipeline left results unread; the session was dropped")
                 )
             }
         }
@@ -76,10 +105,14 @@ extension PostgresConnection {
 
     /// The rows of the next statement in the pipeline, or its failure. Exactly one result is
     /// expected, then the NULL that ends the statement's results; none at all means the
-    /// connection was lost.
-    private func nextResult() -> Result<[[SQLValue]], StorageError> {
+    /// connection was lost. Throws when the results do not come in time.
+    private func nextOutcome(
+        until deadline: ContinuousClock.Instant
+    ) throws(StorageError) -> Result<
+        [[SQLValue]], StorageError
+    > {
         var outcome: Result<[[SQLValue]], StorageError>?
-        while let result = streak_PQgetResult(handle) {
+        while let result = try nextResult(until: deadline) {
             defer { streak_PQclear(result) }
             guard outcome == nil else { continue }
             let status = streak_PQresultStatus(result)
@@ -93,12 +126,12 @@ extension PostgresConnection {
                 if streak_PQstatus(handle) == CONNECTION_BAD { break }
             }
         }
-        return outcome ?? .failure(StorageError(.io, "PostgreSQL gave no result: \(connectionMessage)"))
+        return outcome ?? .failure(lost("query"))
     }
 
     /// Reads up to the sync's result, the end of the flight.
-    private func drainToSync() {
-        while streak_PQstatus(handle) == CONNECTION_OK, let result = streak_PQgetResult(handle) {
+    private func drainToSync(until deadline: ContinuousClock.Instant) throws(StorageError) {
+        while streak_PQstatus(handle) == CONNECTION_OK, let result = try nextResult(until: deadline) {
             let status = streak_PQresultStatus(result)
             streak_PQclear(result)
             if status == PGRES_PIPELINE_SYNC { return }

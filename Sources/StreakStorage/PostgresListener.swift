@@ -17,6 +17,7 @@ import FoundationEssentials
 /// fraction of its retention.
 final class PostgresListener: @unchecked Sendable {
     private let url: String
+    private let timeout: Duration
     private let origin: String
     private let queue: DispatchQueue
     private let handler: @Sendable (ExternalChange) -> Void
@@ -49,6 +50,7 @@ final class PostgresListener: @unchecked Sendable {
     /// Starts listening (when the database cannot be reached yet, from the first reconnection).
     init(
         url: String,
+        timeout: Duration = PostgresConnection.defaultTimeout,
         origin: String,
         queue: DispatchQueue,
         pollInterval: Duration = .seconds(1),
@@ -57,6 +59,7 @@ final class PostgresListener: @unchecked Sendable {
         handler: @escaping @Sendable (ExternalChange) -> Void
     ) {
         self.url = url
+        self.timeout = timeout
         self.origin = origin
         self.queue = queue
         self.pollInterval = pollInterval
@@ -65,7 +68,7 @@ final class PostgresListener: @unchecked Sendable {
         self.handler = handler
         listening.sync {
             do {
-                attach(try Self.connect(url))
+                attach(try Self.connect(url, timeout: timeout))
             } catch {
                 reconnect()
             }
@@ -83,8 +86,8 @@ final class PostgresListener: @unchecked Sendable {
         }
     }
 
-    private static func connect(_ url: String) throws(StorageError) -> PostgresConnection {
-        let connection = try PostgresConnection(url: url)
+    private static func connect(_ url: String, timeout: Duration) throws(StorageError) -> PostgresConnection {
+        let connection = try PostgresConnection(url: url, timeout: timeout)
         try connection.execute("LISTEN \(ChangeNotice.channel)")
         return connection
     }
@@ -174,7 +177,7 @@ final class PostgresListener: @unchecked Sendable {
             if let reader {
                 connection = reader
             } else {
-                connection = try PostgresConnection(url: url)
+                connection = try PostgresConnection(url: url, timeout: timeout)
                 reader = connection
             }
             var cursor: ChangeLog.Cursor
@@ -235,7 +238,7 @@ final class PostgresListener: @unchecked Sendable {
         listening.asyncAfter(deadline: .now() + 1) { [weak self] in
             guard let self, !stopped else { return }
             do {
-                attach(try Self.connect(url))
+                attach(try Self.connect(url, timeout: timeout))
                 queue.async { [handler] in handler(.everyone) }
             } catch {
                 reconnect()

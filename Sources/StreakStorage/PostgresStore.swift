@@ -14,6 +14,7 @@ import Synchronization
 /// `habitsAndSettings`).
 public final class PostgresStore: SQLStore, @unchecked Sendable {
     private let url: String
+    private let timeout: Duration
     /// This store's name in its change notices, so that it ignores its own.
     private let origin = ChangeNotice.loggingOriginPrefix + UUID().uuidString
     private let reader: PostgresConnection
@@ -26,20 +27,31 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
     /// Wakes the other servers after each commit.
     private let announcer: ChangeAnnouncer
 
+    /// How long the store waits for PostgreSQL by default: `init(url:timeout:)`.
+    public static let defaultTimeout: Duration = PostgresConnection.defaultTimeout
+
     /// Connects to the database at `url` (e.g. `postgresql://streakd@127.0.0.1:5432/streakd`) and
     /// migrates its schema.
+    ///
+    /// - Parameter timeout: The longest wait for PostgreSQL on any connection: to connect, or
+    ///   for the answers to one statement or one flight of statements. A wait that times out
+    ///   fails its call with `.io` (UNAVAILABLE) and abandons that connection, which the next
+    ///   call opens anew; a write whose COMMIT was not answered is not acknowledged (it may
+    ///   still have been committed). For a second after such a timeout (or the timeout, when
+    ///   shorter), calls on that connection fail at once.
     /// - Throws: `StorageError(.io)` when the server cannot be reached, `.corrupt` when the schema
     ///   is newer than this streakd knows.
-    public init(url: String) throws(StorageError) {
+    public init(url: String, timeout: Duration = PostgresStore.defaultTimeout) throws(StorageError) {
         self.url = url
-        let writeConnection = try PostgresConnection(url: url)
+        self.timeout = timeout
+        let writeConnection = try PostgresConnection(url: url, timeout: timeout)
         try Migration.migrate(writeConnection, migrations: Migration.postgres)
-        let reader = try PostgresConnection(url: url)
-        let followerReader = try PostgresConnection(url: url)
+        let reader = try PostgresConnection(url: url, timeout: timeout)
+        let followerReader = try PostgresConnection(url: url, timeout: timeout)
         self.writeConnection = writeConnection
         self.reader = reader
         self.followerReader = followerReader
-        let announcer = ChangeAnnouncer(url: url)
+        let announcer = ChangeAnnouncer(url: url, timeout: timeout)
         self.announcer = announcer
         let notifier = ChangeNotice.Sender(origin: origin, announcer: announcer)
         let writer = GroupCommitWriter(connection: writeConnection, beforeCommit: notifier.statement)
@@ -48,7 +60,7 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
 
     /// Listens for the other servers' changes (a connection of its own) and reports them.
     public override func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void) {
-        let listener = PostgresListener(url: url, origin: origin, queue: notices, handler: handler)
+        let listener = PostgresListener(url: url, timeout: timeout, origin: origin, queue: notices, handler: handler)
         listeners.withLock { $0.append(listener) }
     }
 

@@ -23,6 +23,11 @@ protocol SQLSession: AnyObject {
     var transactionAborted: Bool { get }
     /// Rolls the open transaction back, ignoring a failure (SQLite may have rolled it back itself).
     func rollBack()
+    /// Whether what the last failed statement or flight sent may still have been carried out:
+    /// the server did not answer in time, or the connection broke before it answered (PostgreSQL;
+    /// never on SQLite). A COMMIT in it may have committed, so it must be neither acknowledged
+    /// nor run again.
+    var outcomeUnknown: Bool { get }
     /// Runs `statements` in order, stopping at the first that fails; on PostgreSQL they are sent
     /// together and cost one round trip (`PostgresConnection.run`), elsewhere one by one.
     func run(_ statements: [SQLStatement]) -> SQLFlight
@@ -38,6 +43,8 @@ extension SQLSession {
     func run(_ statements: [SQLStatement]) -> SQLFlight {
         .oneByOne(statements, on: self)
     }
+
+    var outcomeUnknown: Bool { false }
 }
 
 /// Where SQLite and PostgreSQL differ for the storage code.

@@ -16,6 +16,18 @@ struct DataDirectoryOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Seconds streakd waits for PostgreSQL at most (with --database-url).",
+            discussion: """
+                To connect, or for the answers to one statement or one flight of statements; a call \
+                that waits longer fails with UNAVAILABLE and that connection is opened anew.
+                """,
+            valueName: "seconds"
+        )
+    )
+    var databaseTimeout: Double = Double(PostgresStore.defaultTimeout.components.seconds)
+
+    @Option(
+        help: ArgumentHelp(
             "The data directory (env STREAKD_DATA_DIR).",
             discussion: "Default: $XDG_DATA_HOME/streakd, else $HOME/.local/share/streakd.",
             valueName: "dir"
@@ -43,6 +55,18 @@ struct DataDirectoryOptions: ParsableArguments {
         return URL(fileURLWithPath: path, isDirectory: true)
     }
 
+    /// Checks `--database-timeout`: over 0, at most an hour.
+    func validate() throws {
+        guard databaseTimeout.isFinite, databaseTimeout > 0, databaseTimeout <= 3_600 else {
+            throw ValidationError(
+                "--database-timeout must be a number of seconds over 0 up to 3600, got \(databaseTimeout)"
+            )
+        }
+    }
+
+    /// `--database-timeout` as a duration.
+    var databaseWait: Duration { .milliseconds(Int((databaseTimeout * 1000).rounded(.up))) }
+
     /// The PostgreSQL database's URL, when one is given (the flag, else STREAKD_DATABASE_URL).
     func postgresURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let databaseURL, !databaseURL.isEmpty { return databaseURL }
@@ -51,7 +75,7 @@ struct DataDirectoryOptions: ParsableArguments {
 
     /// Opens the chosen store: PostgreSQL when a database URL is given, else SQLite in `directory`.
     func openStore(directory: URL) throws(StorageError) -> SQLStore {
-        if let url = postgresURL() { return try PostgresStore(url: url) }
+        if let url = postgresURL() { return try PostgresStore(url: url, timeout: databaseWait) }
         // The database and its WAL and shared-memory files are created 0600, by every command.
         umask(0o077)
         return try SQLiteStore(directory: directory.path)

@@ -116,9 +116,7 @@ final class ServerRunner: Sendable {
             service.beginShutdown()
             transport.shutdown {
                 service.close()
-                store.close()
-                self.logger.info("stopped")
-                exit(0)
+                exit(self.close(store, within: self.closeLimit(shared: shared)))
             }
         }
         shutdown.install(signals: [SIGTERM, SIGINT, SIGHUP])
@@ -140,6 +138,45 @@ final class ServerRunner: Sendable {
         )
         StandardStreams.writeOutput("streakd listening on \(configuration.host):\(port)\n")
         dispatchMain()
+    }
+
+    /// How long closing the store may take after the grace period: on PostgreSQL, time for the
+    /// waits in progress to reach `--database-timeout` (each of the store's connections, the
+    /// writer's, the readers', the follower's, may be in one) and a little more.
+    /// SQLite: none (its waits are the disk's).
+    private func closeLimit(shared: Bool) -> Duration? {
+        shared ? storage.databaseWait * 2 + .seconds(2) : nil
+    }
+
+    /// Closes `store` (finishing the writes it holds) and returns the exit status: 0 once it
+    /// closed; 1 when it did not within `limit` (PostgreSQL answers nothing): the process then
+    /// exits without it, and a write still waiting for its COMMIT's answer was not acknowledged
+    /// and may or may not have been committed.
+    private func close(_ store: SQLStore, within limit: Duration?) -> Int32 {
+        guard let limit else {
+            store.close()
+            logger.info("stopped")
+            return 0
+        }
+        let closed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            store.close()
+            closed.signal()
+        }
+        let milliseconds = limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000
+        if closed.wait(timeout: .now() + .milliseconds(Int(milliseconds))) == .success {
+            logger.info("stopped")
+            return 0
+        }
+        logger.error(
+            """
+            the store did not close in time: exiting without it; storage calls still waiting for \
+            PostgreSQL are abandoned (writes among them were not acknowledged, and may or may not \
+            have been committed)
+            """,
+            metadata: ["waited": "\(Double(milliseconds) / 1000) s"]
+        )
+        return 1
     }
 
     /// Plaintext on an address other machines reach (only with --insecure-plaintext): a warning

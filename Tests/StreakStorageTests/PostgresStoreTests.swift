@@ -250,6 +250,138 @@ struct PostgresStoreTests {
         #expect(names == Set((0..<5).flatMap { ["a\($0)", "b\($0)"] }))
     }
 
+    @Test("a session that went read-only is dropped: writes work again as soon as the database is writable")
+    func readOnlySessionsAreReplaced() throws {
+        let fixture = try StoreFixture(.postgres)
+        let store = fixture.store
+        let url = try #require(fixture.databaseURL)
+        let name = try #require(url.split(separator: "/").last)
+        // psql's own session must be writable whatever the database's default.
+        let admin = url + "?options=-c%20default_transaction_read_only%3Doff"
+        let user = try store.createUser(name: "u").user.id
+        guard
+            case .habit(let habit) = try write(
+                .createHabit(name: "h", createdOn: day("2024-01-01")),
+                to: store,
+                for: user
+            )
+        else { throw StorageError(.corrupt, "not a habit") }
+        // A switch to a read-only database (a failover onto a standby looks the same): new sessions
+        // are read-only, and the server ends the old ones.
+        try PostgresTestDatabase.psql(admin, "ALTER DATABASE \(name) SET default_transaction_read_only = on")
+        try PostgresTestDatabase.psql(
+            admin,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        #expect(throws: StorageError.self) {
+            try write(.completions([.record(habitID: habit.id, date: day("2024-01-02"))]), to: store, for: user)
+        }
+        #expect(throws: StorageError.self) {
+            try write(.createHabit(name: "read-only", createdOn: day("2024-01-01")), to: store, for: user)
+        }
+        try PostgresTestDatabase.psql(admin, "ALTER DATABASE \(name) SET default_transaction_read_only = off")
+        // The sessions that got "read-only transaction" were dropped: the next writes go through.
+        let recorded = try write(
+            .completions([.record(habitID: habit.id, date: day("2024-01-03"))]),
+            to: store,
+            for: user
+        )
+        #expect(recorded == .completions(changed: [true]))
+        guard
+            case .habit = try write(.createHabit(name: "writable", createdOn: day("2024-01-01")), to: store, for: user)
+        else { throw StorageError(.corrupt, "not a habit") }
+        #expect(try store.completions(of: user).map(\.date) == [day("2024-01-03")])
+    }
+
+    @Test("a database that stops answering fails reads and writes within the timeout; then they work again")
+    func stalledDatabase() throws {
+        let database = try PostgresTestDatabase()
+        let (proxy, url) = try FreezableProxy.start(for: database.url)
+        defer { proxy.stop() }
+        let store = try PostgresStore(url: url, timeout: .seconds(1))
+        defer {
+            proxy.thaw()
+            store.close()
+        }
+        let (user, token) = try store.createUser(name: "u")
+        guard
+            case .habit(let habit) = try write(
+                .createHabit(name: "h", createdOn: day("2024-01-01")),
+                to: store,
+                for: user.id
+            )
+        else { throw StorageError(.corrupt, "not a habit") }
+        _ = try write(.completions([.record(habitID: habit.id, date: day("2024-01-01"))]), to: store, for: user.id)
+
+        proxy.freeze()
+        // Each call on its own thread: without a bound it would wait for the thaw below.
+        let read = Self.timed { try store.authenticate(token: token) }
+        let write = Self.timed {
+            try self.write(.completions([.record(habitID: habit.id, date: day("2024-01-02"))]), to: store, for: user.id)
+        }
+        let followerRead = Self.timed { try store.dayRows(of: user.id, on: [day("2024-01-01")]) }
+        for (name, call) in [("authenticate", read), ("write", write), ("dayRows", followerRead)] {
+            let outcome = call.wait(upTo: 8)
+            guard let outcome else {
+                Issue.record("\(name): no answer 8 s into the stall (timeout 1 s)")
+                continue
+            }
+            #expect(outcome.seconds < 4, "\(name) took \(outcome.seconds) s")
+            #expect((outcome.error as? StorageError)?.code == .io, "\(name): \(String(describing: outcome.error))")
+        }
+        proxy.thaw()
+        // Once it answers again: after the pause that follows a timeout (1 s), calls work.
+        let deadline = Date().addingTimeInterval(10)
+        var recorded: StoreWriteResult?
+        while recorded == nil && Date() < deadline {
+            recorded = try? self.write(
+                .completions([.record(habitID: habit.id, date: day("2024-01-03"))]),
+                to: store,
+                for: user.id
+            )
+            if recorded == nil { usleep(100_000) }
+        }
+        #expect(recorded == .completions(changed: [true]))
+        #expect(try store.authenticate(token: token) == user.id)
+        // The write acknowledged before the stall is there; the one that failed may or may not be.
+        let days = Set(try store.completions(of: user.id).map(\.date))
+        #expect(days.isSuperset(of: [day("2024-01-01"), day("2024-01-03")]))
+    }
+
+    /// A call run on a thread of its own, whose outcome can be awaited with a bound.
+    final class TimedCall: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let started = Date()
+        private(set) var seconds = 0.0
+        private(set) var error: (any Error)?
+
+        /// The call's error (nil when it succeeded) and its duration, or nil after `seconds`.
+        func wait(upTo limit: Double) -> (error: (any Error)?, seconds: Double)? {
+            let remaining = limit - Date().timeIntervalSince(started)
+            guard done.wait(timeout: .now() + max(remaining, 0)) == .success else { return nil }
+            return (error, seconds)
+        }
+
+        fileprivate func finish(_ error: (any Error)?) {
+            self.error = error
+            seconds = Date().timeIntervalSince(started)
+            done.signal()
+        }
+    }
+
+    static func timed(_ body: @escaping @Sendable () throws -> some Any) -> TimedCall {
+        let call = TimedCall()
+        Thread.detachNewThread {
+            do {
+                _ = try body()
+                call.finish(nil)
+            } catch {
+                call.finish(error)
+            }
+        }
+        return call
+    }
+
     private func write(_ write: StoreWrite, to store: SQLStore, for user: UserID) throws -> StoreWriteResult {
         let box = ResultBox()
         store.submit(write, for: user) { box.set($0) }

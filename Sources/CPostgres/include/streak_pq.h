@@ -16,18 +16,24 @@ int streak_pq_has_pipeline(void);
 
 /// The functions resolved by streak_pq_load().
 struct streak_pq_functions {
-    PGconn * (*PQconnectdb)(const char *conninfo);
+    PGconn * (*PQconnectStartParams)(const char *const *keywords, const char *const *values, int expand_dbname);
+    PostgresPollingStatusType (*PQconnectPoll)(PGconn *conn);
     void (*PQfinish)(PGconn *conn);
-    void (*PQreset)(PGconn *conn);
     ConnStatusType (*PQstatus)(const PGconn *conn);
     PGTransactionStatusType (*PQtransactionStatus)(const PGconn *conn);
     char * (*PQerrorMessage)(const PGconn *conn);
     int (*PQsocket)(const PGconn *conn);
     int (*PQsetClientEncoding)(PGconn *conn, const char *encoding);
     PQnoticeProcessor (*PQsetNoticeProcessor)(PGconn *conn, PQnoticeProcessor proc, void *arg);
-    PGresult * (*PQexec)(PGconn *conn, const char *query);
-    PGresult * (*PQprepare)(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes);
-    PGresult * (*PQexecPrepared)(PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat);
+    // The asynchronous API only: every wait for the server is streakd's own poll() with a
+    // deadline (PostgresConnection), never one inside libpq that a hung server could make endless.
+    int (*PQsetnonblocking)(PGconn *conn, int arg);
+    int (*PQflush)(PGconn *conn);
+    int (*PQisBusy)(PGconn *conn);
+    int (*PQsendQuery)(PGconn *conn, const char *query);
+    int (*PQsendPrepare)(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes);
+    int (*PQsendQueryPrepared)(PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat);
+    PGresult * (*PQgetResult)(PGconn *conn);
     int (*PQconsumeInput)(PGconn *conn);
     PGnotify * (*PQnotifies)(PGconn *conn);
     ExecStatusType (*PQresultStatus)(const PGresult *res);
@@ -43,26 +49,26 @@ struct streak_pq_functions {
     void (*PQfreemem)(void *ptr);
     // Pipeline mode (libpq 14 and later): NULL when the loaded libpq has none of it, and then
     // streak_pq_has_pipeline() is 0 and statements are sent one at a time.
-    int (*PQsendQueryPrepared)(PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat);
-    PGresult * (*PQgetResult)(PGconn *conn);
     int (*PQenterPipelineMode)(PGconn *conn);
     int (*PQexitPipelineMode)(PGconn *conn);
     int (*PQpipelineSync)(PGconn *conn);
 };
 extern struct streak_pq_functions streak_pq;
 
-static inline PGconn * streak_PQconnectdb(const char *conninfo) { return streak_pq.PQconnectdb(conninfo); }
+static inline PGconn * streak_PQconnectStartParams(const char *const *keywords, const char *const *values, int expand_dbname) { return streak_pq.PQconnectStartParams(keywords, values, expand_dbname); }
+static inline PostgresPollingStatusType streak_PQconnectPoll(PGconn *conn) { return streak_pq.PQconnectPoll(conn); }
 static inline void streak_PQfinish(PGconn *conn) { streak_pq.PQfinish(conn); }
-static inline void streak_PQreset(PGconn *conn) { streak_pq.PQreset(conn); }
 static inline ConnStatusType streak_PQstatus(const PGconn *conn) { return streak_pq.PQstatus(conn); }
 static inline PGTransactionStatusType streak_PQtransactionStatus(const PGconn *conn) { return streak_pq.PQtransactionStatus(conn); }
 static inline char * streak_PQerrorMessage(const PGconn *conn) { return streak_pq.PQerrorMessage(conn); }
 static inline int streak_PQsocket(const PGconn *conn) { return streak_pq.PQsocket(conn); }
 static inline int streak_PQsetClientEncoding(PGconn *conn, const char *encoding) { return streak_pq.PQsetClientEncoding(conn, encoding); }
 static inline PQnoticeProcessor streak_PQsetNoticeProcessor(PGconn *conn, PQnoticeProcessor proc, void *arg) { return streak_pq.PQsetNoticeProcessor(conn, proc, arg); }
-static inline PGresult * streak_PQexec(PGconn *conn, const char *query) { return streak_pq.PQexec(conn, query); }
-static inline PGresult * streak_PQprepare(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes) { return streak_pq.PQprepare(conn, stmtName, query, nParams, paramTypes); }
-static inline PGresult * streak_PQexecPrepared(PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat) { return streak_pq.PQexecPrepared(conn, stmtName, nParams, paramValues, paramLengths, paramFormats, resultFormat); }
+static inline int streak_PQsetnonblocking(PGconn *conn, int arg) { return streak_pq.PQsetnonblocking(conn, arg); }
+static inline int streak_PQflush(PGconn *conn) { return streak_pq.PQflush(conn); }
+static inline int streak_PQisBusy(PGconn *conn) { return streak_pq.PQisBusy(conn); }
+static inline int streak_PQsendQuery(PGconn *conn, const char *query) { return streak_pq.PQsendQuery(conn, query); }
+static inline int streak_PQsendPrepare(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes) { return streak_pq.PQsendPrepare(conn, stmtName, query, nParams, paramTypes); }
 static inline int streak_PQconsumeInput(PGconn *conn) { return streak_pq.PQconsumeInput(conn); }
 static inline PGnotify * streak_PQnotifies(PGconn *conn) { return streak_pq.PQnotifies(conn); }
 static inline ExecStatusType streak_PQresultStatus(const PGresult *res) { return streak_pq.PQresultStatus(res); }

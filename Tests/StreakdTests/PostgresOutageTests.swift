@@ -1,0 +1,64 @@
+import Foundation
+import StreakCore
+import StreakFraming
+import StreakTestSupport
+import StreakWire
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `streakd` on a real PostgreSQL that stops answering (behind a proxy that freezes, as a
+/// hung database host does): requests fail with UNAVAILABLE within `--database-timeout`, and
+/// SIGTERM still ends the process within the grace period and that timeout.
+@Suite(.enabled(if: PostgresTestDatabase.serverURL != nil || PostgresTestDatabase.required))
+struct PostgresOutageTests {
+    @Test("a stalled PostgreSQL: UNAVAILABLE within the timeout, then SIGTERM exits (0) in bounded time")
+    func stalledDatabase() throws {
+        let database = try PostgresTestDatabase()
+        let (proxy, url) = try FreezableProxy.start(for: database.url)
+        defer { proxy.stop() }
+        let server = try ServerProcess.start(
+            extraArguments: ["--database-url", url, "--database-timeout", "1", "--shutdown-grace", "1"]
+        )
+        defer {
+            proxy.thaw()
+            server.kill()
+            server.removeDataDirectory()
+        }
+        let token = try #require(server.token)
+        let connection = try server.connect(timeout: .seconds(10))
+        #expect(try connection.status(of: .getSettings, WireGetSettingsRequest(), token: token).code == .ok)
+
+        proxy.freeze()
+        // Past the token cache's 2 s: every request checks its token with the store again.
+        usleep(2_500_000)
+        for method in [WireMethod.getServerInfo, .getSettings] {
+            let started = Date()
+            let status =
+                method == .getServerInfo
+                ? try connection.status(of: method, WireGetServerInfoRequest(), token: token)
+                : try connection.status(of: method, WireGetSettingsRequest(), token: token)
+            let seconds = Date().timeIntervalSince(started)
+            #expect(status.code == .unavailable, "\(method): \(status)")
+            #expect(seconds < 4, "\(method) answered after \(seconds) s")
+        }
+
+        // SIGTERM with a request in flight, PostgreSQL still silent.
+        _ = try connection.sendRequest(
+            WireMethod.getStreak.rawValue,
+            message: WireGetStreakRequest().serializedBytes(),
+            token: token
+        )
+        let signalled = Date()
+        kill(server.pid, SIGTERM)
+        guard server.waitForExit(timeout: .seconds(15)) else {
+            Issue.record("still running 15 s after SIGTERM (grace 1 s, database timeout 1 s); \(server.logTail)")
+            return
+        }
+        let seconds = Date().timeIntervalSince(signalled)
+        #expect(seconds < 8, "exited \(seconds) s after SIGTERM")
+        #expect(server.exitStatus == 0, "exit status \(server.exitStatus); \(server.logTail)")
+    }
+}

@@ -7,7 +7,7 @@ that cannot be read).
 
 from .client import (DEFAULT_TIMEOUT, Client, ExportStream, ImportHabitLike, ServerStream, SettingsLike, Timeout,
                      WatchStream, method_path, parse_address)
-from .config import default_data_dir, default_token_file, read_token, resolve_token
+from .config import default_data_dir, default_token_file, is_loopback, read_token, resolve_token
 from .connection import Connection
 from .dates import DateLike, WeekStartLike, format_date, from_pb_date, to_date, to_pb_date, to_week_start
 from .errors import StatusCode, StreakError, TokenFileError, code_name
@@ -31,7 +31,7 @@ __all__ = [
     # errors
     "StatusCode", "StreakError", "TokenFileError", "code_name",
     # the token and the data directory
-    "default_data_dir", "default_token_file", "read_token", "resolve_token",
+    "default_data_dir", "default_token_file", "is_loopback", "read_token", "resolve_token",
     # dates
     "DateLike", "WeekStartLike", "format_date", "from_pb_date", "to_date", "to_pb_date", "to_week_start",
     # what import_data takes

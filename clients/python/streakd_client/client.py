@@ -13,7 +13,7 @@ from google.protobuf.message import DecodeError, Message
 
 from . import framing
 from . import tls as _tls
-from .config import PathLike, read_token, resolve_token
+from .config import PathLike, is_loopback, read_token, resolve_token
 from .connection import Connection
 from .dates import DateLike, WeekStartLike, from_pb_date, to_pb_date, to_week_start
 from .errors import StatusCode, StreakError
@@ -338,21 +338,35 @@ class Client:
 
     @classmethod
     def from_env(cls, address: str | None = None, *, token: str | None = None,
-                 token_file: PathLike | None = None, **kwargs: Any) -> "Client":
+                 token_file: PathLike | None = None, insecure_plaintext: bool = False,
+                 **kwargs: Any) -> "Client":
         """A client configured like the `streak` command line: the server `address`, else
         `$STREAK_SERVER`, else 127.0.0.1:7411; the token `token`, else `token_file`'s contents,
-        else `$STREAK_TOKEN`, else the token file a local streakd writes (`default_token_file()`:
-        `$STREAKD_DATA_DIR/token`, `$XDG_DATA_HOME/streakd/token` or `~/.local/share/streakd/token`).
+        else `$STREAK_TOKEN`, else, for a server on this machine only (`is_loopback`), the token
+        file a local streakd writes (`default_token_file()`: `$STREAKD_DATA_DIR/token`,
+        `$XDG_DATA_HOME/streakd/token` or `~/.local/share/streakd/token`).
 
         TLS as well: `tls=`, `ca_file=` or `server_hostname=`, else `$STREAK_TLS=1` (with
         `$STREAK_CA_FILE` as the CA file, else the system store).
 
         Raises `TokenFileError` naming the file and what to do when no token is given and that
-        file is missing, unreadable or empty.
+        file is missing, unreadable or empty; `StreakError` (UNAUTHENTICATED) when no token is
+        given for another machine's server; and `StreakError` (FAILED_PRECONDITION), before
+        connecting, for a token that would travel in clear to another machine (no TLS, a server
+        not on a loopback address) unless `insecure_plaintext=True` (streakd itself serves
+        plaintext beyond loopback only with `--insecure-plaintext`).
         """
         if kwargs.get("tls") is None:
             kwargs["tls"] = _tls.resolve(None, kwargs.get("ca_file"), kwargs.get("server_hostname"), os.environ)
-        return cls.connect(address, token=resolve_token(token, token_file), **kwargs)
+        host, port = parse_address(address) if address is not None else default_address()
+        resolved = resolve_token(token, token_file, host=host)
+        if not kwargs["tls"] and not is_loopback(host) and not insecure_plaintext:
+            raise StreakError(
+                StatusCode.FAILED_PRECONDITION,
+                f"refusing to send the token in clear to {host}:{port}, which is not a loopback address: "
+                "anyone on the way could read it and act as you; connect with tls=True (or set STREAK_TLS=1), "
+                "or pass insecure_plaintext=True to send it unencrypted anyway")
+        return cls(host, port, token=resolved, **kwargs)
 
     def close(self) -> None:
         self._connection.close()

@@ -550,6 +550,53 @@ def test_from_env_finds_the_token_like_the_cli(tmp_path, monkeypatch, server):
     assert streakd_client.default_token_file() == tmp_path / "home" / ".local" / "share" / "streakd" / "token"
 
 
+@pytest.mark.parametrize("host,loopback", [
+    ("127.0.0.1", True), ("127.255.0.9", True), ("localhost", True), ("LOCALHOST", True), ("::1", True),
+    ("0:0:0:0:0:0:0:1", True), ("192.0.2.2", False), ("127.1", False), ("::ffff:127.0.0.1", False),
+    ("127.example.org", False), ("example.org", False), ("10.0.0.1", False),
+])
+def test_is_loopback_as_written(host, loopback):
+    assert streakd_client.is_loopback(host) is loopback
+
+
+def test_from_env_keeps_the_local_token_on_this_machine(tmp_path, monkeypatch):
+    """The local token file is never sent to another machine, and no token goes there in clear."""
+    monkeypatch.delenv("STREAK_TOKEN", raising=False)
+    monkeypatch.delenv("STREAK_TLS", raising=False)
+    monkeypatch.setenv("STREAKD_DATA_DIR", str(tmp_path))
+    (tmp_path / "token").write_text("local-secret\n")
+    # Refused before connecting: nothing listens on these documentation addresses' ports.
+    with pytest.raises(StreakError) as info:
+        Client.from_env("192.0.2.2:9")
+    assert info.value.code == StatusCode.UNAUTHENTICATED
+    assert "used only for a server on this machine" in info.value.message
+    with pytest.raises(StreakError) as info:
+        Client.from_env("192.0.2.2:9", token="given")
+    assert info.value.code == StatusCode.FAILED_PRECONDITION
+    assert "refusing to send the token in clear to 192.0.2.2:9" in info.value.message
+    with pytest.raises(StreakError) as info:
+        Client.from_env("[2001:db8::1]:9", token="given")
+    assert info.value.code == StatusCode.FAILED_PRECONDITION
+
+
+def test_from_env_insecure_plaintext_sends_the_token_anyway():
+    seen = []
+
+    def answer(conn, frame, server):
+        if frame.kind == FrameKind.REQUEST:
+            seen.append(frame)
+            conn.respond(frame.request_id, StatusCode.UNAUTHENTICATED, "no")
+    server = FakeServer(answer)
+    try:
+        # A loopback server reached by a name that is not loopback as written.
+        with Client.from_env(f"127.1:{server.port}", token="given", insecure_plaintext=True, timeout=5) as client:
+            with pytest.raises(StreakError):
+                client.get_settings()
+        assert seen
+    finally:
+        server.close()
+
+
 def test_a_missing_token_says_so_on_unauthenticated():
     def refuse(conn, frame, server):
         if frame.kind == FrameKind.REQUEST:

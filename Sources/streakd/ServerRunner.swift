@@ -225,5 +225,12 @@ final class ServerRunner: Sendable {
         if context.isExpired {
             logger.warning("the TLS certificate has expired: clients will refuse it", metadata: metadata)
         }
+        var status = stat()
+        if stat(credentials.keyFile, &status) == 0, status.st_mode & 0o077 != 0 {
+            logger.warning(
+                "the TLS private key file can be read by other users: make it readable by its owner only (chmod 600)",
+                metadata: ["key": "\(credentials.keyFile)", "mode": "\(String(status.st_mode & 0o777, radix: 8))"]
+            )
+        }
     }
 }

@@ -80,12 +80,14 @@ public final class TestCertificates: Sendable {
         return (["--tls-cert", certificate, "--tls-key", key], certificate, key)
     }
 
-    /// Copies `pair` to `certificate` and `key` (paths a server was started with), replacing them.
+    /// Copies `pair` to `certificate` and `key` (paths a server was started with), replacing them;
+    /// the key readable by its owner only, as a server's should be.
     public static func install(_ pair: Pair, certificate: String, key: String) throws {
         for (source, destination) in [(pair.certificate, certificate), (pair.key, key)] {
             let data = try Data(contentsOf: URL(fileURLWithPath: source))
             try data.write(to: URL(fileURLWithPath: destination), options: .atomic)
         }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
     }
 
     /// Runs `openssl ARGUMENTS` in `directory`. - Returns: standard output and error together.

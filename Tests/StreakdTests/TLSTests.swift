@@ -316,6 +316,24 @@ struct TLSTests {
         #expect(server.stop(timeout: .seconds(10)) == 0, "\(server.logTail)")
     }
 
+    @Test("a key file other users can read is served, with a warning at start and on reload")
+    func readableKeyIsWarnedAbout() throws {
+        let certificates = try Self.certificates.get()
+        let (server, _, key) = try Self.start(certificates.server)
+        defer {
+            server.stop()
+            server.removeDataDirectory()
+        }
+        let warning = "the TLS private key file can be read by other users"
+        #expect(server.waitForLog("serving TLS"), "\(server.logTail)")
+        #expect(!server.log.contains(warning), "\(server.logTail)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key)
+        kill(server.pid, SIGHUP)
+        #expect(server.waitForLog("reloaded the TLS certificate and key"), "\(server.logTail)")
+        #expect(server.waitForLog(warning), "\(server.logTail)")
+        #expect(server.log.contains("mode=644"), "\(server.logTail)")
+    }
+
     @Test("a host that is not an IPv4 address is refused before the store is made", arguments: ["::1", "example"])
     func hostMustBeIPv4(host: String) throws {
         let directory = ServerProcess.temporaryDirectory()

@@ -127,7 +127,10 @@ public final class FreezableProxy: @unchecked Sendable {
     private static func writeAll(_ descriptor: Int32, _ buffer: [UInt8], _ count: Int) -> Bool {
         var written = 0
         while written < count {
-            let result = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, count - written) }
+            // MSG_NOSIGNAL: a side that closed is an error here, not a SIGPIPE that ends the test process.
+            let result = buffer.withUnsafeBytes {
+                send(descriptor, $0.baseAddress! + written, count - written, Int32(MSG_NOSIGNAL))
+            }
             if result < 0 && errno == EINTR { continue }
             guard result > 0 else { return false }
             written += result

@@ -163,8 +163,7 @@ final class ServerRunner: Sendable {
             store.close()
             closed.signal()
         }
-        let milliseconds = limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000
-        if closed.wait(timeout: .now() + .milliseconds(Int(milliseconds))) == .success {
+        if closed.wait(timeout: .now() + .nanoseconds(Int(limit.nanoseconds))) == .success {
             logger.info("stopped")
             return 0
         }
@@ -174,7 +173,7 @@ final class ServerRunner: Sendable {
             PostgreSQL are abandoned (writes among them were not acknowledged, and may or may not \
             have been committed)
             """,
-            metadata: ["waited": "\(Double(milliseconds) / 1000) s"]
+            metadata: ["waited": "\(limit)"]
         )
         return 1
     }

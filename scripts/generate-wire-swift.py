@@ -464,6 +464,15 @@ def generate_methods(rpcs):
     out.append("        }")
     out.append("    }")
     out.append("")
+    out.append("    /// Whether `path` names a method that answers with a stream: string comparisons only, for")
+    out.append("    /// callers that ask for every request and would otherwise hash the path into a `WireMethod`.")
+    out.append("    public static func isServerStreaming(path: String) -> Bool {")
+    if streaming:
+        out.append("        " + " || ".join(f"path == {camel(snake(r.name))}.rawValue" for r in streaming))
+    else:
+        out.append("        false")
+    out.append("    }")
+    out.append("")
     out.append("    /// Whether the method needs the `authorization` metadata (every method but Ping).")
     out.append("    public var requiresAuthentication: Bool {")
     out.append("        self != .ping")

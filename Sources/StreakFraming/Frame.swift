@@ -111,6 +111,10 @@ public struct Status: Hashable, Sendable, CustomStringConvertible {
     /// OK with no message.
     public static let ok = Status(.ok)
 
+    /// UNAVAILABLE because the server is shutting down: what GOAWAY, the streams it ends and the
+    /// requests it refuses say, in the transport and the service alike.
+    public static let shuttingDown = Status(.unavailable, "the server is shutting down")
+
     public var description: String { message.isEmpty ? "\(code)" : "\(code): \(message)" }
 }
 

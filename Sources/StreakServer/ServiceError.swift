@@ -27,7 +27,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { status.description }
 
     static let unauthenticated = ServiceError(.unauthenticated, "missing or invalid bearer token")
-    static let shuttingDown = ServiceError(.unavailable, "the server is shutting down")
+    static let shuttingDown = ServiceError(.unavailable, Status.shuttingDown.message)
     static func unimplemented(_ method: String) -> ServiceError {
         ServiceError(.unimplemented, "unknown method \(method.prefix(200))")
     }

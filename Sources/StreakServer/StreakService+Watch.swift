@@ -23,7 +23,15 @@ extension StreakService {
         }
         // A watched user stays in memory (the registry does not evict it); one evicted before
         // the stream was registered is loaded again, so that other servers' changes reach it.
-        users.ensureLoaded(userID, on: workQueue)
+        // When that load fails, the stream would miss those changes without a sign: it ends
+        // UNAVAILABLE instead, and the client subscribes again (and reads again) later.
+        users.ensureLoaded(userID, on: workQueue) { [watchers, logger] error in
+            logger.warning(
+                "ended a user's Watch streams: the user could not be loaded",
+                metadata: ["user": "\(userID)", "error": "\(ServiceError.status(for: error).message)"]
+            )
+            watchers.end(user: userID, status: ServiceError.watchedUserNotLoaded.status)
+        }
     }
 
     /// Pushes one event per changed day to every watcher of the user (called right after the
@@ -88,12 +96,30 @@ extension StreakService {
                 exports.end(bearer: bearer, status: ServiceError.revoked.status)
             } catch {
                 // The store cannot answer now: keep the streams, ask again next time.
-                continue
+                logRecheckFailure(error)
             }
         }
     }
 }
 
+extension StreakService {
+    /// A throttled line: streams whose token could not be checked again stay open meanwhile.
+    fileprivate func logRecheckFailure(_ error: any Error) {
+        guard let failures = recheckFailures.withLock({ $0.count(now: clock.nanoseconds) }) else { return }
+        logger.notice(
+            "could not check the tokens of open streams again; they stay open until a check succeeds",
+            metadata: [
+                "error": "\(ServiceError.status(for: error).message)",
+                "failures": "\(failures) since the last such line",
+            ]
+        )
+    }
+}
+
 extension ServiceError {
     static let revoked = ServiceError(.unauthenticated, "the bearer token is no longer valid")
+    static let watchedUserNotLoaded = ServiceError(
+        .unavailable,
+        "the server could not load this user's data to follow its changes; watch again later"
+    )
 }

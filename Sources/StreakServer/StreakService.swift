@@ -28,6 +28,8 @@ public final class StreakService: RequestHandler, Sendable {
     let clock: any MonotonicClock
     /// At most one log line about refused tokens per 10 s.
     private let authenticationFailures = Mutex(LogThrottle())
+    /// At most one log line about stream token checks the store could not answer per 10 s.
+    let recheckFailures = Mutex(LogThrottle())
     let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
     /// Encodes export pages, paced by how fast each client reads them.
     let exportQueue = DispatchQueue(label: "streakd.service.export", qos: .utility)
@@ -140,9 +142,9 @@ public final class StreakService: RequestHandler, Sendable {
     }
 
     /// Watch and ExportData: the transport ends a request of theirs it refuses, cancels or expires
-    /// with END_STREAM. Asked for every request: two comparisons, not the method table's hashing.
+    /// with END_STREAM. Asked for every request: string comparisons, not the method table's hashing.
     public func isServerStreaming(_ method: String) -> Bool {
-        method == WireMethod.watch.rawValue || method == WireMethod.exportData.rawValue
+        WireMethod.isServerStreaming(path: method)
     }
 
     /// Answers `request` inline when it can; otherwise returns what the work queue needs to answer it.

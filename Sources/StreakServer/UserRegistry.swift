@@ -132,9 +132,12 @@ final class UserRegistry: Sendable {
     }
 
     /// Loads the user unless it is in memory (for a Watch just opened: its events need it).
-    func ensureLoaded(_ id: UserID, on queue: DispatchQueue) {
+    /// - Parameter failed: called on `queue` with the error when the store could not load it.
+    func ensureLoaded(_ id: UserID, on queue: DispatchQueue, failed: @escaping @Sendable (any Error) -> Void) {
         guard loadedState(for: id) == nil else { return }
-        queue.async { _ = try? self.state(for: id) }
+        queue.async {
+            do { _ = try self.state(for: id) } catch { failed(error) }
+        }
     }
 
     /// Forgets the user's state unless it is pinned or watched (its changes fell too far behind):

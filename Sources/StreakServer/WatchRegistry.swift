@@ -113,6 +113,12 @@ final class WatchRegistry: Sendable {
         for subscription in ended { subscription.end(status) }
     }
 
+    /// Ends (and unregisters) every stream of `user`.
+    func end(user: UserID, status: Status) {
+        let ended = contents.withLock { $0.byUser.removeValue(forKey: user) ?? [] }
+        for subscription in ended { subscription.end(status) }
+    }
+
     /// The number of open streams.
     var count: Int { contents.withLock { $0.byUser.values.reduce(0) { $0 + $1.count } } }
 

@@ -10,6 +10,9 @@ import StreakPOSIX
 /// an earlier version, needs; one that reads it only needs to be woken). A notification that
 /// cannot be sent (the connection is lost) is dropped: the others read the change log on a timer
 /// too, and find the changes within a second.
+///
+/// `@unchecked Sendable`: `queue` is guarded by the worker's lock, and `connection` is used on the
+/// worker's thread only.
 final class ChangeAnnouncer: @unchecked Sendable {
     private let url: String
     private let timeout: Duration

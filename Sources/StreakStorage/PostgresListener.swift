@@ -15,6 +15,9 @@ import FoundationEssentials
 /// reconnects (every second until it can) and then reports `.everyone`, so that no server keeps
 /// serving data it did not see change; likewise when the log could not be read for longer than a
 /// fraction of its retention.
+///
+/// `@unchecked Sendable`: apart from its constants, its state (the connections, the source, the
+/// cursor and the times) is touched on `listening`, its serial queue, only.
 final class PostgresListener: @unchecked Sendable {
     private let url: String
     private let timeout: Duration

@@ -12,6 +12,10 @@ import Synchronization
 /// (`ChangeAnnouncer`), so that they read those rows again into their in-memory state and push to
 /// their watchers (`onExternalChange`), through a third connection (`dayRows`,
 /// `habitsAndSettings`).
+///
+/// `@unchecked Sendable`: its properties are constants or mutexes; the connections, which are not
+/// `Sendable`, are each used by one thread at a time (the reader under its slot's lock, the
+/// follower's under `SQLStore`'s lock, the write connection on the writer thread).
 public final class PostgresStore: SQLStore, @unchecked Sendable {
     private let url: String
     private let timeout: Duration

@@ -8,6 +8,10 @@ import StreakPOSIX
 /// Group commit (`SQLStore`) makes a thousand concurrent writers cost a few fsyncs, not a
 /// thousand; the write-ahead log is copied back into the database on a thread of its own
 /// (`WALCheckpointer`).
+///
+/// `@unchecked Sendable`: its properties are constants; the connections, which are not `Sendable`,
+/// are each used by one thread at a time (a reader under its slot's lock, the write connection
+/// on the writer thread, the checkpointer's on its own thread).
 public final class SQLiteStore: SQLStore, @unchecked Sendable {
     /// The database file's name inside the data directory.
     public static let fileName = "streakd.sqlite3"

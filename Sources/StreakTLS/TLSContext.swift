@@ -3,6 +3,8 @@ internal import CTLS
 /// An OpenSSL context: a server's certificate and key, or a client's trusted CAs. TLS 1.2 and
 /// later, ALPN "streakd/1". Sessions made from it keep it alive (OpenSSL counts references), so
 /// a server may drop a context for a reloaded one while its connections go on.
+/// `@unchecked Sendable`: every property is a constant, and the OpenSSL context is only read once
+/// made (sessions take references to it with OpenSSL's own atomic counting).
 public final class TLSContext: @unchecked Sendable {
     let pointer: OpaquePointer
     /// For a server context: the certificate's subject, issuer and end of validity.

@@ -228,7 +228,7 @@ extension Connection {
         switch machine.requestReceived(id: id) {
         case .accept: break
         case .refuseDraining:
-            refuse(id, method: method, Status(.unavailable, "the server is shutting down"))
+            refuse(id, method: method, .shuttingDown)
             return
         case .ignore: return
         }

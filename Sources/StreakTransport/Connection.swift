@@ -161,8 +161,8 @@ final class Connection: @unchecked Sendable {
         loop.execute { [self] in
             guard let last = machine.beginDraining() else { return }
             sendPrefaceOnce()
-            responder.send(.goAway(lastRequestID: last, status: Status(.unavailable, "the server is shutting down")))
-            responder.endAllStreams(status: Status(.unavailable, "the server is shutting down"))
+            responder.send(.goAway(lastRequestID: last, status: .shuttingDown))
+            responder.endAllStreams(status: .shuttingDown)
             flush()
         }
     }

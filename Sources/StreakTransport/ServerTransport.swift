@@ -16,6 +16,11 @@ public struct TransportError: Error, CustomStringConvertible, Sendable {
 }
 
 /// The Dispatch-driven TCP transport: accepts connections and feeds their requests to a handler.
+///
+/// `@unchecked Sendable`: what connections touch is in `registry`, a mutex; `loops` and
+/// `connectionContext` are written once by `start()` before the first accept and only read
+/// afterwards; the rest (the listener, the accept source, the sweeper, the refusal log) is
+/// confined to `acceptQueue`.
 public final class ServerTransport: @unchecked Sendable {
     private let configuration: TransportConfiguration
     private let handler: any RequestHandler
@@ -243,7 +248,7 @@ public final class ServerTransport: @unchecked Sendable {
                 $0.connections.count >= configuration.maxConnections ? Array($0.connections.values) : []
             )
         }
-        if shuttingDown { return Status(.unavailable, "the server is shutting down") }
+        if shuttingDown { return .shuttingDown }
         let perAddress = configuration.maxConnectionsPerAddress
         if perAddress > 0 && fromPeer >= perAddress {
             return Status(.resourceExhausted, "too many connections from \(peer) (limit \(perAddress) per address)")

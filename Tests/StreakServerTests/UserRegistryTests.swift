@@ -99,6 +99,22 @@ struct UserRegistryTests {
         #expect(registry.usage.loads == 9)
     }
 
+    @Test("a load for a new Watch that the store cannot answer is reported, not swallowed")
+    func ensureLoadedReportsAFailedLoad() throws {
+        let fixture = try Fixture(count: 1, days: 1)
+        let registry = UserRegistry(store: fixture.store, cacheLimits: Self.limits)
+        fixture.store.close()
+        let failed = DispatchSemaphore(value: 0)
+        let reported = Mutex<String?>(nil)
+        registry.ensureLoaded(fixture.users[0], on: DispatchQueue(label: "load")) { error in
+            reported.withLock { $0 = "\(error)" }
+            failed.signal()
+        }
+        #expect(failed.wait(timeout: .now() + 30) == .success)
+        #expect(reported.withLock { $0 } != nil)
+        #expect(registry.loadedState(for: fixture.users[0]) == nil)
+    }
+
     @Test("a change reported while a user loads is handed on once it is registered; one for nobody is ignored")
     func changesWhileLoading() throws {
         let fixture = try Fixture(count: 1)

@@ -26,4 +26,12 @@ import Testing
         #expect(WireMethod.watch.responseType is WireWatchEvent.Type)
         #expect(WireMethod.getServerInfo.name == "GetServerInfo")
     }
+
+    @Test func streamingByPathAgreesWithTheMethods() {
+        for method in WireMethod.allCases {
+            #expect(WireMethod.isServerStreaming(path: method.rawValue) == method.isServerStreaming)
+        }
+        #expect(!WireMethod.isServerStreaming(path: "/streak.v1.Streaks/Watc"))
+        #expect(!WireMethod.isServerStreaming(path: ""))
+    }
 }

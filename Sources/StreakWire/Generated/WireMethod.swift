@@ -71,6 +71,12 @@ public enum WireMethod: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether `path` names a method that answers with a stream: string comparisons only, for
+    /// callers that ask for every request and would otherwise hash the path into a `WireMethod`.
+    public static func isServerStreaming(path: String) -> Bool {
+        path == watch.rawValue || path == exportData.rawValue
+    }
+
     /// Whether the method needs the `authorization` metadata (every method but Ping).
     public var requiresAuthentication: Bool {
         self != .ping

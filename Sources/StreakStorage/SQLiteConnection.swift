@@ -255,18 +255,21 @@ final class SQLiteConnection: SQLSession {
         return statement
     }
 
+    /// The last failure as a StorageError, its code from SQLite's result code (`EngineFailure`);
+    /// SQLite's message, which names schema objects and never a bound value, in the cause.
     private func error(_ operation: String) -> StorageError {
         let code = sqlite3_extended_errcode(handle)
         let message = String(cString: sqlite3_errmsg(handle))
         // A full disk or I/O error may have made SQLite roll the transaction back itself.
         forgetLostLogWrites()
-        let kind: StorageError.Code =
-            switch code & 0xFF {
-            case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt
-            case SQLITE_FULL: .diskFull
-            default: .io
-            }
-        return StorageError(kind, "SQLite \(operation) failed (\(code)): \(message)")
+        let engine = EngineError(
+            engine: "SQLite",
+            failure: EngineFailure.sqlite(code),
+            code: String(code),
+            text: message,
+            textMayHoldUserData: false
+        )
+        return StorageError(engine: engine, operation: operation)
     }
 }
 

@@ -24,7 +24,7 @@ extension SQLStore {
     /// habit's completions are inserted with one statement.
     ///
     /// Run it while no server serves these users (a server's cached state would not see the
-    /// rows): it writes through the store's reading connection, as `createUsers` does.
+    /// rows): it writes through a reading connection, as `createUsers` does (`withAdminConnection`).
     /// - Throws: `.invalidArgument` for a bad name or a completion before its habit's first day,
     ///   `.limitReached` for a user who would have more than `HabitLimit.perUser` habits (`item` is
     ///   the index in `users`); nothing of the call is kept after any error.
@@ -44,7 +44,7 @@ extension SQLStore {
             }
         }
         guard !users.isEmpty else { return }
-        try withReader { connection throws(StorageError) in
+        try withAdminConnection { connection throws(StorageError) in
             // SQLite: no foreign-key check per completion row; every row's habit is inserted just
             // before it, in the same transaction (the pragma is a no-op inside a transaction).
             guard connection.dialect == .sqlite else { return try Self.populate(users, on: connection) }

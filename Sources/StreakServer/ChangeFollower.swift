@@ -200,7 +200,7 @@ final class ChangeFollower: Sendable {
         } catch {
             logger.warning(
                 "cannot read what other servers changed; dropping those users",
-                metadata: ["error": "\(error)"]
+                metadata: StorageError.logMetadata(of: error)
             )
             for item in batch {
                 item.state.cancelExternalRead()
@@ -244,7 +244,7 @@ final class ChangeFollower: Sendable {
             state.cancelExternalRead()
             logger.warning(
                 "cannot read what another server changed; dropping the user",
-                metadata: ["user": "\(id)", "error": "\(error)"]
+                metadata: StorageError.logMetadata(of: error).merging(["user": "\(id)"]) { $1 }
             )
             return users.drop(id) ? ChangedData() : change
         }

@@ -305,6 +305,10 @@ public final class StreakService: RequestHandler, Sendable {
         fail(id: request.id, generation: request.generation, error, responder, streaming: streaming)
     }
 
+    /// The storage codes whose errors are always logged, with a reference, at error level: the
+    /// store could not do its work (an engine's refusal of another kind is a notice).
+    private static let storeFailures: Set<StorageError.Code> = [.io, .corrupt, .diskFull, .internalFailure]
+
     /// Answers request `id` (of `generation`) with the status of `error`, as `fail(_:_:_:streaming:)`.
     func fail(
         id: UInt32,
@@ -315,17 +319,22 @@ public final class StreakService: RequestHandler, Sendable {
     ) {
         counters.countError()
         var status = ServiceError.status(for: error)
-        if let storage = error as? StorageError, [.io, .corrupt, .diskFull].contains(storage.code) {
-            // The engine's words (file names, SQL, PostgreSQL's DETAIL lines) go to the log only;
-            // the client gets a reference that finds this line.
+        if let storage = error as? StorageError, storage.engine != nil || Self.storeFailures.contains(storage.code) {
+            // The client gets a reference that finds the log line. The line has the code, the
+            // engine's code and the schema objects it named, not the engine's words, which may
+            // quote user data (PostgreSQL's DETAIL lines); SQLite's, which cannot, at debug level.
             let reference = ServiceError.reference(UInt32.random(in: 0...UInt32.max))
-            logger.error(
-                "storage error",
-                metadata: ["code": "\(storage.code)", "detail": "\(storage.message)", "ref": "\(reference)"]
-            )
+            var metadata = storage.logMetadata
+            metadata["ref"] = "\(reference)"
+            if Self.storeFailures.contains(storage.code) {
+                logger.error("storage error", metadata: metadata)
+            } else {
+                logger.notice("storage refused a change", metadata: metadata)
+            }
+            if let text = storage.loggableEngineText {
+                logger.debug("the storage engine's words", metadata: ["ref": "\(reference)", "text": "\(text)"])
+            }
             status = Status(status.code, "\(status.message) (ref \(reference))")
-        } else if let storage = error as? StorageError, let cause = storage.cause as? EngineMessage {
-            logger.notice("storage refused a change", metadata: ["detail": "\(cause)"])
         } else if status.code == .internal {
             logger.error("internal error", metadata: ["error": "\(type(of: error))"])
         } else if status.code == .unauthenticated {

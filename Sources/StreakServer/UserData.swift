@@ -40,7 +40,9 @@ struct UserData: Sendable {
         settings = snapshot.settings
     }
 
-    /// The streak threshold of the settings.
+    /// The streak threshold of the settings. The store refuses an out-of-range `min_percent` both
+    /// when it is written and when it is read back (`.corrupt`), so the default here stands only
+    /// for settings that never came from the store.
     var threshold: StreakThreshold {
         (try? StreakThreshold(minPercent: settings.minPercent)) ?? .atLeastOneHabit
     }

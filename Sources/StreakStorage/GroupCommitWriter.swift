@@ -98,7 +98,9 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// undoes a failed statement by itself. Should a statement fail in a way that aborts the whole
     /// transaction (any error on PostgreSQL, a full disk on SQLite), the batch is rolled back and
     /// applied again with every write in a savepoint of its own: the failure stays alone, and the
-    /// common case costs no savepoint round trips.
+    /// common case costs no savepoint round trips. So is a batch whose failed write's savepoint
+    /// cannot be undone (ROLLBACK TO fails while the transaction goes on): its rows may still be
+    /// in the transaction, and a COMMIT would keep part of a write that was answered as failed.
     ///
     /// On PostgreSQL a batch of single records and removals costs two round trips: BEGIN with the
     /// locks of its days (`DayLocks`) and the query that reads and locks its habits, then the
@@ -150,9 +152,14 @@ final class GroupCommitWriter: @unchecked Sendable {
                 results.append(.success(result))
             } catch {
                 habits.forget(pending.user)
-                if isolated {
-                    _ = try? connection.query("ROLLBACK TO write")
-                    _ = try? connection.query("RELEASE write")
+                if isolated, !undoSavepoint(), !connection.transactionAborted {
+                    // The write's own rows may still be in the transaction: committing it would
+                    // keep part of a failed write. Nothing of the batch is kept; once more with
+                    // every write in a savepoint of its own, else the batch fails, the failing
+                    // write with its error and the others with one that may pass.
+                    rollback()
+                    if !isolatingEvery { return commit(batch, isolatingEvery: true) }
+                    return batch.indices.map { $0 == index ? .failure(error) : .failure(Self.undoFailed) }
                 }
                 if connection.transactionAborted {
                     // The failure took the whole transaction with it (savepoint or not): the
@@ -190,6 +197,22 @@ final class GroupCommitWriter: @unchecked Sendable {
         committed = record?.afterCommit
         return results
     }
+
+    /// Undoes the failed write's savepoint and ends it. - Returns: whether both statements
+    /// succeeded; when either fails, the write's rows may still be in the transaction.
+    private func undoSavepoint() -> Bool {
+        do throws(StorageError) {
+            try connection.query("ROLLBACK TO write")
+            try connection.query("RELEASE write")
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// The error of the writes of a batch rolled back because a failed write could not be undone
+    /// alone: they were not applied, and sending them again may succeed.
+    static let undoFailed = StorageError(.io, "the batch was rolled back: a failed write could not be undone alone")
 
     /// Rolls the open transaction back; what the writes of it taught the habit cache goes with it.
     private func rollback() {

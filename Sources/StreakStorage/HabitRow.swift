@@ -46,11 +46,17 @@ enum SettingsRow {
         guard let dayStart = try? DayStart(minutes: Int(row[4].integer ?? 0)) else {
             throw StorageError(.corrupt, "a stored day start is out of range")
         }
+        // Every write checks it; a stored one out of range is not replaced by the default, which
+        // would change how the user's streaks count without anyone knowing.
+        let minPercent = row[3].integer.map(Int.init)
+        guard (try? StreakThreshold(minPercent: minPercent)) != nil else {
+            throw StorageError(.corrupt, "a stored min_percent is out of range")
+        }
         return UserSettings(
             timeZone: row[0].text ?? "UTC",
             locale: row[1].text ?? "en_US",
             weekStart: weekStart,
-            minPercent: row[3].integer.map(Int.init),
+            minPercent: minPercent,
             dayStart: dayStart
         )
     }

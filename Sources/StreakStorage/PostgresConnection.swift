@@ -552,33 +552,39 @@ final class PostgresConnection: SQLSession {
         state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03" || state == "25006"
     }
 
-    /// A failed statement as a StorageError: a unique violation is `.alreadyExists`, data
-    /// corruption `.corrupt`, anything else (a lost connection, a conflict) `.io`. An error that
+    /// A failed statement as a StorageError, its code from the SQLSTATE (`EngineFailure`).
+    /// PostgreSQL's message (with its DETAIL lines, which quote the row) is kept in the cause,
+    /// marked as possibly holding user data; the StorageError's message and the cause's
+    /// description name only the SQLSTATE and the constraint, table and column. An error that
     /// ends the session (`endsSession`) has the session dropped at the end of the operation.
     func error(_ result: OpaquePointer?, _ operation: String) -> StorageError {
-        let state = streak_PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        func field(_ code: UInt8) -> String? {
+            streak_PQresultErrorField(result, Int32(code)).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let state = field(UInt8(ascii: "C")) ?? ""
         let detail = streak_PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
-        var message = detail.isEmpty ? Self.message(of: handle) : detail.trimmingWhitespace()
+        let text = detail.isEmpty ? Self.message(of: handle) : detail.trimmingWhitespace()
+        var note: String?
         if Self.endsSession(state) {
             sessionEnding = true
-            message += " (the session is dropped: the next statement opens a new one)"
+            note = "the session is dropped: the next statement opens a new one"
         } else if state.isEmpty, sessionLost {
             // libpq's own words: the connection broke before the server answered.
             outcomeUnknown = true
         }
-        let code: StorageError.Code =
-            switch state {
-            case "23505": .alreadyExists
-            case "XX001", "XX002": .corrupt
-            case "53100": .diskFull
-            default: .io
-            }
-        let text = "PostgreSQL \(operation) failed (\(state.isEmpty ? "no state" : state)): \(message)"
-        // A client may see an ALREADY_EXISTS message: PostgreSQL's own words (with their DETAIL
-        // lines, which quote the row) stay in the log.
-        if code == .alreadyExists {
-            return StorageError(code, "already exists", cause: EngineMessage(text))
-        }
-        return StorageError(code, text)
+        // The schema objects PostgreSQL names (PG_DIAG_CONSTRAINT_NAME, _TABLE_NAME, _COLUMN_NAME).
+        let fields: [(String, UInt8)] = [
+            ("constraint", UInt8(ascii: "n")), ("table", UInt8(ascii: "t")), ("column", UInt8(ascii: "c")),
+        ]
+        let objects = fields.compactMap { name, code in field(code).map { "\(name) \($0)" } }
+        let engine = EngineError(
+            engine: "PostgreSQL",
+            failure: EngineFailure.postgres(state),
+            code: state.isEmpty ? "no state" : state,
+            objects: objects,
+            text: text,
+            textMayHoldUserData: true
+        )
+        return StorageError(engine: engine, operation: operation, note: note)
     }
 }

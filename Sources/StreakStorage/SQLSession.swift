@@ -31,6 +31,9 @@ protocol SQLSession: AnyObject {
     /// Runs `statements` in order, stopping at the first that fails; on PostgreSQL they are sent
     /// together and cost one round trip (`PostgresConnection.run`), elsewhere one by one.
     func run(_ statements: [SQLStatement]) -> SQLFlight
+    /// Closes the session without a word: the next statement opens a new one, with the settings
+    /// a new connection starts with.
+    func dropSession()
 }
 
 extension SQLSession {
@@ -45,6 +48,32 @@ extension SQLSession {
     }
 
     var outcomeUnknown: Bool { false }
+
+    /// Runs `body` with the pragma `name` set to `value`, then sets it back to `restore`.
+    ///
+    /// The store's reading connections also run its bulk transactions (`createUsers`,
+    /// `populate`) and serve every later read and administrative write, so a setting that stayed
+    /// (foreign keys not checked) would quietly apply to all of those. When it cannot be set
+    /// back, the session is dropped (`dropSession`) instead of going back into service: the next
+    /// statement opens a new one with the connection's own settings, or fails if it cannot.
+    /// `body`'s outcome stands either way; what it committed is committed, and reporting a
+    /// failure for it would have its caller believe otherwise.
+    func withPragma<T>(
+        _ name: String,
+        _ value: String,
+        restoring restore: String,
+        _ body: () throws(StorageError) -> T
+    ) throws(StorageError) -> T {
+        try execute("PRAGMA \(name) = \(value)")
+        defer {
+            do throws(StorageError) {
+                try execute("PRAGMA \(name) = \(restore)")
+            } catch {
+                dropSession()
+            }
+        }
+        return try body()
+    }
 }
 
 /// Where SQLite and PostgreSQL differ for the storage code.

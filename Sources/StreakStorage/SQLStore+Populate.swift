@@ -24,7 +24,7 @@ extension SQLStore {
     /// habit's completions are inserted with one statement.
     ///
     /// Run it while no server serves these users (a server's cached state would not see the
-    /// rows): it writes through the store's reading connection, as `createUsers` does.
+    /// rows): it writes through a reading connection, as `createUsers` does (`withAdminConnection`).
     /// - Throws: `.invalidArgument` for a bad name or a completion before its habit's first day,
     ///   `.limitReached` for a user who would have more than `HabitLimit.perUser` habits (`item` is
     ///   the index in `users`); nothing of the call is kept after any error.
@@ -44,45 +44,51 @@ extension SQLStore {
             }
         }
         guard !users.isEmpty else { return }
-        try withReader { connection throws(StorageError) in
+        try withAdminConnection { connection throws(StorageError) in
             // SQLite: no foreign-key check per completion row; every row's habit is inserted just
             // before it, in the same transaction (the pragma is a no-op inside a transaction).
-            let checksKeys = connection.dialect == .sqlite
-            if checksKeys { try connection.execute("PRAGMA foreign_keys = OFF") }
-            defer {
-                if checksKeys { try? connection.execute("PRAGMA foreign_keys = ON") }
-            }
-            // PostgreSQL, when the role may: no trigger per completion row, neither the foreign-key
-            // check nor `completions_clear_skip` (a new habit has no skips to clear).
-            let skipsTriggers = connection.dialect == .postgres ? try Self.isSuperuser(connection) : false
-            try connection.query(connection.dialect.beginWrite)
-            do throws(StorageError) {
-                if skipsTriggers { try connection.query("SET LOCAL session_replication_role = replica") }
-                let habits = BatchHabits()
-                for (index, (user, userHabits)) in users.enumerated() {
-                    let applier = WriteApplier(connection: connection, user: user, habits: habits)
-                    // The habit limit, checked once for the user's habits of the call.
-                    let count = try userHabits.isEmpty ? 0 : applier.habitCount()
-                    if count + userHabits.count > HabitLimit.perUser {
-                        throw StorageError(
-                            .limitReached,
-                            "a user may have at most \(HabitLimit.perUser) habits, archived ones included "
-                                + "(this one has \(count) and would get \(userHabits.count) more)",
-                            item: index
-                        )
-                    }
-                    for item in userHabits {
-                        let habit = try applier.insertHabit(name: item.name, createdOn: item.createdOn)
-                        try Self.insertCompletions(item.completions, of: habit.id, user: user, into: connection)
-                    }
-                    habits.forget(user)
-                }
-                try connection.query("COMMIT")
-            } catch {
-                connection.rollBack()
-                throw error
+            guard connection.dialect == .sqlite else { return try Self.populate(users, on: connection) }
+            try connection.withPragma("foreign_keys", "OFF", restoring: "ON") { () throws(StorageError) in
+                try Self.populate(users, on: connection)
             }
         }.get()
+    }
+
+    /// `populate`'s transaction, its users checked.
+    private static func populate(
+        _ users: [(user: UserID, habits: [PopulatedHabit])],
+        on connection: any SQLSession
+    ) throws(StorageError) {
+        // PostgreSQL, when the role may: no trigger per completion row, neither the foreign-key
+        // check nor `completions_clear_skip` (a new habit has no skips to clear).
+        let skipsTriggers = connection.dialect == .postgres ? try isSuperuser(connection) : false
+        try connection.query(connection.dialect.beginWrite)
+        do throws(StorageError) {
+            if skipsTriggers { try connection.query("SET LOCAL session_replication_role = replica") }
+            let habits = BatchHabits()
+            for (index, (user, userHabits)) in users.enumerated() {
+                let applier = WriteApplier(connection: connection, user: user, habits: habits)
+                // The habit limit, checked once for the user's habits of the call.
+                let count = try userHabits.isEmpty ? 0 : applier.habitCount()
+                if count + userHabits.count > HabitLimit.perUser {
+                    throw StorageError(
+                        .limitReached,
+                        "a user may have at most \(HabitLimit.perUser) habits, archived ones included "
+                            + "(this one has \(count) and would get \(userHabits.count) more)",
+                        item: index
+                    )
+                }
+                for item in userHabits {
+                    let habit = try applier.insertHabit(name: item.name, createdOn: item.createdOn)
+                    try insertCompletions(item.completions, of: habit.id, user: user, into: connection)
+                }
+                habits.forget(user)
+            }
+            try connection.query("COMMIT")
+        } catch {
+            connection.rollBack()
+            throw error
+        }
     }
 
     /// Whether the connection's role is a PostgreSQL superuser, the only kind that may turn the

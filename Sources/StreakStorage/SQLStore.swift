@@ -4,11 +4,21 @@ import StreakCore
 import Synchronization
 
 /// What the SQLite and the PostgreSQL stores share: the queries, written once in the SQL both
-/// engines speak, a reading connection behind a lock, and the group-commit writer.
+/// engines speak, the reading connections, each behind its own lock, and the group-commit writer.
 ///
-/// Reads are rare (the server caches a user's state after the first load), so one reading
-/// connection serves them one at a time. Writes go to the single writer thread, which drains every
-/// queued submission into one transaction and answers them all after one durable COMMIT.
+/// Reads are rare (the server caches a user's state after the first load): a few reading
+/// connections (one per core on SQLite, one on PostgreSQL, which also has one for following other
+/// servers) serve them, each one read at a time. A user's writes (`submit`) go to the single
+/// writer thread, which drains every queued submission into one transaction and answers them all
+/// after one durable COMMIT.
+///
+/// The administrative writes (`createUser`, `createUsers`, `revokeUser`, `issueToken`, and
+/// `populate`) run on a reading connection instead (`withAdminConnection`): they are rare, change
+/// the users table (which no submitted write changes) or users no server serves yet, and need
+/// their own transaction or check-then-insert; group commit would save them nothing. Each commits
+/// as durably as the writer's (SQLite: WAL with `synchronous = FULL` on every connection;
+/// PostgreSQL: a COMMIT) before it returns; on SQLite it waits for the write lock between the
+/// writer's transactions (the busy timeout).
 public class SQLStore: StreakStore, @unchecked Sendable {
     /// The reading connections, each behind its own lock (`ReaderSlot`): loads of different
     /// users read at once where the store has several (SQLite), instead of queueing behind one.
@@ -44,7 +54,7 @@ public class SQLStore: StreakStore, @unchecked Sendable {
         guard UserName.isValid(name) else { throw StorageError(.invalidArgument, UserName.rule) }
         let token = TokenHasher.generate()
         let created = Date()
-        let result: Result<UserID, StorageError> = withReader { connection throws(StorageError) in
+        let result: Result<UserID, StorageError> = withAdminConnection { connection throws(StorageError) in
             guard try connection.query("SELECT id FROM users WHERE name = ?", [.text(name)]).isEmpty else {
                 throw StorageError(.alreadyExists, "a user with that name already exists")
             }
@@ -75,7 +85,8 @@ public class SQLStore: StreakStore, @unchecked Sendable {
         // Tokens and their hashes before the transaction, which holds the write lock.
         let tokens = names.map { _ in TokenHasher.generate() }
         let batch = UserBatch(names: names, hashes: tokens.map(TokenHasher.hash), createdAt: Date())
-        let ids = try withReader { connection throws(StorageError) in try batch.insert(into: connection) }.get()
+        let ids = try withAdminConnection { connection throws(StorageError) in try batch.insert(into: connection) }
+            .get()
         return names.indices.map { index in
             (UserRecord(id: ids[index], name: names[index], createdAt: batch.createdAt, revoked: false), tokens[index])
         }
@@ -96,7 +107,7 @@ public class SQLStore: StreakStore, @unchecked Sendable {
 
     @discardableResult
     public func revokeUser(name: String) throws(StorageError) -> Bool {
-        try withReader { connection throws(StorageError) -> Bool in
+        try withAdminConnection { connection throws(StorageError) -> Bool in
             try connection.query(
                 "UPDATE users SET revoked = 1, token_hash = NULL WHERE name = ? AND revoked = 0",
                 [.text(name)]
@@ -111,7 +122,7 @@ public class SQLStore: StreakStore, @unchecked Sendable {
 
     public func issueToken(name: String) throws(StorageError) -> String {
         let token = TokenHasher.generate()
-        try withReader { connection throws(StorageError) in
+        try withAdminConnection { connection throws(StorageError) in
             try connection.query(
                 "UPDATE users SET token_hash = ? WHERE name = ? AND revoked = 0",
                 [.blob(TokenHasher.hash(token)), .text(name)]
@@ -352,8 +363,16 @@ public class SQLStore: StreakStore, @unchecked Sendable {
         }
     }
 
+    /// Runs `body`, which writes outside group commit, on a reading connection (`withReader`):
+    /// the administrative writes (see the type's comment).
+    func withAdminConnection<T: Sendable>(
+        _ body: (any SQLSession) throws(StorageError) -> T
+    ) -> Result<T, StorageError> {
+        withReader(body)
+    }
+
     /// Runs `body` on a free reading connection (waiting for one when all are busy); the reading
-    /// connections also run the store's bulk transactions (`createUsers`, `populate`).
+    /// connections also run the administrative writes (`withAdminConnection`).
     func withReader<T: Sendable>(
         _ body: (any SQLSession) throws(StorageError) -> T
     ) -> Result<T, StorageError> {

@@ -6,24 +6,63 @@ final class SQLiteConnection: SQLSession {
     let dialect = SQLDialect.sqlite
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    private let path: String
+    private let gatheringLogWrites: Bool
+    /// Set by `dropSession`: the next statement opens the database again.
+    private var reopening = false
+    /// Told of each commit (`reportCommits`), again after a reopening.
+    private weak var checkpointer: WALCheckpointer?
 
     /// Opens (creating) the database at `path` in WAL mode with full synchronous commits.
     /// - Parameter gatheringLogWrites: write each commit's log frames with one system call
     ///   (`streak_wal_vfs.h`); for the connection that commits.
     init(path: String, gatheringLogWrites: Bool = false) throws(StorageError) {
+        self.path = path
+        self.gatheringLogWrites = gatheringLogWrites
+        try open()
+    }
+
+    /// Opens the database and gives the connection its settings; on any failure nothing stays open.
+    private func open() throws(StorageError) {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let vfs: UnsafePointer<CChar>? =
             gatheringLogWrites && streak_wal_vfs_register() == SQLITE_OK ? streak_wal_vfs_name : nil
         guard sqlite3_open_v2(path, &handle, flags, vfs) == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
+            handle = nil
             throw StorageError(.io, "cannot open the database at \(path): \(message)")
         }
         sqlite3_busy_timeout(handle, 5000)
-        try execute("PRAGMA journal_mode = WAL")
-        // FULL, which also empties the log writes gathered for a commit before it becomes visible.
-        try execute("PRAGMA synchronous = FULL")
-        try execute("PRAGMA foreign_keys = ON")
+        do throws(StorageError) {
+            try execute("PRAGMA journal_mode = WAL")
+            // FULL, which also empties the log writes gathered for a commit before it becomes visible.
+            try execute("PRAGMA synchronous = FULL")
+            try execute("PRAGMA foreign_keys = ON")
+        } catch {
+            close()
+            throw error
+        }
+        if let checkpointer { reportCommits(to: checkpointer) }
+    }
+
+    /// Closes the connection's session: the next statement opens the database again, with a new
+    /// connection's settings (`withPragma`, for a setting that could not be set back).
+    func dropSession() {
+        close()
+        reopening = true
+    }
+
+    /// After `dropSession`, opens the database again (each statement tries until it works).
+    private func reopenIfDropped() throws(StorageError) {
+        guard reopening, handle == nil else { return }
+        do throws(StorageError) {
+            try open()
+        } catch {
+            reopening = true
+            throw error
+        }
+        reopening = false
     }
 
     deinit {
@@ -37,6 +76,7 @@ final class SQLiteConnection: SQLSession {
     /// - Returns: whether the checkpoint completed (false without one).
     @discardableResult
     func close(checkpoint: Bool = false) -> Bool {
+        reopening = false
         guard let handle else { return false }
         var checkpointed = false
         if checkpoint {
@@ -64,6 +104,7 @@ final class SQLiteConnection: SQLSession {
 
     /// Runs one or more statements without results.
     func execute(_ sql: String) throws(StorageError) {
+        try reopenIfDropped()
         guard handle != nil else { throw StorageError.storeClosed }
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error("execute") }
     }
@@ -141,6 +182,7 @@ final class SQLiteConnection: SQLSession {
     /// write-ahead log's size in frames and this connection's handle (on the committing thread).
     /// Keep `checkpointer` alive as long as the connection.
     func reportCommits(to checkpointer: WALCheckpointer) {
+        self.checkpointer = checkpointer
         let context = Unmanaged.passUnretained(checkpointer).toOpaque()
         sqlite3_wal_hook(
             handle,
@@ -202,6 +244,7 @@ final class SQLiteConnection: SQLSession {
 
     private func prepared(_ sql: String) throws(StorageError) -> OpaquePointer? {
         if let statement = statements[sql] { return statement }
+        try reopenIfDropped()
         guard handle != nil else { throw StorageError.storeClosed }
         var statement: OpaquePointer?
         let flags = UInt32(SQLITE_PREPARE_PERSISTENT)
@@ -212,18 +255,21 @@ final class SQLiteConnection: SQLSession {
         return statement
     }
 
+    /// The last failure as a StorageError, its code from SQLite's result code (`EngineFailure`);
+    /// SQLite's message, which names schema objects and never a bound value, in the cause.
     private func error(_ operation: String) -> StorageError {
         let code = sqlite3_extended_errcode(handle)
         let message = String(cString: sqlite3_errmsg(handle))
         // A full disk or I/O error may have made SQLite roll the transaction back itself.
         forgetLostLogWrites()
-        let kind: StorageError.Code =
-            switch code & 0xFF {
-            case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt
-            case SQLITE_FULL: .diskFull
-            default: .io
-            }
-        return StorageError(kind, "SQLite \(operation) failed (\(code)): \(message)")
+        let engine = EngineError(
+            engine: "SQLite",
+            failure: EngineFailure.sqlite(code),
+            code: String(code),
+            text: message,
+            textMayHoldUserData: false
+        )
+        return StorageError(engine: engine, operation: operation)
     }
 }
 

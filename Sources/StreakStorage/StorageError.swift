@@ -21,6 +21,10 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let io = Code(name: "io", status: .unavailable)
         /// The database holds something it should not (INTERNAL).
         public static let corrupt = Code(name: "corrupt", status: .internal)
+        /// The database refused what the server sent it: a constraint the store's own checks
+        /// should have kept, a value or a statement it cannot take (INTERNAL). Sending the same
+        /// request again meets the same refusal, so it is not UNAVAILABLE (`EngineFailure`).
+        public static let internalFailure = Code(name: "internalFailure", status: .internal)
         /// The disk is full (RESOURCE_EXHAUSTED): writes fail until there is room again.
         public static let diskFull = Code(name: "diskFull", status: .resourceExhausted)
         /// A per-user limit was reached, e.g. the habit limit (RESOURCE_EXHAUSTED); the message
@@ -82,12 +86,27 @@ extension StorageError: RPCStatusConvertible {
     }
 }
 
-/// The database engine's own words about a failure, kept for the log and never sent to clients.
-public struct EngineMessage: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The engine's text.
-    public let description: String
+extension StorageError {
+    /// A failed statement as the engine reported it: the code its failure maps to, a message
+    /// that names the engine, the operation and the engine's code (never the engine's words,
+    /// which stay in `engine`), and the engine's account as the cause.
+    init(engine error: EngineError, operation: String, note: String? = nil) {
+        let message =
+            error.failure == .uniqueViolation
+            ? "already exists"
+            : "\(error.engine) \(operation) failed (\(error.code))" + (note.map { ": \($0)" } ?? "")
+        self.init(error.failure.code, message, cause: error)
+    }
 
-    public init(_ text: String) {
-        description = text
+    /// The engine's account, when the error comes from a failed statement (or wraps one that
+    /// does, as a failed migration does).
+    public var engine: EngineError? { (cause as? EngineError) ?? (cause as? StorageError)?.engine }
+
+    /// The message followed by the engine's own words, if any: for a person at the store's own
+    /// command line (`streakd user`, `streakd backup`), never for a log or a client, since the
+    /// words may quote stored values (`EngineError.textMayHoldUserData`).
+    public var messageWithEngineText: String {
+        guard let engine, !engine.text.isEmpty else { return message }
+        return "\(message): \(engine.text)"
     }
 }

@@ -40,14 +40,17 @@ struct UserBatch {
         // SQLite: a page cache that holds the whole batch (up to 256 MiB), so that the transaction,
         // which holds the write lock, does not spill pages to the log and write them again; halved
         // the transaction for 100,000 users. The connection's own size comes back afterwards.
-        var cacheSize: Int64?
-        if connection.dialect == .sqlite {
-            cacheSize = try connection.query("PRAGMA cache_size").first?.first?.integer
-            try connection.execute("PRAGMA cache_size = -262144")
+        if connection.dialect == .sqlite,
+            let cacheSize = try connection.query("PRAGMA cache_size").first?.first?.integer
+        {
+            return try connection.withPragma("cache_size", "-262144", restoring: String(cacheSize)) {
+                () throws(StorageError) in try insertInTransaction(connection)
+            }
         }
-        defer {
-            if let cacheSize { try? connection.execute("PRAGMA cache_size = \(cacheSize)") }
-        }
+        return try insertInTransaction(connection)
+    }
+
+    private func insertInTransaction(_ connection: any SQLSession) throws(StorageError) -> [UserID] {
         try connection.query(connection.dialect.beginWrite)
         do throws(StorageError) {
             let ids = try connection.dialect.batchesStatements ? insertChunks(connection) : insertRows(connection)

@@ -82,7 +82,7 @@ struct BackupCommand: ParsableCommand {
             switch error.code {
             case .alreadyExists: Self.fail("\(error.message); pass --force to replace it")
             case .notFound: Self.fail("\(error.message) (is --data-dir or STREAKD_DATA_DIR right?)")
-            default: Self.fail(error.message)
+            default: Self.fail(error.messageWithEngineText)
             }
         }
         print(
@@ -98,7 +98,7 @@ struct BackupCommand: ParsableCommand {
         do {
             result = try SQLiteBackup.check(path)
         } catch {
-            fail(error.message)
+            fail(error.messageWithEngineText)
         }
         guard result.passed else {
             let limit = result.problems.count >= 100 ? " (it stops at 100)" : ""

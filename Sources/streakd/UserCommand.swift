@@ -79,14 +79,14 @@ struct UserCommand: ParsableCommand {
 
     /// Opens the store (the data directory's, or the PostgreSQL database given), runs `body`, closes
     /// it; storage errors exit with status 1, after `reporting` says what went wrong (by default
-    /// the error's message).
+    /// the error's message with the database's own words, for the person at the terminal).
     /// - Parameter creating: a data directory without a database gets a new store, which is said on
     ///   standard error (`user add`, `user import`); without it such a directory is refused with
     ///   status 1 and left as it is (a mistyped --data-dir must not become a new, empty store).
     static func withStore<T>(
         _ options: DataDirectoryOptions,
         creating: Bool = false,
-        reporting: (StorageError) -> String = { $0.message },
+        reporting: (StorageError) -> String = { $0.messageWithEngineText },
         _ body: (SQLStore) throws(StorageError) -> T
     ) throws -> T {
         let newDatabase = try missingDatabase(options, creating: creating)

@@ -42,10 +42,35 @@ struct ServiceErrorTests {
         #expect(ServiceError.reference(value) == reference)
     }
 
-    @Test("PostgreSQL's words about a duplicate stay in the log")
-    func duplicateDetailStaysInTheLog() {
-        let error = StorageError(.alreadyExists, "already exists", cause: EngineMessage("DETAIL: Key (name)=(x)"))
+    @Test("PostgreSQL's words about a duplicate reach neither the client nor the log")
+    func duplicateDetailStaysOut() {
+        let engine = EngineError(
+            engine: "PostgreSQL",
+            failure: .uniqueViolation,
+            code: "23505",
+            objects: ["constraint habits_by_name"],
+            text: "ERROR: duplicate key value\nDETAIL: Key (user_id, name)=(1, Meditate) already exists.",
+            textMayHoldUserData: true
+        )
+        let error = StorageError(.alreadyExists, "already exists", cause: engine)
         #expect(ServiceError.status(for: error) == Status(.alreadyExists, "already exists"))
+        let logged = "\(error.logMetadata)"
+        #expect(!logged.contains("Meditate"), "\(logged)")
+        #expect(logged.contains("23505") && logged.contains("habits_by_name"), "\(logged)")
+        #expect(error.loggableEngineText == nil)
+    }
+
+    @Test(
+        "each engine failure has one code: only the passing ones are UNAVAILABLE",
+        arguments: [
+            (EngineFailure.uniqueViolation, StorageError.Code.alreadyExists),
+            (.integrityViolation, .internalFailure), (.dataException, .internalFailure),
+            (.statementRejected, .internalFailure), (.diskFull, .diskFull), (.corrupt, .corrupt),
+            (.connectionLost, .io), (.busy, .io), (.other, .io),
+        ]
+    )
+    func engineFailureCodes(failure: EngineFailure, code: StorageError.Code) {
+        #expect(failure.code == code)
     }
 
     @Test("errors about the request keep their message")

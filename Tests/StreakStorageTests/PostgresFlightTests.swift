@@ -146,4 +146,6 @@ final class CountingSession: SQLSession, @unchecked Sendable {
         counted.withLock { $0.statements += 1 }
         connection.rollBack()
     }
+
+    func dropSession() { connection.dropSession() }
 }

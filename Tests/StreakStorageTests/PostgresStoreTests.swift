@@ -242,7 +242,7 @@ struct PostgresStoreTests {
             }
             #expect((try? boxes[0].wait().get()) != nil)
             #expect { try boxes[1].wait().get() } throws: {
-                ($0 as? StorageError)?.message.contains("boom refused") == true
+                ($0 as? StorageError)?.engine?.text.contains("boom refused") == true
             }
             #expect((try? boxes[2].wait().get()) != nil)
         }

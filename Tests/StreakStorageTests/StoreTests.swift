@@ -1,7 +1,9 @@
 import Foundation
 import StreakCore
-import StreakStorage
+import StreakTestSupport
 import Testing
+
+@testable import StreakStorage
 
 /// The behaviour every store shares, on each engine (`Engine.available`).
 @Suite("Stores")
@@ -99,6 +101,36 @@ struct StoreTests {
         reopened.close()
         #expect(throws: StorageError.self) {
             try fixture.write(.updateSettings(UserSettings(minPercent: 101)), for: user).get()
+        }
+    }
+
+    @Test(
+        "a stored min_percent out of range is corrupt data, not quietly the default threshold",
+        arguments: Engine.available
+    )
+    func storedMinPercentOutOfRange(engine: Engine) throws {
+        let fixture = try StoreFixture(engine)
+        let user = try fixture.store.createUser(name: "u").user.id
+        _ = try fixture.write(.updateSettings(UserSettings(minPercent: 60)), for: user).get()
+        let update = "UPDATE settings SET min_percent = 250 WHERE user_id = \(user)"
+        if let url = fixture.databaseURL {
+            try PostgresTestDatabase.psql(url, update)
+        } else {
+            let connection = try SQLiteConnection(path: fixture.sqlite.path)
+            defer { connection.close() }
+            try connection.execute(update)
+        }
+        for (name, read) in [
+            ("settings", { _ = try fixture.store.settings(of: user) }),
+            ("snapshot", { _ = try fixture.store.snapshot(of: user) }),
+            ("habitsAndSettings", { _ = try fixture.store.habitsAndSettings(of: user) }),
+        ] as [(String, () throws -> Void)] {
+            do {
+                try read()
+                Issue.record("\(name) read an out-of-range min_percent")
+            } catch {
+                #expect((error as? StorageError)?.code == .corrupt, "\(name): \(error)")
+            }
         }
     }
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import StreakPOSIX
 
 /// Where a streakd listens: a host name or address and a TCP port.
 public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
@@ -20,60 +18,86 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
         self.port = port
     }
 
-    /// Parses `host:port`, `[v6]:port`, `host` (default port) or `:port` (default host).
-    /// - Throws: `StreakClientError` (INVALID_ARGUMENT) for an empty text or a bad port; the
-    ///   message names the expected form.
+    /// Parses `HOST:PORT`, `HOST` (port 7411), `:PORT` (host 127.0.0.1), `[IPV6]:PORT` or `[IPV6]`,
+    /// the forms of `--server` and `STREAK_SERVER` (docs/CLI.md). The port is ASCII digits, 1...65535.
+    /// Refused, so that nothing reaches the resolver as a strange host name: white space, a scheme
+    /// (`http://`), a path, more than one `:` outside brackets (an IPv6 address goes in brackets),
+    /// brackets that do not hold an IPv6 address. The Python and C clients parse by the same rule
+    /// (the cases are in docs/vectors/server-addresses.json).
+    /// - Throws: `StreakClientError` (INVALID_ARGUMENT) whose message names the expected form.
     public init(parsing text: String) throws(StreakClientError) {
-        let trimmed = text.trimmingSpaces()
-        guard !trimmed.isEmpty else {
-            throw StreakClientError(.invalidArgument, "empty server address; expected HOST:PORT")
+        func refuse(_ problem: String) -> StreakClientError {
+            StreakClientError(.invalidArgument, problem)
         }
-        var host = trimmed
+        guard !text.isEmpty else { throw refuse("empty server address; expected HOST:PORT") }
+        if text.unicodeScalars.contains(where: \.properties.isWhitespace) {
+            throw refuse("'\(text)' has white space; expected HOST:PORT without any")
+        }
+        if let scheme = text.range(of: "://") {
+            throw refuse("'\(text)' has a scheme (\(text[..<scheme.lowerBound])://); expected HOST:PORT without one")
+        }
+        if text.contains("/") { throw refuse("'\(text)' has a path; expected HOST:PORT") }
+        var host: Substring
         var portText: Substring?
-        if trimmed.hasPrefix("[") {
-            guard let close = trimmed.firstIndex(of: "]") else {
-                throw StreakClientError(
-                    .invalidArgument,
-                    "bad server address '\(text)': missing ']'; expected [HOST]:PORT"
-                )
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else {
+                throw refuse("bad server address '\(text)': missing ']'; expected [HOST]:PORT")
             }
-            host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
-            let rest = trimmed[trimmed.index(after: close)...]
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
             if !rest.isEmpty {
-                guard rest.hasPrefix(":") else {
-                    throw StreakClientError(.invalidArgument, "bad server address '\(text)'; expected [HOST]:PORT")
-                }
+                guard rest.hasPrefix(":") else { throw refuse("bad server address '\(text)'; expected [HOST]:PORT") }
                 portText = rest.dropFirst()
             }
-        } else if let colon = trimmed.lastIndex(of: ":"), trimmed.firstIndex(of: ":") == colon {
-            host = String(trimmed[..<colon])
-            portText = trimmed[trimmed.index(after: colon)...]
+            guard host.contains(":"), !host.contains("[") else {
+                throw refuse("bad server address '\(text)': brackets hold an IPv6 address, as in [::1]:7411")
+            }
+        } else {
+            let colons = text.filter { $0 == ":" }.count
+            guard colons <= 1 else {
+                throw refuse(
+                    "'\(text)' has more than one ':'; expected HOST:PORT (an IPv6 address goes in brackets: [::1]:7411)"
+                )
+            }
+            if let colon = text.firstIndex(of: ":") {
+                host = text[..<colon]
+                portText = text[text.index(after: colon)...]
+            } else {
+                host = text[...]
+            }
+        }
+        if host.contains("[") || host.contains("]") || portText?.contains("]") == true {
+            throw refuse("bad server address '\(text)': a stray bracket; expected HOST:PORT or [IPV6]:PORT")
         }
         var port = ServerAddress.defaultPort
         if let portText {
-            guard let value = Int(portText), (1...65535).contains(value) else {
-                throw StreakClientError(
-                    .invalidArgument,
+            guard let value = Self.port(portText) else {
+                throw refuse(
                     "bad port '\(portText)' in server address '\(text)'; expected HOST:PORT with a port in 1...65535"
                 )
             }
             port = value
         }
-        self.init(host: host.isEmpty ? ServerAddress.default.host : host, port: port)
+        self.init(host: host.isEmpty ? ServerAddress.default.host : String(host), port: port)
     }
 
-    /// True when the host is this machine as written: `localhost` (in any case), an IPv4 address in
-    /// 127.0.0.0/8 in dotted-quad form, or the IPv6 address `::1` (in any of its spellings).
-    /// Host names other than `localhost`, and other spellings such as `127.1` or
-    /// `::ffff:127.0.0.1`, count as other machines: nothing is resolved to decide.
-    public var isLoopback: Bool {
-        if host.lowercased() == "localhost" { return true }
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
-        return withUnsafeBytes(of: &v6) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
+    /// A port of ASCII digits (`Int(_:)` would take a sign), 1...65535.
+    private static func port(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        var value = 0
+        for digit in text.utf8 {
+            value = value * 10 + Int(digit - 0x30)
+            if value > 65535 { return nil }
+        }
+        return value >= 1 ? value : nil
     }
+
+    /// True when the host is this machine as written (`NetworkHost.isLoopback`, the rule `streakd`
+    /// applies to its own address): `localhost` (in any case), an IPv4 address in 127.0.0.0/8 in
+    /// dotted-quad form, or the IPv6 address `::1` (in any of its spellings). Host names other than
+    /// `localhost`, and other spellings such as `127.1` or `::ffff:127.0.0.1`, count as other
+    /// machines: nothing is resolved to decide.
+    public var isLoopback: Bool { NetworkHost.isLoopback(host) }
 
     /// `host:port`, with brackets around an IPv6 host.
     public var description: String {

@@ -103,11 +103,22 @@ public struct StreakThreshold: Hashable, Sendable {
     /// The default: at least one habit completed.
     public static let atLeastOneHabit = StreakThreshold(uncheckedMinPercent: nil)
 
+    /// The minimum percentages there are (`min_percent`, docs/PROTOCOL.md section 2.2): the
+    /// server, the store, the CLI and the import reader all check against this one range.
+    public static let percentRange = 1...100
+
+    /// Why `minPercent` is not a minimum percentage (the message the server answers
+    /// INVALID_ARGUMENT with), or nil when it is one.
+    public static func problem(minPercent: Int) -> String? {
+        percentRange.contains(minPercent)
+            ? nil : "min_percent must be \(percentRange.lowerBound)...\(percentRange.upperBound), got \(minPercent)"
+    }
+
     /// A threshold.
-    /// - Throws: `CoreError(.invalidArgument)` unless `minPercent` is nil or in 1...100.
+    /// - Throws: `CoreError(.invalidArgument)` unless `minPercent` is nil or in `percentRange`.
     public init(minPercent: Int?) throws(CoreError) {
-        if let minPercent, !(1...100).contains(minPercent) {
-            throw CoreError(.invalidArgument, "min_percent must be 1...100, got \(minPercent)")
+        if let minPercent, let problem = Self.problem(minPercent: minPercent) {
+            throw CoreError(.invalidArgument, problem)
         }
         self.minPercent = minPercent
     }

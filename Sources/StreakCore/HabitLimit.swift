@@ -15,4 +15,11 @@ public enum HabitLimit {
         "a user may have at most \(perUser) habits, archived ones included (this one has \(count)): "
             + "delete one (DeleteHabit) to make room"
     }
+
+    /// Why `adding` more habits at once (a user's habits of a bulk load) are refused, for a user who
+    /// has `count` already.
+    public static func reached(count: Int, adding: Int) -> String {
+        "a user may have at most \(perUser) habits, archived ones included "
+            + "(this one has \(count) and would get \(adding) more)"
+    }
 }

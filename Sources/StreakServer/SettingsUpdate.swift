@@ -23,8 +23,8 @@ enum SettingsUpdate {
             change.minPercent = .clear
         }
         if request.minPercent != 0 {
-            guard (1...100).contains(request.minPercent) else {
-                throw ServiceError.invalidArgument("min_percent \(request.minPercent) is outside 1...100")
+            if let problem = StreakThreshold.problem(minPercent: Int(request.minPercent)) {
+                throw ServiceError.invalidArgument(problem)
             }
             change.minPercent = .set(Int(request.minPercent))
         }

@@ -141,8 +141,8 @@ enum ImportRequest {
         for wire in message.restPeriods {
             do {
                 let period = try RestPeriod(wire: wire, field: "rest_periods")
-                guard TextLength.of(wire.note) <= RestPeriodRecord.maximumNoteLength else {
-                    throw ServiceError.invalidArgument("rest_periods: a note is at most 200 characters")
+                if let problem = RestPeriodNote.problem(wire.note) {
+                    throw ServiceError.invalidArgument("rest_periods: \(problem)")
                 }
                 batch.restPeriods.append(RestPeriodRecord(id: 0, period: period, note: wire.note))
             } catch {

@@ -33,8 +33,8 @@ extension StreakService {
         case .addRestPeriod:
             let message = try WireAddRestPeriodRequest(serializedBytes: request.message)
             let period = try RestPeriod(from: message.from, to: message.to, field: "rest period")
-            guard TextLength.of(message.note) <= RestPeriodRecord.maximumNoteLength else {
-                throw ServiceError.invalidArgument("note: at most 200 characters")
+            if let problem = RestPeriodNote.problem(message.note) {
+                throw ServiceError.invalidArgument("note: \(problem)")
             }
             submitRestPeriod(
                 .addRestPeriod(period, note: message.note),

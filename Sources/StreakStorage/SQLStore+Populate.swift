@@ -73,8 +73,7 @@ extension SQLStore {
                 if count + userHabits.count > HabitLimit.perUser {
                     throw StorageError(
                         .limitReached,
-                        "a user may have at most \(HabitLimit.perUser) habits, archived ones included "
-                            + "(this one has \(count) and would get \(userHabits.count) more)",
+                        HabitLimit.reached(count: count, adding: userHabits.count),
                         item: index
                     )
                 }

@@ -107,8 +107,8 @@ struct WriteApplier {
             let current = try SettingsRow.load(user: user, from: connection)
             return try apply(.updateSettings(change.applied(to: current)))
         case .updateSettings(let settings):
-            if let percent = settings.minPercent, !(1...100).contains(percent) {
-                throw StorageError(.invalidArgument, "min_percent must be 1...100 (got \(percent))")
+            if let percent = settings.minPercent, let problem = StreakThreshold.problem(minPercent: percent) {
+                throw StorageError(.invalidArgument, problem)
             }
             try connection.query(
                 """

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import StreakFraming
+import StreakPOSIX
 
 #if canImport(Glibc)
 import Glibc
@@ -16,10 +17,11 @@ enum Socket {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
-        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address.sin_addr) == 1 else {
+        guard let ipv4 = NetworkHost.ipv4Address(host) else {
             Glibc.close(descriptor)
             throw TransportError(description: "cannot listen on \(host): not an IPv4 address")
         }
+        address.sin_addr = ipv4
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

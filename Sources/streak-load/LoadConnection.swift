@@ -1,3 +1,4 @@
+import StreakClient
 import StreakFraming
 import StreakPOSIX
 import StreakTLS
@@ -265,17 +266,19 @@ final class LoadConnection {
     }
 }
 
-/// A host and port, parsed from `HOST:PORT`.
+/// A host and port, parsed from `HOST:PORT` as `streak --server` parses it (`ServerAddress`).
 struct ServerEndpoint: CustomStringConvertible, Sendable {
     var host: String
     var port: Int
 
     init(parsing text: String) throws(LoadError) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-            (1...65535).contains(port)
-        else { throw LoadError("expected HOST:PORT, got \(text)") }
-        host = String(text[..<colon])
-        self.port = port
+        do {
+            let address = try ServerAddress(parsing: text)
+            host = address.host
+            port = address.port
+        } catch {
+            throw LoadError(error.message)
+        }
     }
 
     var description: String { "\(host):\(port)" }

@@ -99,9 +99,6 @@ struct CLIFailure: Error {
         let environment = ProcessInfo.processInfo.environment
         let serverText = server ?? environment["STREAK_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
         let source = server == nil ? "STREAK_SERVER" : "--server"
-        if let serverText, let problem = ServerArgument.problem(serverText) {
-            throw CLIFailure(.usage, "\(source): \(problem) (e.g. 127.0.0.1:7411)")
-        }
         do {
             return try ClientConfiguration.resolve(
                 server: server,

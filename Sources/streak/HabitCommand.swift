@@ -1,6 +1,7 @@
 import ArgumentParser
 import StreakCLI
 import StreakClient
+import StreakCore
 import StreakWire
 
 /// `streak habit add|list|rename|archive`.
@@ -47,9 +48,8 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.run { context in
-                guard name.contains(where: { !$0.isWhitespace }) else {
-                    throw CLIFailure(.badInput, "a habit name needs a character that is not white space")
-                }
+                // The server's rule, before the names are listed to refuse a taken one.
+                if let problem = HabitName.problem(name) { throw CLIFailure(.badInput, problem) }
                 let createdOn = try await context.date(date, option: "--date") ?? context.asOf
                 let weekdays = try on.map { text throws(CLIFailure) in try WeekdayListArgument.parse(text) }
                 try HabitResolver.refuseTaken(name, among: try await context.client.listHabits(includeArchived: true))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import StreakCLI
 import StreakClient
+import StreakCore
 import StreakPOSIX
 import StreakWire
 
@@ -53,8 +54,12 @@ struct SettingsCommand: AsyncParsableCommand {
                     request.weekStart = weekday
                 }
                 if let minPercent {
-                    guard (1...100).contains(minPercent) else {
-                        throw CLIFailure(.badInput, "--min-percent \(minPercent) is outside 1...100")
+                    let range = StreakThreshold.percentRange
+                    guard range.contains(minPercent) else {
+                        throw CLIFailure(
+                            .badInput,
+                            "--min-percent \(minPercent) is outside \(range.lowerBound)...\(range.upperBound)"
+                        )
                     }
                     request.minPercent = Int32(minPercent)
                 }

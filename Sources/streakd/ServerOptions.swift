@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import StreakPOSIX
 import StreakServer
 import StreakTLS
 import StreakTransport
@@ -115,20 +116,8 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
-    /// The IPv4 address the transport listens on for `host` (localhost is 127.0.0.1), or nil.
-    private static func ipv4Address(_ host: String) -> in_addr? {
-        var address = in_addr()
-        return inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address) == 1 ? address : nil
-    }
-
-    /// Whether the transport can listen on `host`: an IPv4 address, or localhost.
-    static func isIPv4(_ host: String) -> Bool { ipv4Address(host) != nil }
-
-    /// 127.0.0.0/8 and localhost: the addresses other machines cannot reach.
-    static func isLoopback(_ host: String) -> Bool {
-        guard let address = ipv4Address(host) else { return false }
-        return UInt32(bigEndian: address.s_addr) >> 24 == 127
-    }
+    /// Whether the transport can listen on `host`: an IPv4 address, or localhost (`NetworkHost`).
+    static func isIPv4(_ host: String) -> Bool { NetworkHost.ipv4Address(host) != nil }
 
     /// Seconds must be finite and in range: inf, nan and huge values would overflow the conversion.
     private static func check(_ flag: String, _ seconds: Double, atMost limit: Int, zeroAllowed: Bool = false) throws {
@@ -173,7 +162,7 @@ struct ServerOptions: ParsableArguments {
             )
         }
         configuration.tls = try tlsCredentials(environment: environment)
-        if configuration.tls == nil && !insecurePlaintext && !Self.isLoopback(configuration.host) {
+        if configuration.tls == nil && !insecurePlaintext && !NetworkHost.isLoopback(configuration.host) {
             throw ValidationError(
                 """
                 refusing to serve plaintext on \(configuration.host), which is not a loopback address: bearer \

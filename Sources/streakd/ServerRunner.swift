@@ -181,7 +181,7 @@ final class ServerRunner: Sendable {
     /// Plaintext on an address other machines reach (only with --insecure-plaintext): a warning
     /// at every start, since bearer tokens travel in clear.
     private func warnOfPlaintextInTheOpen() {
-        guard configuration.tls == nil, !ServerOptions.isLoopback(configuration.host) else { return }
+        guard configuration.tls == nil, !NetworkHost.isLoopback(configuration.host) else { return }
         logger.warning(
             """
             serving plaintext on a non-loopback address (--insecure-plaintext): bearer tokens and habit \

@@ -1,22 +1,24 @@
 import Foundation
 import StreakClient
+import StreakTestSupport
 import Testing
 
 @Suite("Addresses and configuration (no server)")
 struct ConfigurationTests {
-    @Test(arguments: [
-        ("127.0.0.1:7411", "127.0.0.1", 7411), ("localhost:80", "localhost", 80), ("example.org", "example.org", 7411),
-        (":9000", "127.0.0.1", 9000), ("[::1]:7411", "::1", 7411), ("[::1]", "::1", 7411), ("::1", "::1", 7411),
-    ])
-    func parsesAddresses(text: String, host: String, port: Int) throws {
-        let address = try ServerAddress(parsing: text)
-        #expect(address.host == host)
-        #expect(address.port == port)
-    }
-
-    @Test(arguments: ["", "host:0", "host:65536", "host:http", "[::1"])
-    func rejectsBadAddresses(text: String) {
-        #expect(throws: StreakClientError.self) { try ServerAddress(parsing: text) }
+    /// docs/vectors/server-addresses.json, which the Python and C clients' tests read too.
+    @Test func parsesAddressesAsTheSharedCasesSay() throws {
+        for vector in try TestVectors.ServerAddresses.load().addresses {
+            do {
+                let address = try ServerAddress(parsing: vector.text)
+                #expect(vector.error == nil, "'\(vector.text)' was accepted: \(address)")
+                #expect(address.host == vector.host && address.port == vector.port, "'\(vector.text)': \(address)")
+                #expect(address.isLoopback == vector.loopback, "'\(vector.text)'")
+            } catch {
+                #expect(error.code == .invalidArgument)
+                #expect(vector.error != nil, "'\(vector.text)' was refused: \(error.message)")
+                #expect(error.message.contains(vector.error ?? "?"), "'\(vector.text)': \(error.message)")
+            }
+        }
     }
 
     @Test("TLS: --tls, a CA file or a server name turn it on; STREAK_TLS too, with STREAK_CA_FILE")
@@ -82,14 +84,10 @@ struct ConfigurationTests {
         #expect(fromFlags.server == ServerAddress(host: "h", port: 1))
     }
 
-    @Test(arguments: [
-        ("127.0.0.1", true), ("127.255.0.9", true), ("localhost", true), ("LocalHost", true), ("::1", true),
-        ("0:0:0:0:0:0:0:1", true), ("10.0.0.1", false), ("128.0.0.1", false), ("127.0.0.1.example.org", false),
-        ("127.example.org", false), ("example.org", false), ("::", false), ("::2", false),
-        ("::ffff:127.0.0.1", false), ("0.0.0.0", false), ("127.1", false), ("localhost.example.org", false),
-    ])
-    func loopbackIsThisMachineAsWritten(host: String, loopback: Bool) {
-        #expect(ServerAddress(host: host, port: 7411).isLoopback == loopback)
+    @Test func loopbackIsThisMachineAsWritten() throws {
+        for vector in try TestVectors.ServerAddresses.load().loopback {
+            #expect(ServerAddress(host: vector.host, port: 7411).isLoopback == vector.loopback, "'\(vector.host)'")
+        }
     }
 
     /// The local token file is the local streakd's: it goes to no other machine, not even over TLS

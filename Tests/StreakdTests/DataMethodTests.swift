@@ -187,6 +187,25 @@ import Testing
         )
     }
 
+    /// A rest period's note is checked whole with the request (`RestPeriodNote`), so a control
+    /// character is refused like a long note: an error record naming the field.
+    @Test func importRefusesANoteWithAControlCharacterBeforeTheStore() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let notes = ["tab\there", String(repeating: "n", count: 201), "fine"]
+        let request = WireImportDataRequest.with {
+            $0.restPeriods = notes.enumerated().map { index, note in
+                WireRestPeriod(from: day("2024-03-0\(index + 1)"), to: day("2024-03-0\(index + 1)"), note: note)
+            }
+        }
+        let answer: WireImportDataResponse = try harness.call(.importData, request)
+        #expect(answer.restPeriodsAdded == 1)
+        #expect(answer.errors.map(\.field) == ["rest_periods", "rest_periods"])
+        #expect(
+            answer.errors.map(\.message) == notes.prefix(2).map { "rest_periods: \(RestPeriodNote.problem($0) ?? "")" }
+        )
+    }
+
     @Test func deletedIdsAreNotHandedOutAgain() throws {
         let harness = try ServerHarness()
         defer { harness.finish() }

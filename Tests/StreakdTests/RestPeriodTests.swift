@@ -81,6 +81,20 @@ import Testing
             }
         )
         #expect(longNote.code == .invalidArgument && longNote.message.contains("note"))
+        // The whole note rule is checked with the request, not only its length: a control
+        // character is refused naming the field, as a long note is, before the write is queued.
+        for note in [String(repeating: "n", count: 201), "pool\u{7}closed", "line\nbreak"] {
+            let refused = try harness.status(
+                .addRestPeriod,
+                WireAddRestPeriodRequest.with {
+                    $0.from = day("2024-03-01")
+                    $0.to = day("2024-03-01")
+                    $0.note = note
+                }
+            )
+            #expect(refused.code == .invalidArgument, "\(note.debugDescription)")
+            #expect(refused.message == "note: \(RestPeriodNote.problem(note) ?? "")", "\(refused.message)")
+        }
         let list: WireListRestPeriodsResponse = try harness.call(.listRestPeriods, WireListRestPeriodsRequest())
         #expect(list.restPeriods.isEmpty)
     }

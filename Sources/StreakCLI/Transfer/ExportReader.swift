@@ -123,8 +123,13 @@ struct ExportReader {
             settings.weekStart = weekday
         }
         if let percent = value["min_percent"], !percent.isNull {
-            guard case .number(let text, _) = percent, let number = Int(text), (1...100).contains(number) else {
-                throw fail(percent, "settings.min_percent", "a whole number 1...100, or null")
+            let range = StreakThreshold.percentRange
+            guard case .number(let text, _) = percent, let number = Int(text), range.contains(number) else {
+                throw fail(
+                    percent,
+                    "settings.min_percent",
+                    "a whole number \(range.lowerBound)...\(range.upperBound), or null"
+                )
             }
             settings.minPercent = number
         }

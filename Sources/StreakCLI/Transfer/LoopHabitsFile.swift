@@ -140,7 +140,8 @@ enum LoopHabitsFile {
         let loopName = value("Name")!
         let cleanedName = LoopHabitName.cleaned(loopName)
         let name = cleanedName ?? loopName
-        if name.allSatisfy({ $0.isWhitespace }) {
+        // Blank as `HabitName` sees it: every scalar white space (not every character: " \u{301}" is not blank).
+        if name.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
             throw failure("Name", "the name is blank; a habit name needs a character other than spaces")
         }
         if TextLength.of(name) > maximumNameLength {

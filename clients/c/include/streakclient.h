@@ -63,9 +63,21 @@ typedef struct streak_client streak_client;
 /* "OK", "NOT_FOUND", ... ("UNKNOWN_CODE" for numbers outside 0...16). */
 const char *streak_code_name(int code);
 
-/* Splits "HOST:PORT" into host (NUL-terminated, at most host_size-1 bytes) and port.
- * Returns 0 on success, -1 when malformed. */
+/* The port a server address without one means (PROTOCOL.md; `streakd`'s default). */
+#define STREAK_DEFAULT_PORT 7411
+
+/* Splits a server address into host (NUL-terminated, at most host_size-1 bytes) and port, by the
+ * rule of `streak --server`: "HOST:PORT", "HOST" (port STREAK_DEFAULT_PORT), ":PORT" (host
+ * 127.0.0.1), "[IPV6]:PORT" or "[IPV6]" (host without the brackets); the port is ASCII digits,
+ * 1...65535. Returns 0 on success, -1 when malformed: empty, white space anywhere, a scheme
+ * ("http://"), a path, more than one ':' outside brackets, brackets that do not hold an IPv6
+ * address, a bad port, or a host longer than host_size-1 bytes. */
 int streak_parse_address(const char *address, char *host, size_t host_size, uint16_t *port);
+
+/* 1 when host is this machine as written: "localhost" in any case, a dotted-quad IPv4 address in
+ * 127.0.0.0/8, or the IPv6 address ::1 in any spelling; 0 otherwise (nothing is resolved: any
+ * other name, "127.1" or "::ffff:127.0.0.1" counts as another machine). */
+int streak_is_loopback(const char *host);
 
 /* Connects, sends the preface and waits for the server's preface; timeout_ms > 0 bounds the
  * whole (the TCP connect included), 0 waits as long as the system does.

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,25 +65,73 @@ static streak_code set_status(streak_status *status, streak_code code, const cha
     return code;
 }
 
+/* The length of the Unicode White_Space character (UTF-8) at p, or 0 when there is none. */
+static size_t white_space_at(const unsigned char *p) {
+    if ((p[0] >= 0x09 && p[0] <= 0x0D) || p[0] == 0x20) return 1;
+    if (p[0] == 0xC2 && (p[1] == 0x85 || p[1] == 0xA0)) return 2;          /* U+0085, U+00A0 */
+    if (p[0] == 0xE1 && p[1] == 0x9A && p[2] == 0x80) return 3;            /* U+1680 */
+    if (p[0] == 0xE2 && p[1] == 0x80 &&
+        ((p[2] >= 0x80 && p[2] <= 0x8A) || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF)) return 3;
+    if (p[0] == 0xE2 && p[1] == 0x81 && p[2] == 0x9F) return 3;            /* U+205F */
+    if (p[0] == 0xE3 && p[1] == 0x80 && p[2] == 0x80) return 3;            /* U+3000 */
+    return 0;
+}
+
 int streak_parse_address(const char *address, char *host, size_t host_size, uint16_t *port) {
-    const char *colon = address != NULL ? strrchr(address, ':') : NULL;
-    if (colon == NULL || colon[1] == '\0') return -1;
-    /* Digits only: strtol alone takes " 80" and "+80". */
-    for (const char *p = colon + 1; *p != '\0'; p++) {
-        if (*p < '0' || *p > '9') return -1;
+    if (address == NULL || address[0] == '\0') return -1;
+    for (const unsigned char *p = (const unsigned char *)address; *p != '\0'; p++) {
+        if (white_space_at(p) != 0) return -1;
     }
-    char *end = NULL;
-    long value = strtol(colon + 1, &end, 10);
-    if (*end != '\0' || value < 0 || value > 65535) return -1;
-    const char *start = address;
-    size_t length = (size_t)(colon - address);
-    if (length >= 2 && start[0] == '[' && start[length - 1] == ']') { start++; length -= 2; }
+    if (strstr(address, "://") != NULL || strchr(address, '/') != NULL) return -1; /* a scheme, a path */
+    const char *start, *port_text = NULL;
+    size_t length;
+    if (address[0] == '[') {
+        const char *close = strchr(address, ']');
+        if (close == NULL) return -1;
+        start = address + 1;
+        length = (size_t)(close - start);
+        if (close[1] != '\0') {
+            if (close[1] != ':') return -1;
+            port_text = close + 2;
+        }
+        /* Brackets hold an IPv6 address. */
+        if (memchr(start, ':', length) == NULL || memchr(start, '[', length) != NULL) return -1;
+    } else {
+        const char *colon = strchr(address, ':');
+        if (colon != NULL && strchr(colon + 1, ':') != NULL) return -1; /* IPv6 goes in brackets */
+        start = address;
+        length = colon != NULL ? (size_t)(colon - address) : strlen(address);
+        if (colon != NULL) port_text = colon + 1;
+    }
+    if (memchr(start, '[', length) != NULL || memchr(start, ']', length) != NULL) return -1;
+    long value = STREAK_DEFAULT_PORT;
+    if (port_text != NULL) {
+        /* ASCII digits only (strtol alone takes " 80" and "+80"), 1...65535. */
+        if (port_text[0] == '\0') return -1;
+        value = 0;
+        for (const char *p = port_text; *p != '\0'; p++) {
+            if (*p < '0' || *p > '9') return -1;
+            value = value * 10 + (*p - '0');
+            if (value > 65535) return -1;
+        }
+        if (value < 1) return -1;
+    }
     if (length == 0) { start = "127.0.0.1"; length = strlen(start); }
     if (length + 1 > host_size) return -1;
     memcpy(host, start, length);
     host[length] = '\0';
     *port = (uint16_t)value;
     return 0;
+}
+
+int streak_is_loopback(const char *host) {
+    if (host == NULL) return 0;
+    if (strcasecmp(host, "localhost") == 0) return 1;
+    struct in_addr v4;
+    if (inet_pton(AF_INET, host, &v4) == 1) return ntohl(v4.s_addr) >> 24 == 127;
+    struct in6_addr v6;
+    static const struct in6_addr one = IN6ADDR_LOOPBACK_INIT;
+    return inet_pton(AF_INET6, host, &v6) == 1 && memcmp(&v6, &one, sizeof v6) == 0;
 }
 
 /* ---- time ---------------------------------------------------------------------------- */

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import os
+import re
 import ssl
 import time
 import warnings
@@ -21,7 +22,7 @@ from .framing import FrameKind
 from .models import (BatchResult, Completion, CompletionResult, DayDetail, DeletedHabit, Export, ExportedHabit,
                      ExportPage, Habit, Heatmap, HeatmapResult, ImportHabit, ImportResult, MonthLabel, MonthPage,
                      Pong, RestPeriod, RestPeriodResult, ServerInfo, Settings, Skip, Streak, WatchEvent, WeekdayChart)
-from .names import check_habit_name
+from .names import _WHITE_SPACE, check_habit_name
 from .packed import decode_packed_heatmap, encode_day_deltas
 from .pb import service_pb2, types_pb2
 
@@ -115,11 +116,51 @@ def default_address() -> tuple[str, int]:
 
 
 def parse_address(address: str) -> tuple[str, int]:
-    """`HOST:PORT` (or `[v6]:PORT`) into (host, port)."""
-    host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError(f"not HOST:PORT: {address!r}")
-    return host.strip("[]") or "127.0.0.1", int(port)
+    """`HOST:PORT`, `HOST` (port 7411), `:PORT` (host 127.0.0.1), `[IPV6]:PORT` or `[IPV6]` into
+    (host, port), by the rule of `streak --server` (docs/vectors/server-addresses.json has the
+    cases). The port is ASCII digits, 1 to 65535. Raises ValueError for white space, a scheme, a
+    path, more than one ':' outside brackets, brackets that do not hold an IPv6 address, a bad port.
+    """
+    def refuse(problem: str) -> ValueError:
+        return ValueError(f"not HOST:PORT: {address!r}: {problem}")
+
+    if not address:
+        raise refuse("empty server address")
+    if any(ord(char) in _WHITE_SPACE for char in address):
+        raise refuse("it has white space")
+    if "://" in address:
+        raise refuse(f"it has a scheme ({address.split('://', 1)[0]}://)")
+    if "/" in address:
+        raise refuse("it has a path")
+    port_text: str | None = None
+    if address.startswith("["):
+        close = address.find("]")
+        if close < 0:
+            raise refuse("missing ']'; expected [HOST]:PORT")
+        host, rest = address[1:close], address[close + 1:]
+        if rest:
+            if not rest.startswith(":"):
+                raise refuse("expected [HOST]:PORT")
+            port_text = rest[1:]
+        if ":" not in host or "[" in host:
+            raise refuse("brackets hold an IPv6 address, as in [::1]:7411")
+    else:
+        if address.count(":") > 1:
+            raise refuse("it has more than one ':' (an IPv6 address goes in brackets: [::1]:7411)")
+        host, colon, rest = address.partition(":")
+        port_text = rest if colon else None
+    if "[" in host or "]" in host or (port_text is not None and "]" in port_text):
+        raise refuse("a stray bracket")
+    port = framing.DEFAULT_PORT
+    if port_text is not None:
+        if not _PORT.fullmatch(port_text) or not 1 <= int(port_text) <= 65535:
+            raise refuse(f"bad port {port_text!r}; expected a port in 1...65535")
+        port = int(port_text)
+    return host or "127.0.0.1", port
+
+
+# ASCII digits only: `str.isdigit` also takes other scripts' digits and superscripts.
+_PORT = re.compile(r"[0-9]+")
 
 
 _Stream = TypeVar("_Stream", bound="ServerStream[Any]")

@@ -157,3 +157,29 @@ def test_a_protocol_error_ends_the_call_at_once(build, case):
     assert "INTERNAL: bad frame from the server: " + message in first, first
     assert elapsed < 1.5, first
     assert "INTERNAL" in second  # the connection is closed
+
+
+# --- server addresses: address-probe against docs/vectors/server-addresses.json -----------------
+
+import vectors  # noqa: E402
+
+ADDRESSES, LOOPBACK = vectors.server_addresses()
+
+
+def test_addresses_and_loopback_as_the_shared_cases_say(build):
+    """streak_parse_address and streak_is_loopback follow the rule of `streak --server` and of the
+    Python client (docs/vectors/server-addresses.json; a C string cannot hold U+0000, and no case does)."""
+    arguments = []
+    for case in ADDRESSES:
+        arguments += ["address", case["text"]]
+    for host, _ in LOOPBACK:
+        arguments += ["loopback", host]
+    out = run(build / "address-probe", *arguments)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.split("\n")[:-1]
+    expected = [("address\terror" if case.get("error") is not None
+                 else f"address\t{case['host']}\t{case['port']}\t{int(case['loopback'])}") for case in ADDRESSES]
+    expected += [f"loopback\t{int(loopback)}" for _, loopback in LOOPBACK]
+    for line, want, argument in zip(lines, expected, arguments[1::2]):
+        assert line == want, repr(argument)
+    assert len(lines) == len(expected)

@@ -13,6 +13,7 @@ import datetime
 import inspect
 import keyword
 import os
+import re
 import threading
 import warnings
 from pathlib import Path
@@ -21,6 +22,7 @@ import pytest
 from google.protobuf.message import Message
 
 import streakd_client
+import vectors
 from fakeserver import FakeServer, fake_client
 from streakd_client import (Client, Completion, ExportStream, Habit, ImportHabit, RestPeriod, ScheduleEntry,
                             StatusCode, StreakError, TokenFileError, Weekday, WatchStream, framing, models, read_token,
@@ -550,13 +552,25 @@ def test_from_env_finds_the_token_like_the_cli(tmp_path, monkeypatch, server):
     assert streakd_client.default_token_file() == tmp_path / "home" / ".local" / "share" / "streakd" / "token"
 
 
-@pytest.mark.parametrize("host,loopback", [
-    ("127.0.0.1", True), ("127.255.0.9", True), ("localhost", True), ("LOCALHOST", True), ("::1", True),
-    ("0:0:0:0:0:0:0:1", True), ("192.0.2.2", False), ("127.1", False), ("::ffff:127.0.0.1", False),
-    ("127.example.org", False), ("example.org", False), ("10.0.0.1", False),
-])
+ADDRESSES, LOOPBACK = vectors.server_addresses()
+
+
+@pytest.mark.parametrize("host,loopback", LOOPBACK, ids=[repr(host) for host, _ in LOOPBACK])
 def test_is_loopback_as_written(host, loopback):
+    """docs/vectors/server-addresses.json, which the Swift and C tests read too."""
     assert streakd_client.is_loopback(host) is loopback
+
+
+@pytest.mark.parametrize("case", ADDRESSES, ids=[repr(case["text"]) for case in ADDRESSES])
+def test_parse_address_as_the_shared_cases_say(case):
+    """docs/vectors/server-addresses.json: `streak --server`'s rule."""
+    if case.get("error") is not None:
+        with pytest.raises(ValueError, match=re.escape(case["error"])):
+            streakd_client.parse_address(case["text"])
+        return
+    host, port = streakd_client.parse_address(case["text"])
+    assert (host, port) == (case["host"], case["port"])
+    assert streakd_client.is_loopback(host) is case["loopback"]
 
 
 def test_from_env_keeps_the_local_token_on_this_machine(tmp_path, monkeypatch):

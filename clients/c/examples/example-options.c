@@ -20,7 +20,7 @@ void example_options_init(example_options *o, const char *name, const char *syno
 static void print_usage(const example_options *o, FILE *to) {
     fprintf(to,
             "usage: %s [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--tls] [--ca-file FILE]\n"
-            "       %*s [--tls-server-name NAME]%s%s\n",
+            "       %*s [--tls-server-name NAME] [--insecure-plaintext]%s%s\n",
             o->name, (int)strlen(o->name), "", o->synopsis[0] != '\0' ? " " : "", o->synopsis);
     if (o->more != NULL) fputs(o->more, to);
 }
@@ -61,6 +61,8 @@ int example_option(example_options *o, int argc, char **argv, int *i) {
         o->token_file = example_value(o, argc, argv, i);
     } else if (strcmp(arg, "--tls") == 0) {
         o->tls_flag = 1;
+    } else if (strcmp(arg, "--insecure-plaintext") == 0) {
+        o->insecure_plaintext = 1;
     } else if (strcmp(arg, "--ca-file") == 0) {
         o->ca_file = example_value(o, argc, argv, i);
     } else if (strcmp(arg, "--tls-server-name") == 0) {
@@ -188,6 +190,13 @@ void example_options_finish(example_options *o) {
         o->token = o->token_buffer;
     } else if ((o->token = environment("STREAK_TOKEN")) == NULL) {
         char path[4096];
+        /* The local token file is this machine's user's: never sent to another machine's server. */
+        if (!streak_is_loopback(o->host)) {
+            fprintf(stderr,
+                    "%s: no token: give --token or --token-file, or set $STREAK_TOKEN (the local token file "
+                    "is read only for a server on this machine)\n", o->name);
+            exit(1);
+        }
         if (local_token_file(path, sizeof path) != 0) {
             fprintf(stderr, "%s: no token: give --token or --token-file, or set $STREAK_TOKEN\n", o->name);
             exit(1);
@@ -202,6 +211,12 @@ void example_options_finish(example_options *o) {
         if (probe != NULL) fclose(probe);
         if (example_read_token_file(o, path, o->token_buffer, sizeof o->token_buffer) != 0) exit(1);
         o->token = o->token_buffer;
+    }
+    /* Anyone on the way could read a token sent in clear to another machine and act as its user. */
+    if (!o->use_tls && !streak_is_loopback(o->host) && !o->insecure_plaintext) {
+        example_usage(o,
+                      "refusing to send the token in clear to %s, which is not a loopback address: use --tls "
+                      "(or $STREAK_TLS=1), or --insecure-plaintext to send it unencrypted anyway", o->server);
     }
 }
 

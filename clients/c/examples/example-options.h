@@ -10,10 +10,14 @@
  *   --ca-file FILE           the CA certificates to trust (PEM); implies --tls; with TLS on and
  *                            no --ca-file, $STREAK_CA_FILE
  *   --tls-server-name NAME   the name the certificate must be for (default: the host); implies --tls
+ *   --insecure-plaintext     send the token without TLS to a server that is not on a loopback
+ *                            address (refused otherwise: anyone on the way could read it)
  *   --help, -h               the usage, on stdout; exit 0
  *
  * A usage error (a missing value, an unknown option, a bad HOST:PORT or $STREAK_TLS, an example's
- * own bad argument) prints "NAME: what is wrong" and the usage, and exits 64 (EX_USAGE). A token
+ * own bad argument, a token that would go in clear to another machine) prints "NAME: what is
+ * wrong" and the usage, and exits 64 (EX_USAGE). The local token file is read only for a server
+ * on a loopback address. A token
  * file that cannot be read, or no token at all, prints the reason and exits 1.
  *
  * An example's main:
@@ -45,7 +49,7 @@ typedef struct {
     const char *more;     /* further usage lines (each ending in '\n'), or NULL */
     /* Set by example_option, from the command line. */
     const char *server_arg, *token_arg, *token_file;
-    int tls_flag;
+    int tls_flag, insecure_plaintext;
     const char *ca_file, *tls_server_name;
     /* Set by example_options_finish. */
     const char *server;     /* HOST:PORT */

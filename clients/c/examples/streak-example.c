@@ -2,7 +2,8 @@
  * prints the streak summary and the heatmap levels as a grid. Exits non-zero on any error.
  *
  * usage: streak-example [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--tls] [--ca-file FILE]
- *                       [--tls-server-name NAME] [--habit NAME] [--date YYYY-MM-DD] [--as-of YYYY-MM-DD]
+ *                       [--tls-server-name NAME] [--insecure-plaintext] [--habit NAME] [--date YYYY-MM-DD]
+ *                       [--as-of YYYY-MM-DD]
  * The connection options and their defaults are example-options.h's; habit "Read", today.
  */
 #include <stdio.h>

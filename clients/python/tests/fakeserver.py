@@ -57,17 +57,18 @@ Handler = Callable[[FakeConnection, Frame, "FakeServer"], None]
 
 
 class FakeServer:
-    """Accepts connections on 127.0.0.1:0; checks the preface (or refuses it), then hands each
+    """Accepts connections on `host` (127.0.0.1 unless given), port 0; checks the preface (or refuses it), then hands each
     frame to `handler`. Records every request body and CANCEL it saw."""
 
-    def __init__(self, handler: Handler, *, refuse_preface: bool = False, send_preface: bool = True) -> None:
+    def __init__(self, handler: Handler, *, refuse_preface: bool = False, send_preface: bool = True,
+                 host: str = "127.0.0.1") -> None:
         self.handler = handler
         self.refuse_preface = refuse_preface
         self.send_preface = send_preface
         self.requests: list[tuple[int, RequestBody]] = []
         self.cancels: list[int] = []
         self.pongs: list[bytes] = []
-        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener = socket.create_server((host, 0))
         self.port = self.listener.getsockname()[1]
         self.threads: list[threading.Thread] = []
         self.connections: list[FakeConnection] = []

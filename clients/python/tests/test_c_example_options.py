@@ -49,7 +49,7 @@ def assert_usage(out, name, message):
     lines = out.stderr.splitlines()
     assert lines[0] == f"{name}: {message}", out.stderr
     assert lines[1].startswith(f"usage: {name} [--server HOST:PORT] [--token TOKEN | --token-file FILE] [--tls]")
-    assert "[--tls-server-name NAME]" in lines[2]
+    assert "[--tls-server-name NAME] [--insecure-plaintext]" in lines[2]
     assert out.stdout == ""
 
 
@@ -156,6 +156,48 @@ def test_the_token_comes_from_the_options_then_the_environment_then_the_local_fi
         out, sent = sent_tokens(example, environment, *args)
         assert out.returncode == 1 and "UNAUTHENTICATED (16): refused by the test" in out.stderr, out.stderr
         assert sent == [f"Bearer {expected}"], (args, sent)
+
+
+def non_loopback_ipv4() -> str | None:
+    """An IPv4 address of this machine that is not a loopback one, or None."""
+    try:
+        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=10).stdout
+    except OSError:
+        return None
+    return next((a for a in out.split() if "." in a and not a.startswith("127.")), None)
+
+
+def test_no_token_goes_in_clear_to_another_machine(example, clean_env, tmp_path):
+    name, binary, own = example
+    # Refused before connecting: TEST-NET-1 is never reached.
+    out = run(binary, "--server", "192.0.2.1:7411", "--token", "tok", *own, env=clean_env)
+    assert_usage(out, name, "refusing to send the token in clear to 192.0.2.1:7411, which is not a loopback "
+                            "address: use --tls (or $STREAK_TLS=1), or --insecure-plaintext to send it "
+                            "unencrypted anyway")
+    # The local token file is this machine's user's: not read for another machine's server.
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / "token").write_text("local-token\n")
+    out = run(binary, "--server", "192.0.2.1:7411", "--insecure-plaintext", *own,
+              env=dict(clean_env, STREAKD_DATA_DIR=str(data_dir)))
+    assert out.returncode == 1, out.stderr
+    assert out.stderr == (f"{name}: no token: give --token or --token-file, or set $STREAK_TOKEN (the local "
+                          "token file is read only for a server on this machine)\n")
+
+
+def test_insecure_plaintext_sends_the_token_to_another_machine(example, clean_env):
+    name, binary, own = example
+    address = non_loopback_ipv4()
+    if address is None:
+        pytest.skip("this machine has no non-loopback IPv4 address")
+    server = FakeServer(refusing_handler, host=address)
+    try:
+        out = run(binary, "--server", f"{address}:{server.port}", "--token", "tok", "--insecure-plaintext", *own,
+                  env=clean_env)
+    finally:
+        server.close()
+    assert out.returncode == 1 and "UNAUTHENTICATED (16)" in out.stderr, out.stderr
+    assert [dict(body.metadata).get("authorization") for _, body in server.requests] == ["Bearer tok"]
 
 
 def test_the_server_option_wins_over_the_environment(example, clean_env):

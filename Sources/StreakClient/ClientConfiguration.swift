@@ -12,6 +12,9 @@ public struct ClientConfiguration: Sendable {
     public var connectTimeout: Duration
     /// TLS, or nil for plaintext (the token then travels in clear: see `sendsTokenInClear`).
     public var tls: ClientTLSConfiguration?
+    /// Where `token` came from or, when there is none, why: what to name when the server
+    /// refuses the token, or asks for one.
+    public var tokenSource: TokenSource
 
     /// Creates a configuration.
     public init(
@@ -26,6 +29,7 @@ public struct ClientConfiguration: Sendable {
         self.defaultDeadline = defaultDeadline
         self.connectTimeout = connectTimeout
         self.tls = tls
+        self.tokenSource = token == nil ? .none : .argument
     }
 
     /// The configuration from explicit values, then the environment, then the defaults.
@@ -33,7 +37,9 @@ public struct ClientConfiguration: Sendable {
     /// Server: `server`, else `STREAK_SERVER`, else 127.0.0.1:7411. Token: `token`, else
     /// `STREAK_TOKEN`, else, only when the server is on this machine (`ServerAddress.isLoopback`),
     /// the contents of `<default data dir>/token` (the file a local streakd writes on its first
-    /// start), else none: the local user's token is never sent to another machine. TLS: on with
+    /// start), else none: the local user's token is never sent to another machine. A token file
+    /// that does not exist or is empty gives no token; one that exists but cannot be read is an
+    /// error. `tokenSource` says which it was. TLS: on with
     /// `tls`, a `caFile` or a `tlsServerName`, or `STREAK_TLS` set to 1 (true, yes, on); its CA
     /// file is `caFile`, else `STREAK_CA_FILE`, else the system store.
     ///
@@ -41,8 +47,11 @@ public struct ClientConfiguration: Sendable {
     /// is not on a loopback address is refused unless `insecurePlaintext` (streakd itself serves
     /// plaintext beyond loopback only with `--insecure-plaintext`). A configuration made with
     /// `init` is not checked; `sendsTokenInClear` tells.
-    /// - Throws: `StreakClientError` (INVALID_ARGUMENT) for a bad server address or `STREAK_TLS`
-    ///   value; (FAILED_PRECONDITION) for a token that would go in clear to another machine.
+    /// - Throws: `StreakClientError` (INVALID_ARGUMENT) for a bad server address
+    ///   (`detail` `.invalidServerAddress`) or `STREAK_TLS` value (`.invalidEnvironment`);
+    ///   (UNAUTHENTICATED, `.tokenFileUnreadable`) for a token file that exists but cannot be
+    ///   read (no permission, a directory, not UTF-8 text); (FAILED_PRECONDITION,
+    ///   `.tokenInClear`) for a token that would go in clear to another machine.
     public static func resolve(
         server: String? = nil,
         token: String? = nil,
@@ -59,7 +68,11 @@ public struct ClientConfiguration: Sendable {
             case "1", "true", "yes", "on": useTLS = true
             case "0", "false", "no", "off": break
             default:
-                throw StreakClientError(.invalidArgument, "STREAK_TLS must be 1 or 0, not '\(text)'")
+                throw StreakClientError(
+                    .invalidArgument,
+                    "STREAK_TLS must be 1 or 0, not '\(text)'",
+                    detail: .invalidEnvironment(name: "STREAK_TLS")
+                )
             }
         }
         if useTLS {
@@ -69,24 +82,45 @@ public struct ClientConfiguration: Sendable {
             )
         }
         if let text = server ?? environment["STREAK_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            configuration.server = try ServerAddress(parsing: text)
+            do {
+                configuration.server = try ServerAddress(parsing: text)
+            } catch {
+                var error = error
+                error.detail = .invalidServerAddress
+                throw error
+            }
         }
         if let token, !token.isEmpty {
             configuration.token = token
+            configuration.tokenSource = .argument
         } else if let token = environment["STREAK_TOKEN"], !token.isEmpty {
             configuration.token = token
+            configuration.tokenSource = .environment
         } else if configuration.server.isLoopback {
-            let file = defaultDataDirectory(environment: environment).appendingPathComponent("token")
-            if let text = try? String(contentsOf: file, encoding: .utf8) {
-                let trimmed = text.trimmingSpaces()
-                configuration.token = trimmed.isEmpty ? nil : trimmed
+            let path = defaultDataDirectory(environment: environment).appendingPathComponent("token").path
+            switch TokenFile.read(path) {
+            case .token(let token):
+                configuration.token = token
+                configuration.tokenSource = .file(path: path)
+            case .absent(let reason):
+                configuration.tokenSource = .fileProblem(path: path, reason: reason)
+            case .unreadable(let reason):
+                throw StreakClientError(
+                    .unauthenticated,
+                    "the token file \(path) \(reason): give a token (or set STREAK_TOKEN), or run as the user "
+                        + "the file belongs to (a local streakd writes <data dir>/token, readable by its user only)",
+                    detail: .tokenFileUnreadable(path: path, reason: reason)
+                )
             }
+        } else {
+            configuration.tokenSource = .notLoopback
         }
         if configuration.sendsTokenInClear && !insecurePlaintext {
             throw StreakClientError(
                 .failedPrecondition,
                 "refusing to send the token in clear to \(configuration.server), which is not a loopback "
-                    + "address: connect with TLS (STREAK_TLS=1)"
+                    + "address: connect with TLS (STREAK_TLS=1)",
+                detail: .tokenInClear
             )
         }
         return configuration

@@ -8,12 +8,12 @@ import Synchronization
 import Glibc
 #endif
 
-/// A client connection's TLS session, shared by the reader thread and the writers.
+/// A client connection's TLS session, shared by the reader thread and the writer thread.
 ///
 /// The session runs over memory buffers under a lock that is never held while the socket
-/// blocks: the reader receives ciphertext unlocked, then decrypts under the lock; a writer
+/// blocks: the reader receives ciphertext unlocked, then decrypts under the lock; the writer
 /// encrypts under the lock (taking any ciphertext the session queued since, such as a TLS 1.3
-/// key update's answer, first) and sends with only the socket's write lock held.
+/// key update's answer, first) and sends with no lock held.
 final class ClientTLSChannel: Sendable {
     private let session: Mutex<TLSSession>
     private let failureText = Mutex<String?>(nil)
@@ -67,9 +67,20 @@ final class ClientTLSChannel: Sendable {
         }
     }
 
+    /// The detail of a certificate that failed verification.
+    static func detail(_ failure: TLSError.VerifyFailure) -> StreakClientError.Detail {
+        switch failure {
+        case .unknownAuthority: .tlsUnknownAuthority
+        case .hostnameMismatch: .tlsHostnameMismatch
+        case .expired, .notYetValid: .tlsCertificateOutOfDate
+        case .other: .tlsCertificateRejected
+        }
+    }
+
     /// Runs the handshake on the connected, blocking socket `fd` within `timeout`.
     /// - Throws: `StreakClientError` (UNAVAILABLE, origin `.connect`): the certificate's
-    ///   verification failure ("certificate verify failed: hostname mismatch ..."), the server's
+    ///   verification failure ("certificate verify failed: hostname mismatch ...", with its
+    ///   `detail`), the server's
     ///   alert, a server that answered in plaintext, a timeout.
     static func handshake(
         _ fd: Int32,
@@ -87,12 +98,14 @@ final class ClientTLSChannel: Sendable {
         let deadline = ContinuousClock.now + timeout
         var firstBytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        func failure(_ reason: String, code: Int32? = nil) -> StreakClientError {
+        func failure(_ reason: String, code: Int32? = nil, detail: StreakClientError.Detail? = nil) -> StreakClientError
+        {
             StreakClientError(
                 .unavailable,
                 "cannot connect to streakd at \(address) over TLS: \(reason)",
                 origin: .connect,
-                systemErrorCode: code
+                systemErrorCode: code,
+                detail: detail
             )
         }
         while true {
@@ -111,7 +124,8 @@ final class ClientTLSChannel: Sendable {
                         "the server answered in plaintext: it does not serve TLS on this port (connect without TLS)"
                     )
                 }
-                throw failure(session.failure.description)
+                let error = session.failure
+                throw failure(error.description, detail: error.verifyFailure.map(Self.detail))
             case .wantRead:
                 break
             }

@@ -1,7 +1,6 @@
 import Foundation
 import StreakPOSIX
 import StreakTLS
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -9,10 +8,12 @@ import Glibc
 
 /// A blocking TCP socket: connect with a timeout, write everything, read what arrives; with
 /// TLS, the session in between (ClientSocket+TLS.swift).
+///
+/// One thread writes at a time: the one that connects (the preface), then the connection's
+/// writer thread (`ConnectionWriter`), so that frames never interleave and a write that blocks
+/// on a server that stopped reading holds up no other thread. One thread reads.
 final class ClientSocket: Sendable {
     let descriptor: Int32
-    /// Serialises writers, so that two frames never interleave.
-    private let writeLock = Mutex(())
     /// The TLS session, when the connection uses TLS.
     let tls: ClientTLSChannel?
 
@@ -109,14 +110,13 @@ final class ClientSocket: Sendable {
         return error
     }
 
-    /// Writes all of `bytes`; false when the connection is broken or closed.
+    /// Writes all of `bytes`, blocking until they left; false when the connection is broken or
+    /// closed (`shutdown()` wakes a write that is blocked). Called by one thread at a time.
     func write(_ bytes: [UInt8]) -> Bool {
-        writeLock.withLock { _ in
-            guard let tls else { return Self.sendAll(descriptor, bytes) }
-            // Encrypted in the order of the writes: the lock is held until the ciphertext left.
-            guard let ciphertext = tls.encrypt(bytes) else { return false }
-            return Self.sendAll(descriptor, ciphertext)
-        }
+        guard let tls else { return Self.sendAll(descriptor, bytes) }
+        // Encrypted in the order of the writes: there is only one writer.
+        guard let ciphertext = tls.encrypt(bytes) else { return false }
+        return Self.sendAll(descriptor, ciphertext)
     }
 
     /// Sends every byte, blocking; false when the socket failed.
@@ -141,7 +141,7 @@ final class ClientSocket: Sendable {
         return tls.read(from: descriptor, into: buffer)
     }
 
-    /// Shuts the socket down so a blocked reader wakes up; the descriptor closes on deinit.
+    /// Shuts the socket down so a blocked reader or writer wakes up; the descriptor closes on deinit.
     func shutdown() {
         _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
     }

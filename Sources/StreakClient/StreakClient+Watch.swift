@@ -22,6 +22,16 @@ extension StreakClient {
         reconnect: WatchReconnectPolicy = .default,
         onReconnect: (@Sendable (_ lost: StreakClientError) -> Void)? = nil
     ) async throws(StreakClientError) -> StreakResponseStream<WireWatchEvent> {
+        try await watch(request, reconnect: reconnect, clock: ContinuousClock(), onReconnect: onReconnect)
+    }
+
+    /// `watch` with the clock that times the backoffs and how long a subscription lasted.
+    func watch<C: Clock>(
+        _ request: WireWatchRequest,
+        reconnect: WatchReconnectPolicy,
+        clock: C,
+        onReconnect: (@Sendable (_ lost: StreakClientError) -> Void)?
+    ) async throws(StreakClientError) -> StreakResponseStream<WireWatchEvent> where C.Duration == Duration {
         let generation = closeGeneration
         let first = try await subscribe(request)
         guard reconnect.maxAttempts > 0 else { return StreakResponseStream(results: first) }
@@ -31,6 +41,7 @@ extension StreakClient {
                 from: first,
                 request: request,
                 policy: reconnect,
+                clock: clock,
                 generation: generation,
                 onReconnect: onReconnect,
                 to: continuation
@@ -45,66 +56,68 @@ extension StreakClient {
         try await connection().stream(.watch, request, as: WireWatchEvent.self).results
     }
 
-    /// Forwards each subscription's results and resubscribes after an UNAVAILABLE end.
-    /// Cancelling the task (the caller stopped iterating) ends the current subscription,
-    /// which sends CANCEL.
-    private func relayWatch(
+    /// Forwards each subscription's results and resubscribes after an UNAVAILABLE end, as
+    /// `WatchReconnectStateMachine` decides. Cancelling the task (the caller stopped
+    /// iterating) ends the current subscription, which sends CANCEL.
+    private func relayWatch<C: Clock>(
         from first: AsyncStream<CallResult>,
         request: WireWatchRequest,
         policy: WatchReconnectPolicy,
+        clock: C,
         generation: Int,
         onReconnect: (@Sendable (StreakClientError) -> Void)?,
         to output: AsyncStream<CallResult>.Continuation
-    ) async {
+    ) async where C.Duration == Duration {
         defer { output.finish() }
+        var machine = WatchReconnectStateMachine(policy: policy)
         var source = first
-        var failedAttempts = 0
         while true {
-            let started = ContinuousClock.now
+            let started = clock.now
             var lost: StreakClientError?
             for await result in source {
                 switch result {
                 case .success:
-                    failedAttempts = 0
+                    machine.eventReceived()
                     output.yield(result)
                 case .failure(let error):
                     lost = error
                 }
             }
             if Task.isCancelled { return }
-            guard var error = lost else { return }  // ended with OK
-            guard error.code == .unavailable, closeGeneration == generation else {
+            guard let error = lost else { return }  // ended with OK
+            // After close() the loss is the caller's doing: no reconnection.
+            guard closeGeneration == generation else {
                 output.yield(.failure(error))
                 return
             }
-            if ContinuousClock.now - started >= policy.stableAfter { failedAttempts = 0 }
-            let interruption = error
-            // Connect and resubscribe; a failure to connect counts as an attempt too.
+            var action = machine.streamEnded(error, after: started.duration(to: clock.now))
+            var latest = error
             reconnecting: while true {
-                failedAttempts += 1
-                guard failedAttempts <= policy.maxAttempts else {
-                    error.message += " (gave up after \(policy.maxAttempts) reconnection attempts)"
-                    output.yield(.failure(error))
+                switch action {
+                case .fail(let failure):
+                    output.yield(.failure(failure))
                     return
-                }
-                do {
-                    try await Task.sleep(for: policy.backoff(before: failedAttempts))
-                } catch {
-                    return  // cancelled
-                }
-                guard closeGeneration == generation else {
-                    output.yield(.failure(error))
-                    return
-                }
-                do throws(StreakClientError) {
-                    source = try await subscribe(request)
-                    onReconnect?(interruption)
-                    break reconnecting
-                } catch let failure where failure.code == .unavailable {
-                    error = failure
-                } catch {
-                    output.yield(.failure(error))
-                    return
+                case .sleep(let delay):
+                    do {
+                        try await clock.sleep(for: delay)
+                    } catch {
+                        return  // cancelled
+                    }
+                    guard closeGeneration == generation else {
+                        output.yield(.failure(latest))
+                        return
+                    }
+                    action = machine.backoffElapsed()
+                case .resubscribe:
+                    do throws(StreakClientError) {
+                        source = try await subscribe(request)
+                        machine.subscribed()
+                        onReconnect?(error)
+                        break reconnecting
+                    } catch {
+                        latest = error
+                        action = machine.subscribeFailed(error)
+                    }
                 }
             }
         }

@@ -43,7 +43,7 @@ extension StreakConnection {
         case .endStream(let id, let status):
             deliver(id, status.code == .ok ? .success([]) : .failure(StreakClientError(status: status)))
         case .ping(let payload):
-            _ = socket.write(FrameEncoder.encode(.pong(payload)))
+            writer.enqueue(FrameEncoder.encode(.pong(payload)))
         case .goAway(let lastID, let status):
             receivedGoAway(lastID: lastID, status: status)
         case .request, .cancel, .pong:

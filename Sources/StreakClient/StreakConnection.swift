@@ -6,8 +6,9 @@ import Synchronization
 
 /// One TCP connection to streakd: the preface, then many requests in flight at once.
 ///
-/// A reader thread decodes frames and completes the matching calls. Calls are matched by
-/// request id; ids are allocated per connection. After the server's GOAWAY the connection
+/// A reader thread decodes frames and completes the matching calls; a writer thread sends the
+/// frames calls queue (`ConnectionWriter`), so that no call blocks its task's thread on the
+/// socket. Calls are matched by request id; ids are allocated per connection. After the server's GOAWAY the connection
 /// takes no new requests (`isAcceptingRequests` turns false) but still delivers the answers
 /// to requests up to the GOAWAY's last id; the others fail with UNAVAILABLE and
 /// `isSafeToRetry`, because the server promised not to process them.
@@ -15,6 +16,8 @@ public final class StreakConnection: Sendable {
     /// The server this connection talks to.
     public let address: ServerAddress
     let socket: ClientSocket
+    /// Sends the frames; the only thread that writes to `socket` after the preface.
+    let writer: ConnectionWriter
     private let token: String?
 
     /// The calls in flight and what ended the connection, guarded together.
@@ -30,6 +33,7 @@ public final class StreakConnection: Sendable {
     private init(address: ServerAddress, socket: ClientSocket, token: String?) {
         self.address = address
         self.socket = socket
+        self.writer = ConnectionWriter(socket: socket)
         self.token = token
     }
 
@@ -95,6 +99,13 @@ public final class StreakConnection: Sendable {
 
     /// Closes the connection; calls still waiting fail with UNAVAILABLE.
     public func close() {
+        shutDown()
+    }
+
+    /// Shuts the socket down (the reader then ends the connection, a blocked write wakes up)
+    /// and drops the frames not sent yet.
+    private func shutDown() {
+        writer.close()
         socket.shutdown()
     }
 
@@ -115,16 +126,18 @@ public final class StreakConnection: Sendable {
         let bytes = requestFrame(id: id, method: method, request: request, deadline: deadline)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CallResult, Never>) in
-                let early: CallResult? = state.withLock { _ in
-                    if let result = call.result { return result }
+                // Queued under the state lock: a cancellation that sees the continuation knows
+                // the request is in the writer's queue (or went out), and withdraws or cancels it.
+                let start: CallStart = state.withLock { _ in
+                    if let result = call.result { return .answered(result) }
                     call.continuation = continuation
-                    return nil
+                    return writer.enqueue(bytes, request: id) ? .queued : .writerClosed
                 }
-                if let early {
-                    continuation.resume(returning: early)
-                    return
+                switch start {
+                case .answered(let result): continuation.resume(returning: result)
+                case .queued: startDeadline(deadline, for: id)
+                case .writerClosed: finish(id, .failure(brokenError()))
                 }
-                send(bytes, for: id, deadline: deadline)
             }
         } onCancel: {
             cancel(id, StreakClientError(.cancelled, "cancelled by the caller"))
@@ -148,14 +161,28 @@ public final class StreakConnection: Sendable {
     ) throws(StreakClientError) -> StreakResponseStream<Response> {
         let (stream, continuation) = AsyncStream<CallResult>.makeStream()
         let id = try register(.stream(continuation))
+        let bytes = requestFrame(id: id, method: method, request: request, deadline: deadline)
+        let queued = writer.enqueue(bytes, request: id)
         continuation.onTermination = { [weak self] _ in
             self?.cancel(id, StreakClientError(.cancelled, "stream ended by the caller"))
         }
-        send(requestFrame(id: id, method: method, request: request, deadline: deadline), for: id, deadline: deadline)
+        if queued {
+            startDeadline(deadline, for: id)
+        } else {
+            finish(id, .failure(brokenError()))
+        }
         return StreakResponseStream(results: stream)
     }
 
     // MARK: - Requests
+
+    /// How a unary call started: answered before its request was queued (a cancellation
+    /// raced it), queued, or not, because the connection had ended.
+    private enum CallStart {
+        case answered(CallResult)
+        case queued
+        case writerClosed
+    }
 
     private func register(_ call: PendingCall) throws(StreakClientError) -> UInt32 {
         let address = address
@@ -191,11 +218,9 @@ public final class StreakConnection: Sendable {
         return FrameEncoder.encode(frame)
     }
 
-    private func send(_ bytes: [UInt8], for id: UInt32, deadline: Duration?) {
-        guard socket.write(bytes) else {
-            finish(id, .failure(brokenError()))
-            return
-        }
+    /// Fails call `id` with DEADLINE_EXCEEDED once `deadline` passed, counted from the moment
+    /// its request was queued.
+    private func startDeadline(_ deadline: Duration?, for id: UInt32) {
         if let deadline {
             let nanoseconds = max(0, deadline.wholeMilliseconds) * 1_000_000
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
@@ -205,17 +230,18 @@ public final class StreakConnection: Sendable {
         }
     }
 
-    /// Fails a pending call with `error` and, when the request went out, tells the server with CANCEL.
+    /// Fails a pending call with `error`. A request still waiting in the writer's queue is
+    /// taken back; one that (partly) went out is followed by a CANCEL for the server.
     private func cancel(_ id: UInt32, _ error: StreakClientError) {
-        let wasSent: Bool = state.withLock { state in
+        let wasQueued: Bool = state.withLock { state in
             switch state.pending[id] {
             case .unary(let call)?: call.continuation != nil
             case .stream?: true
             case nil: false
             }
         }
-        if finish(id, .failure(error)) && wasSent {
-            _ = socket.write(FrameEncoder.encode(.cancel(id: id)))
+        if finish(id, .failure(error)) && wasQueued && !writer.withdraw(request: id) {
+            writer.enqueue(FrameEncoder.encode(.cancel(id: id)))
         }
     }
 
@@ -247,7 +273,7 @@ public final class StreakConnection: Sendable {
             if case .failure = result { continuation.yield(result) }
             continuation.finish()
         }
-        if shouldClose { socket.shutdown() }
+        if shouldClose { shutDown() }
         return true
     }
 
@@ -273,7 +299,7 @@ public final class StreakConnection: Sendable {
         }
         let error = Self.goingAway(address, status)
         for id in unanswered { finish(id, .failure(error)) }
-        if idle { socket.shutdown() }
+        if idle { shutDown() }
     }
 
     /// The error of a request the server will not process because it sent GOAWAY with `status`.
@@ -296,6 +322,7 @@ public final class StreakConnection: Sendable {
             state.closedError = error
             return (Array(state.pending.keys), error)
         }
+        writer.close()
         for id in ids { finish(id, .failure(error)) }
     }
 

@@ -49,15 +49,15 @@ struct CLIFailure: Error {
     init(
         _ error: StreakClientError,
         server: ServerAddress,
-        token: TokenSource? = nil,
+        token: TokenSource = .none,
         tlsServerName: String? = nil
     ) {
-        switch error.code {
+        switch (error.code, error.detail) {
         case _ where error.origin == .connect && error.systemErrorCode == ECONNREFUSED && server.isLoopback:
             self.init(.unavailable, "\(error.message) -- start it with scripts/run (or streakd)")
-        case _ where error.origin == .connect && error.message.contains("certificate verify failed: unknown CA"):
+        case (_, .tlsUnknownAuthority?):
             self.init(.unavailable, "\(error.message) -- pass --ca-file with the certificate of the CA that signed it")
-        case _ where error.origin == .connect && error.message.contains("certificate verify failed: hostname mismatch"):
+        case (_, .tlsHostnameMismatch?):
             let checked =
                 tlsServerName.map { "the name checked is --tls-server-name's '\($0)'" }
                 ?? "the name checked is --server's host; --tls-server-name NAME checks another"
@@ -66,14 +66,13 @@ struct CLIFailure: Error {
             self.init(.usage, error.message)  // a CA file that does not load
         case _ where error.origin == .connect:
             self.init(.unavailable, error.message)
-        case .unavailable:
+        case (.unavailable, _):
             self.init(.unavailable, error.message)
-        case .invalidArgument, .notFound, .alreadyExists, .failedPrecondition:
+        case (.invalidArgument, _), (.notFound, _), (.alreadyExists, _), (.failedPrecondition, _):
             self.init(.badInput, error.message)
-        case .unauthenticated, .permissionDenied:
-            let hint = token?.hint ?? "pass --token or set STREAK_TOKEN (streakd user add NAME prints one)"
-            self.init(.unauthenticated, "\(error.message) -- \(hint)")
-        case .deadlineExceeded:
+        case (.unauthenticated, _), (.permissionDenied, _):
+            self.init(.unauthenticated, "\(error.message) -- \(token.hint(server: server))")
+        case (.deadlineExceeded, _):
             self.init(.timeout, error.message)
         default:
             self.init(.server, error.description)
@@ -109,7 +108,8 @@ struct CLIFailure: Error {
                 insecurePlaintext: insecurePlaintext
             )
         } catch {
-            if error.code == .failedPrecondition {
+            switch error.detail {
+            case .tokenInClear?:
                 let target = (try? ServerAddress(parsing: serverText ?? "")).map { "\($0)" } ?? serverText ?? ""
                 throw CLIFailure(
                     .usage,
@@ -117,16 +117,22 @@ struct CLIFailure: Error {
                         + "anyone on the way could read it and act as you. Connect with --tls (or set "
                         + "STREAK_TLS=1), or give --insecure-plaintext to send it unencrypted anyway"
                 )
-            }
-            if error.message.hasPrefix("STREAK_TLS") {
-                let value = environment["STREAK_TLS"] ?? ""
+            case .invalidEnvironment(let name)?:
+                let value = environment[name] ?? ""
                 throw CLIFailure(
                     .usage,
-                    "STREAK_TLS is '\(value)'; set it to 1, true, yes or on for TLS, "
+                    "\(name) is '\(value)'; set it to 1, true, yes or on for TLS, "
                         + "or 0, false, no or off (or leave it unset) for plaintext"
                 )
+            case .tokenFileUnreadable(let path, let reason)?:
+                let server = (try? ServerAddress(parsing: serverText ?? "")) ?? .default
+                throw CLIFailure(
+                    .unauthenticated,
+                    TokenSource.fileProblem(path: path, reason: reason).hint(server: server)
+                )
+            default:
+                throw CLIFailure(.usage, "\(source): \(error.message) (e.g. 127.0.0.1:7411)")
             }
-            throw CLIFailure(.usage, "\(source): \(error.message) (e.g. 127.0.0.1:7411)")
         }
     }
 }

@@ -94,9 +94,11 @@ struct GlobalOptions: ParsableArguments {
     ///   once, on standard error, when the server counts days in another time zone than this machine.
     func run(usesToday: Bool = true, _ body: (CommandContext) async throws -> Void) async throws {
         var address = ServerAddress.default
+        var tokenSource = TokenSource.none
         do {
             var configuration = try resolveConfiguration()
             address = configuration.server
+            tokenSource = configuration.tokenSource
             configuration.connectTimeout = .milliseconds(Int(timeout * 1000))
             configuration.defaultDeadline = .milliseconds(Int(timeout * 1000))
             let client = StreakClient(configuration: configuration)
@@ -120,8 +122,7 @@ struct GlobalOptions: ParsableArguments {
         } catch let failure as CLIFailure {
             throw failure.report()
         } catch let error as StreakClientError {
-            let source = TokenSource.find(option: token, server: address)
-            throw CLIFailure(error, server: address, token: source, tlsServerName: tlsServerName).report()
+            throw CLIFailure(error, server: address, token: tokenSource, tlsServerName: tlsServerName).report()
         } catch let error as CoreError {
             throw CLIFailure(.badInput, error.message).report()
         }
@@ -146,8 +147,7 @@ struct GlobalOptions: ParsableArguments {
             insecurePlaintext: insecurePlaintext
         )
         if configuration.token == nil, !configuration.server.isLoopback {
-            let source = TokenSource.find(option: token, server: configuration.server)
-            throw CLIFailure(.unauthenticated, source.hint)
+            throw CLIFailure(.unauthenticated, configuration.tokenSource.hint(server: configuration.server))
         }
         return configuration
     }

@@ -43,8 +43,18 @@ struct ConfigurationTests {
             let environment = empty.merging(["STREAK_TLS": off, "STREAK_CA_FILE": "/env.pem"]) { $1 }
             #expect(try ClientConfiguration.resolve(environment: environment).tls == nil)
         }
-        #expect(throws: StreakClientError.self) {
-            try ClientConfiguration.resolve(environment: empty.merging(["STREAK_TLS": "maybe"]) { $1 })
+        do {
+            _ = try ClientConfiguration.resolve(environment: empty.merging(["STREAK_TLS": "maybe"]) { $1 })
+            Issue.record("STREAK_TLS=maybe was taken")
+        } catch {
+            #expect(error.code == .invalidArgument)
+            #expect(error.detail == .invalidEnvironment(name: "STREAK_TLS"))
+        }
+        do {
+            _ = try ClientConfiguration.resolve(server: "host:http", environment: empty)
+            Issue.record("a bad address was taken")
+        } catch {
+            #expect(error.detail == .invalidServerAddress)
         }
     }
 
@@ -145,5 +155,82 @@ struct ConfigurationTests {
         }
         // No token, nothing to protect: plaintext to another machine is the server's business.
         #expect(try ClientConfiguration.resolve(server: "10.0.0.1:1234", environment: empty).token == nil)
+    }
+
+    /// Where the token came from is recorded, and the token file is read once, by `resolve`.
+    @Test func tokenSourceSaysWhereTheTokenCameFrom() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("streak-config-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("token").path
+        let environment = ["STREAKD_DATA_DIR": directory.path]
+        let withEnvironmentToken = environment.merging(["STREAK_TOKEN": "stk_env"]) { $1 }
+        #expect(
+            try ClientConfiguration.resolve(environment: environment).tokenSource
+                == .fileProblem(path: file, reason: "does not exist")
+        )
+        try " \n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(
+            try ClientConfiguration.resolve(environment: environment).tokenSource
+                == .fileProblem(path: file, reason: "is empty")
+        )
+        try "stk_file\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let cases: [(String?, String?, [String: String], TokenSource, String?)] = [
+            (nil, nil, environment, .file(path: file), "stk_file"),
+            (nil, nil, withEnvironmentToken, .environment, "stk_env"),
+            ("stk_flag", nil, withEnvironmentToken, .argument, "stk_flag"),
+            (nil, "10.0.0.1:1", environment, .notLoopback, nil),
+            (nil, "10.0.0.1:1", withEnvironmentToken.merging(["STREAK_TLS": "1"]) { $1 }, .environment, "stk_env"),
+        ]
+        for (token, server, environment, source, expected) in cases {
+            let configuration = try ClientConfiguration.resolve(server: server, token: token, environment: environment)
+            #expect(configuration.tokenSource == source, "\(token ?? "-") \(server ?? "-")")
+            #expect(configuration.token == expected)
+        }
+        #expect(ClientConfiguration().tokenSource == TokenSource.none)
+        #expect(ClientConfiguration(token: "stk_x").tokenSource == .argument)
+    }
+
+    /// A token file that is there but cannot be read is an error that names it, not a silent
+    /// "no token" that the server then refuses without saying why.
+    @Test func anUnreadableTokenFileIsAnError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("streak-config-\(UUID())")
+        let file = directory.appendingPathComponent("token")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = ["STREAKD_DATA_DIR": directory.path]
+        var cases: [(String, () throws -> Void)] = [
+            (
+                "is a directory, not a file",
+                { try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true) }
+            ),
+            ("is not UTF-8 text", { try Data([0x73, 0xFF, 0xFE, 0x0A]).write(to: file) }),
+        ]
+        if getuid() != 0 {  // root reads any file
+            cases.append(
+                (
+                    "cannot be read: permission denied",
+                    {
+                        try "stk_x".write(to: file, atomically: true, encoding: .utf8)
+                        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: file.path)
+                    }
+                )
+            )
+        }
+        for (reason, make) in cases {
+            try? FileManager.default.removeItem(at: file)
+            try make()
+            do {
+                let configuration = try ClientConfiguration.resolve(environment: environment)
+                Issue.record("\(reason): resolved to \(configuration.tokenSource)")
+            } catch {
+                #expect(error.code == .unauthenticated)
+                #expect(error.detail == .tokenFileUnreadable(path: file.path, reason: reason), "\(error)")
+                #expect(error.message.contains("the token file \(file.path) \(reason)"), "\(error)")
+            }
+            // Another source first: the file is not read at all.
+            let given = try ClientConfiguration.resolve(token: "stk_flag", environment: environment)
+            #expect(given.tokenSource == .argument)
+        }
     }
 }

@@ -140,21 +140,22 @@ struct WatchReconnectTests {
 
     @Test(.timeLimit(.minutes(1)))
     func closeStopsTheWatchInsteadOfReconnecting() async throws {
-        let server = try FakeServer { _, _, _ in }  // accepts the watch, sends nothing
+        let (requests, requestSeen) = AsyncStream<Void>.makeStream()
+        let server = try FakeServer { _, _, _ in requestSeen.yield() }  // accepts the watch, sends nothing
         defer { server.stop() }
         let client = Self.client(port: server.port)
         let events = try await client.watch(reconnect: Self.policy)
-        for _ in 0..<1000 where Self.watchRequests(server) == 0 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        for await _ in requests { break }  // the server has the subscription
         client.close()
+        var iterator = events.makeAsyncIterator()
         do {
-            for try await _ in events { Issue.record("no event was sent") }
+            while try await iterator.next() != nil { Issue.record("no event was sent") }
             Issue.record("the watch ended without an error")
         } catch {
             #expect(error.code == .unavailable)
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // The end of the events: the watch's task returned, so nothing can reconnect any more.
+        #expect(try await iterator.next() == nil)
         #expect(server.connectionCount == 1)
         #expect(Self.watchRequests(server) == 1)
     }

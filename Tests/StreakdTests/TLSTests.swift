@@ -88,6 +88,12 @@ struct TLSTests {
         ]
     )
     func refusedCertificates(name: String, clientText: String, serverText: String) async throws {
+        let detail: StreakClientError.Detail =
+            switch name {
+            case "expired": .tlsCertificateOutOfDate
+            case "unknown-ca": .tlsUnknownAuthority
+            default: .tlsHostnameMismatch
+            }
         let certificates = try Self.certificates.get()
         let pair: TestCertificates.Pair =
             switch name {
@@ -111,6 +117,7 @@ struct TLSTests {
         #expect(error.code == .unavailable)
         #expect(error.origin == .connect)
         #expect(error.message.contains(clientText), "\(error)")
+        #expect(error.detail == detail, "\(error)")
         #expect(error.message.contains("over TLS"), "\(error)")
         #expect(
             server.waitForLog("TLS handshake failed (the client refused the server's certificate)"),

@@ -8,6 +8,8 @@ struct Migration: Sendable {
     let name: String
     /// The SQL that applies it.
     let sql: String
+    /// What SQL cannot do, run after `sql` in the same transaction (data rules written in Swift).
+    var data: (@Sendable (any SQLSession) throws(StorageError) -> Void)? = nil
 
     /// Every migration of the SQLite schema, in order (PostgreSQL's: `Migration.postgres`).
     static let all: [Migration] = [
@@ -113,6 +115,15 @@ struct Migration: Sendable {
                 END;
                 """
         ),
+        // Habit names the current rule refuses are repaired (`renameRefusedHabitNames`): the first
+        // versions accepted some (white space only, too long), and an export holding one could not
+        // be imported.
+        Migration(
+            version: 5,
+            name: Migration.habitNamesName,
+            sql: "",
+            data: Migration.renameRefusedHabitNamesStep
+        ),
     ]
 
     /// The schema version of the database behind `connection` (0 when empty).
@@ -128,9 +139,16 @@ struct Migration: Sendable {
     /// The version is read inside the transaction after taking the database's write lock (SQLite:
     /// `BEGIN IMMEDIATE`; PostgreSQL: an advisory lock), so two processes opening one new database
     /// at once (two servers, or a server and `streakd user add`) cannot both apply a migration.
+    /// - Returns: the versions before and after, and the migrations applied.
     /// - Throws: `.corrupt` for a database whose schema is newer than this binary knows (it was
-    ///   written by a later streakd: running on would misread it).
-    static func migrate(_ connection: any SQLSession, migrations: [Migration]) throws(StorageError) {
+    ///   written by a later streakd: running on would misread it); `.failedPrecondition` for one
+    ///   whose schema is older when `policy` is `.refuseUpgrade` (left unchanged).
+    @discardableResult
+    static func migrate(
+        _ connection: any SQLSession,
+        migrations: [Migration],
+        policy: MigrationPolicy = .upgrade
+    ) throws(StorageError) -> MigrationReport {
         try connection.execute(connection.dialect.beginMigration)
         do throws(StorageError) {
             try connection.execute(
@@ -149,10 +167,15 @@ struct Migration: Sendable {
                         + "use a newer streakd"
                 )
             }
+            if policy == .refuseUpgrade, current > 0, current < known {
+                throw StorageError(.failedPrecondition, Self.upgradeRefusal(current, known, connection.dialect))
+            }
             let now = Int64(Date().timeIntervalSince1970)
+            var applied: [String] = []
             for migration in migrations where migration.version > current {
                 do throws(StorageError) {
-                    try connection.execute(migration.sql)
+                    if !migration.sql.isEmpty { try connection.execute(migration.sql) }
+                    try migration.data?(connection)
                     try connection.query(
                         "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                         [.integer(Int64(migration.version)), .text(migration.name), .integer(now)]
@@ -164,11 +187,30 @@ struct Migration: Sendable {
                         cause: error
                     )
                 }
+                applied.append("\(migration.version) (\(migration.name))")
             }
             try connection.execute("COMMIT")
+            return MigrationReport(before: current, after: max(current, known), applied: applied)
         } catch {
             connection.rollBack()
             throw error
         }
+    }
+
+    /// Why an administrative command does not open a database of an older schema, and what to do instead.
+    static func upgradeRefusal(_ current: Int, _ known: Int, _ dialect: SQLDialect) -> String {
+        let servers =
+            switch dialect {
+            case .sqlite: "stop the older server first"
+            // Before the change log (PostgreSQL schema 4), servers older than 2026-11-25 (commit
+            // 805767c) understood only the first notice format: they would not see the new writes.
+            case .postgres where current < 4:
+                "older servers sharing it cannot restart once it is upgraded, and those built before "
+                    + "2026-11-25 (commit 805767c) would not see the new server's writes: stop them first"
+            case .postgres: "older servers sharing it keep serving but cannot restart once it is upgraded"
+            }
+        return "the database has schema version \(current), older than this streakd's (\(known)), and this "
+            + "command does not upgrade it: starting this version's streakd server does (\(servers); see "
+            + "Upgrading in the README), or use the streakd of the version that serves it"
     }
 }

@@ -103,5 +103,14 @@ extension Migration {
                 CREATE INDEX change_log_by_xid ON change_log (xid);
                 """
         ),
+        // Habit names the current rule refuses are repaired (`renameRefusedHabitNames`): the first
+        // versions accepted some (white space only, too long), and an export holding one could not
+        // be imported.
+        Migration(
+            version: 5,
+            name: Migration.habitNamesName,
+            sql: "",
+            data: Migration.renameRefusedHabitNamesStep
+        ),
     ]
 }

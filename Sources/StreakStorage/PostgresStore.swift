@@ -30,6 +30,8 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
     private let listeners = Mutex<[PostgresListener]>([])
     /// Wakes the other servers after each commit.
     private let announcer: ChangeAnnouncer
+    /// What opening did to the schema (the server logs it).
+    public let migrationReport: MigrationReport
 
     /// How long the store waits for PostgreSQL by default: `init(url:timeout:)`.
     public static let defaultTimeout: Duration = PostgresConnection.defaultTimeout
@@ -43,13 +45,20 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
     ///   call opens anew; a write whose COMMIT was not answered is not acknowledged (it may
     ///   still have been committed). For a second after such a timeout (or the timeout, when
     ///   shorter), calls on that connection fail at once.
+    /// - Parameter policy: whether a database of an older schema is upgraded (`.upgrade`, the
+    ///   server) or refused (`.refuseUpgrade`, administrative commands).
     /// - Throws: `StorageError(.io)` when the server cannot be reached, `.corrupt` when the schema
-    ///   is newer than this streakd knows.
-    public init(url: String, timeout: Duration = PostgresStore.defaultTimeout) throws(StorageError) {
+    ///   is newer than this streakd knows, `.failedPrecondition` when it is older and `policy`
+    ///   refuses upgrading it.
+    public init(
+        url: String,
+        timeout: Duration = PostgresStore.defaultTimeout,
+        policy: MigrationPolicy = .upgrade
+    ) throws(StorageError) {
         self.url = url
         self.timeout = timeout
         let writeConnection = try PostgresConnection(url: url, timeout: timeout)
-        try Migration.migrate(writeConnection, migrations: Migration.postgres)
+        migrationReport = try Migration.migrate(writeConnection, migrations: Migration.postgres, policy: policy)
         let reader = try PostgresConnection(url: url, timeout: timeout)
         let followerReader = try PostgresConnection(url: url, timeout: timeout)
         self.writeConnection = writeConnection

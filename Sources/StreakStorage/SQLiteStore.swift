@@ -21,22 +21,27 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
     private let readers: [SQLiteConnection]
     private let writeConnection: SQLiteConnection
     private let checkpointer: WALCheckpointer
+    /// What opening did to the schema (the server logs it).
+    public let migrationReport: MigrationReport
 
     /// Opens (creating and migrating) `<directory>/streakd.sqlite3`; creates the directory with mode 0700.
+    /// - Parameter policy: whether an existing database of an older schema is upgraded
+    ///   (`.upgrade`, the server) or refused (`.refuseUpgrade`, administrative commands).
     /// - Throws: `StorageError(.io)` when the directory or database cannot be opened,
     ///   `.failedPrecondition` when the file is not a SQLite database or is another program's
-    ///   database (left unchanged), `.corrupt` when it is damaged (each naming the file).
-    public convenience init(directory: String) throws(StorageError) {
-        try self.init(directory: directory, checkpointThreshold: WALCheckpointer.defaultThreshold)
+    ///   database (left unchanged), or its schema is older and `policy` refuses upgrading it,
+    ///   `.corrupt` when it is damaged or its schema newer than this streakd knows.
+    public convenience init(directory: String, policy: MigrationPolicy = .upgrade) throws(StorageError) {
+        try self.init(directory: directory, checkpointThreshold: WALCheckpointer.defaultThreshold, policy: policy)
     }
 
     /// Opens the store with the log size, in pages, past which a checkpoint runs (tests use small ones).
-    init(directory: String, checkpointThreshold: Int32) throws(StorageError) {
+    init(directory: String, checkpointThreshold: Int32, policy: MigrationPolicy = .upgrade) throws(StorageError) {
         try DataDirectory.create(directory)
         path = PathText.joining(directory, Self.fileName)
         try Self.refuseForeignFile(path)
         let writeConnection = try SQLiteConnection(path: path, gatheringLogWrites: true)
-        try Migration.migrate(writeConnection, migrations: Migration.all)
+        migrationReport = try Migration.migrate(writeConnection, migrations: Migration.all, policy: policy)
         // A reading connection per core (two to four): loading users reads in parallel (WAL).
         var readers: [SQLiteConnection] = []
         for _ in 0..<Self.readerCount { readers.append(try SQLiteConnection(path: path)) }

@@ -73,12 +73,21 @@ struct DataDirectoryOptions: ParsableArguments {
         return environment["STREAKD_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Opens the chosen store: PostgreSQL when a database URL is given, else SQLite in `directory`.
-    func openStore(directory: URL) throws(StorageError) -> SQLStore {
-        if let url = postgresURL() { return try PostgresStore(url: url, timeout: databaseWait) }
+    /// Opens the chosen store: PostgreSQL when a database URL is given, else SQLite in `directory`;
+    /// with what opening did to its schema.
+    /// - Parameter policy: `.upgrade` for the server; administrative commands refuse an older schema.
+    func openStore(
+        directory: URL,
+        policy: MigrationPolicy
+    ) throws(StorageError) -> (store: SQLStore, migration: MigrationReport) {
+        if let url = postgresURL() {
+            let store = try PostgresStore(url: url, timeout: databaseWait, policy: policy)
+            return (store, store.migrationReport)
+        }
         // The database and its WAL and shared-memory files are created 0600, by every command.
         umask(0o077)
-        return try SQLiteStore(directory: directory.path)
+        let store = try SQLiteStore(directory: directory.path, policy: policy)
+        return (store, store.migrationReport)
     }
 
     /// The user's home directory from the password database (`HOME` unset), else "/".

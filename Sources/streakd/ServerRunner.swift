@@ -53,7 +53,20 @@ final class ServerRunner: Sendable {
                 metadata: ["changed": "\(fixed.map { PathText.lastComponent(of: $0) }.joined(separator: ", "))"]
             )
         }
-        let store = try storage.openStore(directory: dataDirectory)
+        let (store, migration) = try storage.openStore(directory: dataDirectory, policy: .upgrade)
+        // Said once, when a migration ran: an upgrade changes the store for good (older servers
+        // refuse it from then on), so the log must show when and what.
+        if migration.migrated {
+            logger.log(
+                level: migration.before == 0 ? .info : .notice,
+                migration.before == 0 ? "created the store's schema" : "upgraded the store's schema",
+                metadata: [
+                    "from": "\(migration.before)",
+                    "to": "\(migration.after)",
+                    "migrations": "\(migration.applied.joined(separator: ", "))",
+                ]
+            )
+        }
         let shared = store is PostgresStore
         // A shared database keeps its local user's token: another server's data directory may hold it.
         let tokenFile = dataDirectory.appendingPathComponent(LocalUser.tokenFileName).path

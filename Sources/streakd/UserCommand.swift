@@ -80,6 +80,7 @@ struct UserCommand: ParsableCommand {
     /// Opens the store (the data directory's, or the PostgreSQL database given), runs `body`, closes
     /// it; storage errors exit with status 1, after `reporting` says what went wrong (by default
     /// the error's message with the database's own words, for the person at the terminal).
+    /// A store whose schema is older than this streakd's is refused, and left as it is.
     /// - Parameter creating: a data directory without a database gets a new store, which is said on
     ///   standard error (`user add`, `user import`); without it such a directory is refused with
     ///   status 1 and left as it is (a mistyped --data-dir must not become a new, empty store).
@@ -92,7 +93,9 @@ struct UserCommand: ParsableCommand {
         let newDatabase = try missingDatabase(options, creating: creating)
         let directory = try options.resolve()
         do {
-            let store = try options.openStore(directory: directory)
+            // Never moves an existing store's schema forward: servers of the older version may be
+            // serving it, and could not restart on a newer schema. Only a server upgrades.
+            let store = try options.openStore(directory: directory, policy: .refuseUpgrade).store
             defer { store.close() }
             if let newDatabase {
                 StandardStreams.writeError(

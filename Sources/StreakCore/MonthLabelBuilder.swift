@@ -24,14 +24,14 @@ public enum MonthLabelBuilder {
     /// placed; a change that comes too soon is skipped, not moved.
     public static func labels(weekStarts: [CivilDate], locale: LocaleProfile = .english) -> [MonthLabel] {
         guard let first = weekStarts.first else { return [] }
-        var labels = [MonthLabel(text: locale.shortMonthSymbols[first.month - 1], weekIndex: 0)]
+        var labels = [MonthLabel(text: locale.shortStandaloneMonthSymbols[first.month - 1], weekIndex: 0)]
         var lastPlaced = 0
         for index in weekStarts.indices.dropFirst() {
             let start = weekStarts[index]
             let previous = weekStarts[index - 1]
             let monthChanged = start.month != previous.month || start.year != previous.year
             if monthChanged && index - lastPlaced >= minimumWeeksBetweenLabels {
-                labels.append(MonthLabel(text: locale.shortMonthSymbols[start.month - 1], weekIndex: index))
+                labels.append(MonthLabel(text: locale.shortStandaloneMonthSymbols[start.month - 1], weekIndex: index))
                 lastPlaced = index
             }
         }

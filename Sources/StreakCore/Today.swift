@@ -25,9 +25,13 @@ public enum Today {
     /// - Throws: `CoreError(.unknownIdentifier)` when Foundation does not know it, or when it is
     ///   an offset rather than a name (`GMT+5`, `UTC-03:00`): Foundation reads those with the
     ///   opposite sign to IANA's own `Etc/GMT+5` (five hours behind UTC), so two spellings that
-    ///   look alike would put a user's day ten hours apart.
+    ///   look alike would put a user's day ten hours apart. `GMT+0` and `GMT-0` are IANA's own
+    ///   names for UTC and are accepted.
     public static func timeZone(_ identifier: String) throws(CoreError) -> TimeZone {
-        for prefix in ["GMT", "UTC"] where identifier.hasPrefix(prefix + "+") || identifier.hasPrefix(prefix + "-") {
+        for prefix in ["GMT", "UTC"]
+        where (identifier.hasPrefix(prefix + "+") || identifier.hasPrefix(prefix + "-"))
+            && !ianaZeroOffsets.contains(identifier)
+        {
             throw CoreError(
                 .unknownIdentifier,
                 "unknown time zone \(identifier): an offset is not an IANA name; give a region's zone "
@@ -39,6 +43,9 @@ public enum Today {
         }
         return zone
     }
+
+    /// IANA links to UTC that are spelled like offsets.
+    static let ianaZeroOffsets: Set<String> = ["GMT+0", "GMT-0"]
 
     /// The identifiers that name UTC itself, for which `utcDayNumber(at:)` is exact.
     public static let utcIdentifiers: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"]

@@ -35,6 +35,43 @@ public enum MachineTimeZone {
         return "UTC"
     }
 
+    /// `TZ`'s value when it is set but names no IANA zone: a POSIX rule such as `JST-9` or
+    /// `EST5EDT,M3.2.0,M11.1.0`, or an offset such as `GMT+5`. The C library (and so `date`)
+    /// follows such a rule, while `identifier()` can only name another source's zone, so "this
+    /// machine's zone" has no IANA name to store; nil when `TZ` is unset, empty or names a zone.
+    public static func unnamedTZ(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard let tz = environment["TZ"], !tz.isEmpty else { return nil }
+        let name = fromTZ(tz)
+        return known(name) && !isOffset(name) ? nil : tz
+    }
+
+    /// True for `GMT+5`, `UTC-03:00` and the like: Foundation reads them as offsets with the sign
+    /// the other way round from POSIX (`TZ=GMT+5` is five hours *behind* UTC). `GMT+0` and `GMT-0`
+    /// are IANA's own names for UTC.
+    public static func isOffset(_ name: String) -> Bool {
+        guard name != "GMT+0", name != "GMT-0" else { return false }
+        return ["GMT+", "GMT-", "UTC+", "UTC-"].contains { name.hasPrefix($0) }
+    }
+
+    /// This machine's offset from UTC at `instant`, in seconds east, as the C library computes
+    /// it from `TZ` (a POSIX rule included): what `date` shows.
+    public static func currentOffset(at instant: Date = Date()) -> Int {
+        var seconds = time_t(instant.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return 0 }
+        return Int(parts.tm_gmtoff)
+    }
+
+    /// `UTC+09:00`, `UTC−05:00` (a minus sign), `UTC` for zero.
+    public static func offsetText(seconds: Int) -> String {
+        guard seconds != 0 else { return "UTC" }
+        let minutes = abs(seconds) / 60
+        let hours = String(minutes / 60)
+        let rest = String(minutes % 60)
+        return "UTC" + (seconds < 0 ? "\u{2212}" : "+") + (hours.count < 2 ? "0" : "") + hours + ":"
+            + (rest.count < 2 ? "0" : "") + rest
+    }
+
     static func fromTZ(_ value: String) -> String {
         let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
         return name.hasPrefix("/") ? zoneName(inPath: name) : name

@@ -100,16 +100,32 @@ final class CommandContext {
     /// only when either zone changes.
     func noteTimeZoneDifference() async throws {
         let settings = try await settings()
-        let local = MachineTimeZone.identifier()
-        guard !TimeZoneComparison.same(settings.timeZone, local) else { return }
-        let pair = "\(settings.timeZone) \(local)\n"
+        let machine: String
+        let hint: String
+        let remembered: String
+        if let tz = MachineTimeZone.unnamedTZ() {
+            // The clock follows a POSIX rule (TZ=JST-9) or offset (TZ=GMT+5, five hours behind
+            // UTC): compare what it gives now, and say it as the C library reads it.
+            let offset = MachineTimeZone.currentOffset()
+            guard TimeZone(identifier: settings.timeZone)?.secondsFromGMT() != offset else { return }
+            machine = "on TZ=\(tz) (\(MachineTimeZone.offsetText(seconds: offset)) now, not an IANA zone name)"
+            hint = "streak settings --time-zone with your IANA zone (e.g. Asia/Tokyo)"
+            remembered = "TZ=\(tz)"
+        } else {
+            let local = MachineTimeZone.identifier()
+            guard !TimeZoneComparison.same(settings.timeZone, local) else { return }
+            machine = "in \(local)"
+            hint = "streak settings --time-zone local"
+            remembered = local
+        }
+        let pair = "\(settings.timeZone) \(remembered)\n"
         let file = NoticeFile.timeZone
         if (try? String(contentsOf: file, encoding: .utf8)) == pair { return }
         let today = try await realToday()
         FileHandle.standardError.write(
             Data(
                 ("streak: note: streakd counts your days in \(settings.timeZone) (today is \(today) there), "
-                    + "this machine is in \(local); to use this machine's zone: streak settings --time-zone local "
+                    + "this machine is \(machine); to use this machine's zone: \(hint) "
                     + "(this note is shown once)\n").utf8
             )
         )

@@ -192,9 +192,15 @@ struct CalendarCommand: AsyncParsableCommand {
                     request.month = Int32(month)
                     pages.append(try await context.client.monthPage(request))
                 }
+                let veryShort = try await veryShortSymbols(pages.first, context: context)
                 try context.emit(
                     json: .object([("year", .int(Int64(year))), ("months", .array(pages.map(WireJSON.monthPage)))]),
-                    text: YearRenderer.render(year: year, pages: pages, style: context.style)
+                    text: YearRenderer.render(
+                        year: year,
+                        pages: pages,
+                        style: context.style,
+                        veryShortSymbols: veryShort
+                    )
                 )
             case .month(let year, let month):
                 request.year = Int32(year)
@@ -202,12 +208,24 @@ struct CalendarCommand: AsyncParsableCommand {
                 fallthrough
             case nil:
                 let page = try await context.client.monthPage(request)
+                let veryShort = try await veryShortSymbols(page, context: context)
                 try context.emit(
                     json: WireJSON.monthPage(page),
-                    text: MonthPageRenderer.render(page, style: context.style)
+                    text: MonthPageRenderer.render(page, style: context.style, veryShortSymbols: veryShort)
                 )
             }
         }
+    }
+
+    /// The page's weekdays' very short names in the user's locale (the one the server names them
+    /// in), for the narrowest header; nil in JSON, or when this machine does not know the locale.
+    private func veryShortSymbols(_ page: WireMonthPage?, context: CommandContext) async throws -> [String]? {
+        guard let page, !context.json else { return nil }
+        let settings = try await context.settings()
+        guard let locale = try? LocaleProfile.named(settings.locale.isEmpty ? "en_US" : settings.locale) else {
+            return nil
+        }
+        return WeekdayHeader.veryShortSymbols(matching: page.weekdaySymbols, in: locale)
     }
 }
 
@@ -237,14 +255,30 @@ enum CalendarPeriod {
     }
 }
 
-/// Parses `--week-start`: a weekday name (`monday`, `mon`) or a locale identifier (`en_US`).
+/// Parses `--week-start`: a weekday name (`monday`, `mon`) or a locale identifier (`en_US`, `de`).
 enum WeekStartArgument {
+    /// Two-letter weekday abbreviations: `fr` and `th` are also languages (French, Thai), and a
+    /// week that starts on the wrong day without a word would be worse than asking.
+    static let ambiguous: Set<String> = ["mo", "tu", "we", "th", "fr", "sa", "su"]
+
+    /// A weekday (`monday`, `sun`) or any locale this machine knows (`en_US`, `de`, `zh_TW`).
     static func parse(_ text: String) throws(CLIFailure) -> WireWeekStart {
         if let weekday = WeekdayNames.weekday(named: text) { return WireWeekStart(kind: .weekday(weekday)) }
-        if text.contains("_") || text.contains("-") { return WireWeekStart(kind: .locale(text)) }
-        throw CLIFailure(
-            .badInput,
-            "--week-start '\(text)' is neither a weekday (monday...sunday) nor a locale (en_US)"
-        )
+        if ambiguous.contains(text.lowercased()),
+            let weekday = Weekday.allCases.first(where: { WeekdayNames.name($0).hasPrefix(text.lowercased()) })
+        {
+            throw CLIFailure(
+                .badInput,
+                "--week-start '\(text)' could be a weekday or a language; write the weekday in full "
+                    + "(\(WeekdayNames.name(weekday))) or a locale with its region (e.g. en_US)"
+            )
+        }
+        guard (try? LocaleProfile.named(text)) != nil else {
+            throw CLIFailure(
+                .badInput,
+                "--week-start '\(text)' is neither a weekday (monday...sunday) nor a locale (en_US, de)"
+            )
+        }
+        return WireWeekStart(kind: .locale(text))
     }
 }

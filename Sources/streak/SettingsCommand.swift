@@ -45,8 +45,9 @@ struct SettingsCommand: AsyncParsableCommand {
                 settings = try await context.client.settings()
             } else {
                 var request = WireUpdateSettingsRequest()
-                request.timeZone = timeZone.map { $0 == "local" ? MachineTimeZone.identifier() : $0 } ?? ""
-                request.locale = locale ?? ""
+                request.timeZone =
+                    try timeZone.map { text throws(CLIFailure) in try SettingsArgument.timeZone(text) } ?? ""
+                request.locale = try locale.map { text throws(CLIFailure) in try SettingsArgument.locale(text) } ?? ""
                 if let weekStart {
                     guard let weekday = WeekdayNames.weekday(named: weekStart) else {
                         throw CLIFailure(.badInput, "--week-start '\(weekStart)' is not a weekday (monday...sunday)")

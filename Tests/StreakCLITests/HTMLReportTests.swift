@@ -120,6 +120,11 @@ struct HTMLReportTests {
         #expect(html.contains("<div class=\"heatmap\" lang=\"de-DE\">"))
         #expect(html.contains("background: \(HeatmapPalette.dark.background)"))
         #expect(html.contains("content=\"dark\""))
+        // The month page: the title and weekday names in German, the caption's words and the
+        // days' words in the page's English.
+        #expect(html.contains("<table class=\"month\">"))
+        #expect(html.contains("<caption>Days of <span lang=\"de-DE\">"))
+        #expect(html.contains("<th scope=\"col\" lang=\"de-DE\">"))
         report.locale = "x\"y"
         #expect(report.languageTag == "en")
         report.locale = "en_US"

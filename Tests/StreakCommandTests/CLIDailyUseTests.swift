@@ -107,6 +107,57 @@ struct CLIDailyUseTests {
         #expect(day.stdout.contains("\"accessibility_label\": \"June 10: "), "\(day.stdout)")
     }
 
+    @Test(
+        "calendar headers tell the seven days apart in every locale, and --week-start takes a language",
+        arguments: [
+            // (locale, the header line of June 2025 in it)
+            ("lv_LV", "pir otr tre cet pie ses svē"), ("pt_BR", "dom seg ter qua qui sex sáb"),
+            ("he_IL", "א׳  ב׳  ג׳  ד׳  ה׳  ו׳  ש׳"), ("vi_VN", "T2  T3  T4  T5  T6  T7  CN"),
+            ("id_ID", "Min Sen Sel Rab Kam Jum Sab"),
+        ]
+    )
+    func localizedCalendarHeaders(locale: String, header: String) throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        #expect(try cli.run(["settings", "--locale", locale]).status == 0)
+        let calendar = try cli.run(["calendar", "2025-06"])
+        #expect(calendar.status == 0, "\(calendar.stderr)")
+        let lines = calendar.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[1] == header, "\(calendar.stdout)")
+        let year = try cli.run(["calendar", "2025"])
+        #expect(year.stdout.contains(header), "\(year.stdout)")
+    }
+
+    @Test(
+        "--week-start takes a language-only locale, and asks about two letters that are also a weekday",
+        arguments: [
+            ("de", "monday"), ("fa", "saturday"), ("ar", "saturday"), ("ja", "sunday"), ("zh_TW", "sunday"),
+            ("de_DE", "monday"), ("mon", "monday"),
+        ]
+    )
+    func weekStartLanguage(argument: String, weekStart: String) throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        let heatmap = try cli.run(["--json", "heatmap", "--from", "2025-03-01", "--week-start", argument])
+        #expect(heatmap.status == 0, "\(heatmap.stderr)")
+        #expect(heatmap.stdout.contains("\"week_start\": \"\(weekStart)\""), "\(heatmap.stdout)")
+        #expect(try cli.run(["calendar", "--week-start", argument]).status == 0)
+    }
+
+    @Test func weekStartRefusals() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        let ambiguous = try cli.run(["heatmap", "--week-start", "fr"])
+        #expect(ambiguous.status == 65)
+        #expect(ambiguous.stderr.contains("(friday)"), "\(ambiguous.stderr)")
+        let unknown = try cli.run(["heatmap", "--week-start", "funday"])
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr.contains("is neither a weekday"), "\(unknown.stderr)")
+    }
+
     @Test func aPeerThatNeverAnswersTimesOut() throws {
         // A listening socket nobody accepts on: the kernel completes the handshake, then silence.
         let silent = try SilentListener()

@@ -42,6 +42,52 @@ struct CLITimeZoneTests {
         #expect(try CLIRunner.run(["streak"], environment: tokyo).stderr.isEmpty)
     }
 
+    @Test(
+        "with TZ a POSIX rule or an offset, local is refused with TZ's value, and the note does not offer it",
+        arguments: [
+            // (TZ, its offset from UTC as the C library reads it)
+            ("JST-9", "UTC+09:00"), ("GMT+5", "UTC\u{2212}05:00"), ("UTC-3", "UTC+03:00"),
+            ("EST5EDT,M3.2.0,M11.1.0", nil),
+        ] as [(String, String?)]
+    )
+    func posixTZ(tz: String, offset: String?) throws {
+        let server = try ServerProcess.start(environment: ["TZ": "UTC"])
+        defer { server.stop() }
+        let state = ServerProcess.temporaryDirectory(prefix: "streak-state")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let environment = [
+            "STREAKD_DATA_DIR": server.dataDirectory.path, "STREAK_SERVER": "127.0.0.1:\(server.port)",
+            "XDG_STATE_HOME": state.path, "TZ": tz,
+        ]
+        let local = try CLIRunner.run(["settings", "--time-zone", "local"], environment: environment)
+        #expect(local.status == 65, "\(local.stdout)")
+        #expect(
+            local.stderr.contains("TZ is '\(tz)'") && local.stderr.contains("not an IANA zone name"),
+            "\(local.stderr)"
+        )
+        if let offset { #expect(local.stderr.contains("(\(offset) now)"), "\(local.stderr)") }
+        let settings = try CLIRunner.run(["--json", "settings"], environment: environment)
+        #expect(settings.stdout.contains("\"time_zone\": \"UTC\""), "\(settings.stdout)")
+
+        guard let offset else { return }
+        let note = try CLIRunner.run(["streak"], environment: environment)
+        #expect(note.status == 0, "\(note.stderr)")
+        #expect(note.stderr.contains("TZ=\(tz) (\(offset) now"), "\(note.stderr)")
+        #expect(!note.stderr.contains("--time-zone local"), "\(note.stderr)")
+        #expect(try CLIRunner.run(["streak"], environment: environment).stderr.isEmpty)
+    }
+
+    @Test func emptySettingsValuesAreRefused() throws {
+        let server = try ServerProcess.start(environment: ["TZ": "UTC"])
+        defer { server.stop() }
+        let environment = ["STREAKD_DATA_DIR": server.dataDirectory.path, "STREAK_SERVER": "127.0.0.1:\(server.port)"]
+        for option in ["--locale", "--time-zone"] {
+            let output = try CLIRunner.run(["settings", option, ""], environment: environment)
+            #expect(output.status == 65, "\(option): \(output.stdout)")
+            #expect(output.stderr.contains("\(option) is empty"), "\(output.stderr)")
+        }
+    }
+
     @Test func relativeDatesFollowTheUsersZoneNotTheClients() throws {
         // The user lives at UTC+14 (Kiritimati) while the client says UTC-10 (Honolulu): at any
         // instant the user's today is one or two days after the client's. `today` is the user's.

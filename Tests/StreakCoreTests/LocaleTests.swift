@@ -1,6 +1,7 @@
 import Foundation
-import StreakCore
 import Testing
+
+@testable import StreakCore
 
 @Suite("Locales and the weekday chart")
 struct LocaleTests {
@@ -66,6 +67,7 @@ struct LocaleTests {
         // In English the standalone forms are the same words.
         #expect(profile.shortWeekdaySymbols == formatter.shortStandaloneWeekdaySymbols)
         #expect(profile.shortMonthSymbols == formatter.shortStandaloneMonthSymbols)
+        #expect(profile.shortStandaloneMonthSymbols == calendar.shortStandaloneMonthSymbols)
         #expect(profile.monthSymbols == formatter.monthSymbols)
         #expect(LocaleProfile.english == (try LocaleProfile.named("en_US")))
     }
@@ -97,9 +99,45 @@ struct LocaleTests {
         #expect(Self.formatted("MMM", identifier, days: firsts) == months)
     }
 
-    @Test("an unknown locale is an error")
-    func unknownLocale() {
-        #expect(throws: CoreError.self) { try LocaleProfile.named("xx_NOPE") }
+    @Test(
+        "an unknown locale is an error, said with its name",
+        arguments: ["xx_NOPE", "de_XX", "und", "root", "und_DE", "zh_Hant_XX", "de_DE@calendar=japanese", "_DE", "e"]
+    )
+    func unknownLocale(identifier: String) {
+        #expect(throws: CoreError(.unknownIdentifier, "unknown locale \(identifier)")) {
+            try LocaleProfile.named(identifier)
+        }
+    }
+
+    @Test("an empty locale says so")
+    func emptyLocale() {
+        #expect(throws: CoreError(.unknownIdentifier, "the locale is empty")) { try LocaleProfile.named("") }
+        #expect(throws: CoreError(.unknownIdentifier, "the week start's locale is empty")) {
+            try WeekStartChoice.locale("").resolve()
+        }
+    }
+
+    @Test(
+        "common identifiers Foundation understands are read as the locale they stand for",
+        arguments: [
+            // (asked for, the listed locale it stands for)
+            ("zh_CN", "zh_Hans_CN"), ("zh_TW", "zh_Hant_TW"), ("zh-TW", "zh_Hant_TW"), ("zh_HK", "zh_Hant_HK"),
+            ("sr_RS", "sr_Cyrl_RS"), ("az_AZ", "az_Latn_AZ"), ("pa_IN", "pa_Guru_IN"), ("bs_BA", "bs_Latn_BA"),
+            ("uz_UZ", "uz_Latn_UZ"), ("ur_PK", "ur_Aran_PK"), ("no_NO", "no"), ("ks_IN", "ks_Aran_IN"),
+            ("iw_IL", "he_IL"), ("in_ID", "id_ID"),
+            ("tl_PH", "fil_PH"), ("de_DE", "de_DE"), ("zh_Hans_CN", "zh_Hans_CN"),
+        ]
+    )
+    func aliases(identifier: String, listed: String) throws {
+        let profile = try LocaleProfile.named(identifier)
+        let reference = try LocaleProfile.named(listed)
+        // The profile keeps the identifier it was asked for; everything else is the listed locale's.
+        #expect(profile.identifier == identifier.replacing("-", with: "_"))
+        #expect(profile.firstWeekday == reference.firstWeekday)
+        #expect(profile.shortWeekdaySymbols == reference.shortWeekdaySymbols)
+        #expect(profile.monthSymbols == reference.monthSymbols)
+        #expect(profile.yearMonthPattern == reference.yearMonthPattern)
+        #expect(Locale.availableIdentifiers.contains(listed) || listed == "en_US_POSIX")
     }
 
     @Test("the weekday chart counts per habit and in total, zeros included, in locale order")
@@ -172,6 +210,40 @@ struct YearMonthTitleTests {
     )
     func title(locale: String, expected: String) throws {
         #expect(try LocaleProfile.named(locale).yearMonthTitle(year: 2026, month: 10) == expected)
+    }
+
+    @Test(
+        "titles are Gregorian whatever the locale's own calendar, and never show a pattern letter",
+        arguments: [
+            ("ar_SA", "مارس 2024"), ("fa_IR", "مارس 2024"), ("ps_AF", "2024 مارچ"), ("ckb_IR", "2024 ئازار"),
+            ("uz_Arab_AF", "2024 مارچ"), ("lrc_IR", "2024 مارس"), ("th_TH", "มีนาคม 2024"), ("ja_JP", "2024年3月"),
+            ("ru_RU", "март 2024\u{202F}г."), ("de_DE", "März 2024"), ("en_US", "March 2024"),
+        ]
+    )
+    func gregorianTitle(locale: String, expected: String) throws {
+        let profile = try LocaleProfile.named(locale)
+        let title = profile.yearMonthTitle(year: 2024, month: 3)
+        #expect(title == expected)
+        #expect(!title.contains("G"))
+        #expect(!profile.yearMonthPattern.contains("G"))
+    }
+
+    @Test("a pattern letter the title does not know is left out, not copied")
+    func unknownLettersLeftOut() throws {
+        #expect(LocaleProfile.english.title(pattern: "MMMM y G", year: 2024, month: 3) == "March 2024")
+        #expect(LocaleProfile.english.title(pattern: "G y MMMM", year: 2024, month: 3) == "2024 March")
+        #expect(LocaleProfile.english.title(pattern: "'G' y LLL", year: 2024, month: 3) == "G 2024 Mar")
+    }
+
+    @Test("no locale Foundation lists gets an era or any other stray letter in its title")
+    func noStrayLetters() throws {
+        for identifier in Locale.availableIdentifiers {
+            let profile = try LocaleProfile.named(identifier)
+            let unquoted = profile.yearMonthPattern.split(separator: "'", omittingEmptySubsequences: false)
+                .enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined()
+            let letters = Set(unquoted.filter { $0.isASCII && $0.isLetter })
+            #expect(letters.isSubset(of: ["y", "M", "L"]), "\(identifier): \(profile.yearMonthPattern)")
+        }
     }
 
     @Test func englishPatternNeedsNoFormatter() {

@@ -25,13 +25,22 @@ struct MonthLabelTests {
         #expect(MonthLabelBuilder.labels(weekStarts: starts).map(\.text) == ["Nov", "Jan"])
     }
 
-    @Test("labels in another locale")
-    func localized() throws {
+    @Test(
+        "labels in another locale are its standalone short month names, as DateFormatter's \"LLL\" writes them",
+        arguments: [
+            ("de_DE", ["Mär@0", "Apr@4"]),
+            ("ru_RU", ["март@0", "апр.@4"]),  // not the "марта" of "5 марта"
+            ("ja_JP", ["3月@0", "4月@4"]),
+            ("en_US", ["Mar@0", "Apr@4"]),
+        ]
+    )
+    func localized(identifier: String, expected: [String]) throws {
         let labels = MonthLabelBuilder.labels(
             weekStarts: ["2024-03-04", "2024-03-11", "2024-03-18", "2024-03-25", "2024-04-01"].map(day),
-            locale: try LocaleProfile.named("de_DE")
+            locale: try LocaleProfile.named(identifier)
         )
-        // "MMM" in de_DE, the format context: "März" and "Apr.", not the standalone "Mär" and "Apr".
-        #expect(labels.map { "\($0.text)@\($0.weekIndex)" } == ["März@0", "Apr.@4"])
+        #expect(labels.map { "\($0.text)@\($0.weekIndex)" } == expected)
+        // 2024-03-01 and 2024-04-01 are days 61 and 92 of 2024.
+        #expect(labels.map(\.text) == LocaleTests.formatted("LLL", identifier, days: [61, 92]))
     }
 }

@@ -104,9 +104,13 @@ struct TodayTests {
         for offset in ["GMT+5", "GMT-5", "UTC+5", "UTC-03:00", "GMT+05:00"] {
             #expect(throws: CoreError.self, "\(offset)") { try Today.timeZone(offset) }
         }
-        for name in ["UTC", "GMT", "Etc/GMT+5", "Etc/GMT-14", "Asia/Kolkata", "US/Eastern", "EST5EDT"] {
+        // GMT+0 and GMT-0 look like offsets but are IANA's own links to UTC.
+        for name in [
+            "UTC", "GMT", "Etc/GMT+5", "Etc/GMT-14", "Asia/Kolkata", "US/Eastern", "EST5EDT", "GMT+0", "GMT-0",
+        ] {
             #expect(throws: Never.self, "\(name)") { try Today.timeZone(name) }
         }
         #expect(try Today.timeZone("Etc/GMT+5").secondsFromGMT() == -5 * 3_600)
+        #expect(try Today.timeZone("GMT-0").secondsFromGMT() == 0)
     }
 }

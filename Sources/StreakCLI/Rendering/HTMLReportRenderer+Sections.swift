@@ -17,16 +17,19 @@ extension HTMLReportRenderer {
     }
 
     /// The month page as a table: weekday names as column headers, a row per week, each day
-    /// with its number, a swatch of its level and, in words, its level and marks.
+    /// with its number, a swatch of its level and, in words, its level and marks. Only the
+    /// server's names (the title, the weekdays) carry the locale's tag: the caption and the
+    /// days' words are the page's English.
     static func monthSection(_ page: WireMonthPage, palette: HeatmapPalette, lang: String) -> [String] {
         let title = XMLText.escape(page.title.isEmpty ? "\(page.year)-\(page.month)" : page.title)
+        let localTitle = lang.isEmpty ? title : "<span\(lang)>\(title)</span>"
         var lines = [
             "<section aria-labelledby=\"month-heading\">",
             "<h2 id=\"month-heading\"\(lang)>\(title)</h2>",
-            "<table class=\"month\"\(lang)>",
-            "<caption>Days of \(title): ✓ counts towards the streak, – rest day, underlined: today</caption>",
+            "<table class=\"month\">",
+            "<caption>Days of \(localTitle): ✓ counts towards the streak, – rest day, underlined: today</caption>",
             "<thead><tr>"
-                + page.weekdaySymbols.map { "<th scope=\"col\">\(XMLText.escape($0))</th>" }.joined()
+                + page.weekdaySymbols.map { "<th scope=\"col\"\(lang)>\(XMLText.escape($0))</th>" }.joined()
                 + "</tr></thead>",
             "<tbody>",
         ]

@@ -115,20 +115,24 @@ public enum HeatmapRenderer {
 
     /// Month labels placed at their week's column; a label that would overlap the previous one is
     /// dropped, and the line is cut at `width` columns.
+    ///
+    /// Positions and the cut are in terminal columns (`DisplayWidth`), so a label of wide characters
+    /// (`3月`, `3월`) stands above its week like `Mar` does, and the cut never splits a character.
     public static func labelLine(_ heatmap: WireHeatmap, width: Int? = nil) -> String {
-        var characters: [Character] = Array(repeating: " ", count: margin + heatmap.weeks.count * 2 + 3)
-        var nextFree = 0
+        let gridWidth = margin + heatmap.weeks.count * 2 + 3
+        let limit = min(gridWidth, width.map { max($0, 0) } ?? gridWidth)
+        var line = ""
+        var used = 0
         for label in heatmap.monthLabels.sorted(by: { $0.weekIndex < $1.weekIndex }) {
             let column = margin + Int(label.weekIndex) * 2
-            guard column >= nextFree, column < characters.count else { continue }
-            let text = Array(label.label)
-            for (offset, character) in text.enumerated() where column + offset < characters.count {
-                characters[column + offset] = character
-            }
-            nextFree = column + text.count + 1
+            // One blank column between two labels.
+            guard column >= (used == 0 ? 0 : used + 1), column < limit else { continue }
+            let text = DisplayWidth.prefix(label.label, fitting: limit - column)
+            guard !text.isEmpty else { continue }
+            line += String(repeating: " ", count: column - used) + text
+            used = column + DisplayWidth.of(text)
         }
-        if let width, characters.count > width { characters.removeLast(characters.count - max(width, 0)) }
-        return trimTrailing(String(characters))
+        return trimTrailing(line)
     }
 
     static func trimTrailing(_ line: String) -> String {

@@ -7,15 +7,18 @@ public import StreakWire
 /// without.
 ///
 /// Columns are measured in terminal columns (`DisplayWidth`), so Chinese, Japanese and Korean
-/// weekday names line up over their days.
+/// weekday names line up over their days; the names are `WeekdayHeader`'s, seven distinct ones.
 public enum MonthPageRenderer {
-    /// The columns of one day cell (two digits and its mark), and the page's width.
+    /// The columns of one day cell (two digits and its mark), and the page's width with cells
+    /// that wide; weekday names wider than a cell widen every column (`WeekdayHeader`).
     static let cellWidth = 3
     static let pageWidth = 7 * cellWidth + 6
 
-    /// The page as text, each line ending in a newline.
-    public static func render(_ page: WireMonthPage, style: TerminalStyle) -> String {
-        var lines = lines(page, style: style)
+    /// The page as text, each line ending in a newline. `veryShortSymbols` are the page's
+    /// weekdays' very short names in its order, when known (`WeekdayHeader.veryShortSymbols`).
+    public static func render(_ page: WireMonthPage, style: TerminalStyle, veryShortSymbols: [String]? = nil) -> String
+    {
+        var lines = lines(page, style: style, veryShortSymbols: veryShortSymbols)
         while lines.last?.isEmpty == true { lines.removeLast() }
         lines.append("")
         lines.append(style.dim(note(rest: page.days.contains(where: { $0.inMonth && $0.rest }), style: style)))
@@ -31,37 +34,29 @@ public enum MonthPageRenderer {
         return note
     }
 
-    /// The title, the weekday header and six rows of days, each exactly `pageWidth` columns
-    /// wide before trailing spaces are trimmed (`trim` false keeps them, for pages side by side).
-    static func lines(_ page: WireMonthPage, style: TerminalStyle, trim: Bool = true) -> [String] {
+    /// The title, the weekday header and six rows of days, each exactly as wide as the page
+    /// (`pageWidth`, or wider when the weekday names need it) before trailing spaces are trimmed
+    /// (`trim` false keeps them, for pages side by side).
+    static func lines(
+        _ page: WireMonthPage,
+        style: TerminalStyle,
+        trim: Bool = true,
+        veryShortSymbols: [String]? = nil
+    ) -> [String] {
+        let header = WeekdayHeader.fit(short: page.weekdaySymbols, veryShort: veryShortSymbols)
+        let column = max(cellWidth, header.width)
+        let width = 7 * column + 6
         let title = page.title.isEmpty ? "\(page.year)-\(page.month)" : page.title
-        let padding = max(0, (pageWidth - DisplayWidth.of(title)) / 2)
-        var lines = [DisplayWidth.padRight(String(repeating: " ", count: padding) + title, to: pageWidth)]
-        lines.append(
-            headerSymbols(page.weekdaySymbols).map { DisplayWidth.padRight($0, to: cellWidth) }
-                .joined(separator: " ")
-        )
+        let padding = max(0, (width - DisplayWidth.of(title)) / 2)
+        var lines = [DisplayWidth.padRight(String(repeating: " ", count: padding) + title, to: width)]
+        lines.append(header.symbols.map { DisplayWidth.padRight($0, to: column) }.joined(separator: " "))
         for row in 0..<(page.days.count / 7) {
-            let cells = page.days[(row * 7)..<(row * 7 + 7)].map { cell($0, style: style) }
+            let cells = page.days[(row * 7)..<(row * 7 + 7)].map {
+                DisplayWidth.padRight(cell($0, style: style), to: column)
+            }
             lines.append(cells.joined(separator: " "))
         }
         return trim ? lines.map { $0.trimmingTrailingSpaces() } : lines
-    }
-
-    /// Weekday names that fit two columns: each name's widest prefix that fits (`Mo`, `月`), or,
-    /// when those prefixes do not tell the days apart (Chinese `周一`, `周二`), each name's last
-    /// two columns (`一`, `二`).
-    static func headerSymbols(_ symbols: [String]) -> [String] {
-        let prefixes = symbols.map { DisplayWidth.prefix($0, fitting: 2) }
-        if Set(prefixes).count == symbols.count { return prefixes }
-        return symbols.map { symbol in
-            var suffix = ""
-            for character in symbol.reversed() {
-                guard DisplayWidth.of(String(character) + suffix) <= 2 else { break }
-                suffix = String(character) + suffix
-            }
-            return suffix
-        }
     }
 
     static func cell(_ day: WireMonthDay, style: TerminalStyle) -> String {

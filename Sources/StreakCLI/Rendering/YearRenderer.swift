@@ -5,16 +5,32 @@ public enum YearRenderer {
     /// Columns between two pages side by side.
     static let gap = 3
 
-    /// The year as text, each line ending in a newline; `pages` are its months in order.
-    public static func render(year: Int, pages: [WireMonthPage], style: TerminalStyle) -> String {
-        let width = 3 * MonthPageRenderer.pageWidth + 2 * gap
+    /// The year as text, each line ending in a newline; `pages` are its months in order, and
+    /// `veryShortSymbols` their weekdays' very short names, as for `MonthPageRenderer.render`.
+    public static func render(
+        year: Int,
+        pages: [WireMonthPage],
+        style: TerminalStyle,
+        veryShortSymbols: [String]? = nil
+    ) -> String {
+        let drawn = pages.map { page in
+            MonthPageRenderer.lines(
+                pageWithMonthTitle(page),
+                style: style,
+                trim: false,
+                veryShortSymbols: veryShortSymbols
+            )
+        }
+        // Every page of a year has the same weekday names, so the same width.
+        let pageWidth = drawn.first.map { DisplayWidth.of($0[1]) } ?? MonthPageRenderer.pageWidth
+        let width = 3 * pageWidth + 2 * gap
         let title = String(year)
         var lines = [String(repeating: " ", count: (width - title.count) / 2) + title, ""]
-        for start in stride(from: 0, to: pages.count, by: 3) {
+        for start in stride(from: 0, to: drawn.count, by: 3) {
             if start > 0 { lines.append("") }
-            let row = pages[start..<min(start + 3, pages.count)].map { page in
-                var lines = MonthPageRenderer.lines(pageWithMonthTitle(page), style: style, trim: false)
-                while lines.count < 8 { lines.append(String(repeating: " ", count: MonthPageRenderer.pageWidth)) }
+            let row = drawn[start..<min(start + 3, drawn.count)].map { page in
+                var lines = page
+                while lines.count < 8 { lines.append(String(repeating: " ", count: pageWidth)) }
                 return lines
             }
             for index in 0..<8 {

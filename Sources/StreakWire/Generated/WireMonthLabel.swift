@@ -6,7 +6,7 @@ internal import CStreakProto
 ///
 /// Protobuf message `streak.v1.MonthLabel`.
 public struct WireMonthLabel: WireMessage {
-    /// "Jan" ... "Dec" (en_US) or the requested locale's "MMM".
+    /// "Jan" ... "Dec" (en_US) or the requested locale's standalone "LLL" ("март")
     public var label: String = ""
     /// Index into the weeks.
     public var weekIndex: Int32 = 0

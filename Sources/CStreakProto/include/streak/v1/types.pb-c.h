@@ -398,7 +398,7 @@ struct  Streak__V1__MonthLabel
 {
   ProtobufCMessage base;
   /*
-   * "Jan" ... "Dec" (en_US) or the requested locale's "MMM"
+   * "Jan" ... "Dec" (en_US) or the requested locale's standalone "LLL" ("март")
    */
   char *label;
   /*

@@ -8,15 +8,22 @@ import Testing
 
 @Suite("Calls to a server that stopped reading")
 struct StalledServerTests {
+    /// When the silent listener drops its connection (seconds): a call stuck in a send ends then.
+    static let dropAfter = 50.0
+    /// Sooner than the drop: the call ended by itself.
+    static let bound = Duration.seconds(40)
+
     /// A server that accepts a connection and never reads from it (frozen, or behind a stalled
     /// proxy) fills the socket buffers; the calls after that must still end at their deadlines,
     /// and must not hold the threads that the application's other tasks run on.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func callsEndAtTheirDeadlinesAndOtherTasksStillRun() async throws {
         let listener = DroppableListener(try SilentListener())
         // A call that blocked its thread in the socket would stay blocked until the connection
         // breaks: closing the listener later resets it, so that the test fails instead of hanging.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 15) { listener.drop() }
+        // The bounds below are that moment, not a speed: the whole test suite shares the
+        // cooperative pool, and other tests' blocking work may hold it for seconds.
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.dropAfter) { listener.drop() }
         defer { listener.drop() }
         let connection = try await StreakConnection.connect(
             ClientConfiguration(
@@ -50,16 +57,16 @@ struct StalledServerTests {
         #expect(calls.count == 48)
         #expect(calls.allSatisfy { $0.code == Status.Code.deadlineExceeded })
         let slowest = calls.map(\.after).max() ?? .zero
-        #expect(slowest < .seconds(10), "\(slowest)")
+        #expect(slowest < Self.bound, "\(slowest)")
         #expect(unrelated.count == 1)
-        #expect(unrelated.allSatisfy { $0.after < .seconds(10) })
+        #expect(unrelated.allSatisfy { $0.after < Self.bound })
     }
 
     /// `close()` ends the calls whose frames wait behind a write the server does not take.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func closeEndsCallsWaitingToBeSent() async throws {
         let listener = DroppableListener(try SilentListener())
-        DispatchQueue.global().asyncAfter(deadline: .now() + 15) { listener.drop() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.dropAfter) { listener.drop() }
         defer { listener.drop() }
         let connection = try await StreakConnection.connect(
             ClientConfiguration(
@@ -83,7 +90,7 @@ struct StalledServerTests {
         }
         #expect(codes.count == 48)
         #expect(codes.allSatisfy { $0 == Status.Code.unavailable })
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < Self.bound)
     }
 
     /// Calls CreateHabit; the error's code, nil when it was answered.

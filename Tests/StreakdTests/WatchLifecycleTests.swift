@@ -41,14 +41,16 @@ import Testing
             ("min_percent", WireUpdateSettingsRequest.with { $0.minPercent = 50 }, .updateSettings),
             ("time_zone", WireUpdateSettingsRequest.with { $0.timeZone = "Etc/GMT+12" }, .updateSettings),
             (
-                "day start", WireUpdateSettingsRequest.with {
+                "day start",
+                WireUpdateSettingsRequest.with {
                     $0.setDayStart = true
                     $0.dayStartMinutes = 240
                 }, .updateSettings
             ),
             ("week_start", WireUpdateSettingsRequest.with { $0.weekStart = .sunday }, .updateSettings),
             (
-                "ImportData settings", WireImportDataRequest.with {
+                "ImportData settings",
+                WireImportDataRequest.with {
                     $0.settings = WireSettings.with {
                         $0.timeZone = "Etc/GMT-14"
                         $0.minPercent = 100

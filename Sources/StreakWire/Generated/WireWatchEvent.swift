@@ -25,7 +25,7 @@ public struct WireWatchEvent: WireMessage {
         /// `DAY_STARTED`: the user's day began (streams without as_of): `day` is the new today.
         public static let dayStarted = Kind(rawValue: 2)
 
-        /// `SETTINGS_CHANGED`: time_zone, min_percent or day_start changed: re-read what is shown; no `day`.
+        /// `SETTINGS_CHANGED`: the user's settings changed: re-read what is shown; no `day`.
         public static let settingsChanged = Kind(rawValue: 3)
     }
 

@@ -96,7 +96,7 @@ typedef enum _Streak__V1__WatchEvent__Kind {
    */
   STREAK__V1__WATCH_EVENT__KIND__DAY_STARTED = 2,
   /*
-   * time_zone, min_percent or day_start changed: re-read what is shown; no `day`
+   * the user's settings changed: re-read what is shown; no `day`
    */
   STREAK__V1__WATCH_EVENT__KIND__SETTINGS_CHANGED = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STREAK__V1__WATCH_EVENT__KIND)

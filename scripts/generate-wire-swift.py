@@ -3,12 +3,14 @@
 
 One file per message, `Wire<Message>.swift`: a public value type with one stored property per
 field (lowerCamelCase names, `Date` -> `CivilDate?`, `Weekday` -> `Weekday?`,
-other messages optional, repeated fields arrays, oneofs `Wire<Message>.<Oneof>` enums), and its
+other messages optional, repeated fields arrays, oneofs `Wire<Message>.<Oneof>` enums, an enum
+declared in a message `Wire<Message>.<Enum>`, an open struct over its number), and its
 bridge to the protoc-c struct (`lower(into:)` for encoding, `init(lifting:)` for decoding).
 Plus `WireMethod.swift` with one case per rpc of the service.
 
 The parser understands the subset of proto3 that proto/ uses: messages (no nesting), one
-enum (`Weekday`), oneofs, `repeated`, and the service. Anything else is an error, so that a
+top-level enum (`Weekday`), enums declared in a message (used by its singular fields), oneofs,
+`repeated`, and the service. Anything else is an error, so that a
 schema change that needs generator work fails loudly instead of generating wrong code.
 
 Usage: generate-wire-swift.py --proto DIR --out DIR
@@ -36,6 +38,7 @@ class Field:
         self.repeated = repeated
         self.doc = doc
         self.oneof = oneof
+        self.nested_enum = False  # the type is an enum declared in the field's message
 
 
 class Message:
@@ -45,6 +48,7 @@ class Message:
         self.source = source
         self.fields = []
         self.oneofs = []  # (name, doc, [Field])
+        self.enums = []  # (name, doc, [(value name, number, doc)]): enums declared in the message
 
 
 class Rpc:
@@ -99,8 +103,14 @@ def parse(path, messages, enums, rpcs):
             stack[-1][1].oneofs.append(oneof)
             stack.append(("oneof", oneof))
         elif m := re.fullmatch(r"enum\s+(\w+)\s*\{", code):
-            enums[m[1]] = []
-            stack.append(("enum", m[1]))
+            if stack and stack[-1][0] == "message":
+                values = []
+                stack[-1][1].enums.append((m[1], docs, values))
+            elif stack:
+                sys.exit(f"enum {m[1]} inside a {stack[-1][0]} is not supported by the generator")
+            else:
+                values = enums[m[1]] = []
+            stack.append(("enum", values))
         elif m := re.fullmatch(r"service\s+(\w+)\s*\{", code):
             stack.append(("service", m[1]))
         elif code == "}":
@@ -118,7 +128,7 @@ def parse(path, messages, enums, rpcs):
             else:
                 sys.exit(f"field outside a message: {code}")
         elif m := re.fullmatch(r"(\w+)\s*=\s*(-?\d+)\s*;", code):
-            enums[stack[-1][1]].append((m[1], int(m[2])))
+            stack[-1][1].append((m[1], int(m[2]), docs))
         elif re.fullmatch(r"(syntax|package|import|option)\b.*;", code):
             pass
         else:
@@ -144,6 +154,8 @@ def c_func(message):
 
 def kind_of(field, message_names):
     t = field.proto_type
+    if field.nested_enum:
+        return "enum"
     if t in SCALARS:
         return "scalar"
     if t in ("bool", "string", "bytes"):
@@ -167,7 +179,12 @@ def swift_type(field, message_names):
         "date": lambda: "CivilDate",
         "weekday": lambda: "Weekday",
         "message": lambda: f"Wire{field.proto_type}",
+        "enum": lambda: field.proto_type,
     }[kind]()
+    if kind == "enum":
+        if field.repeated or field.oneof:
+            sys.exit(f"a repeated or oneof enum field ({field.name}) is not supported by the generator")
+        return base, f"{base}(rawValue: 0)"
     if field.repeated:
         if kind in ("bytes", "bool"):
             sys.exit(f"repeated {field.proto_type} is not supported by the generator")
@@ -224,6 +241,7 @@ def lower_field(field, message_names, swift_name, target):
         "date": [f"c.pointee.{n} = arena.date({swift_name})"],
         "weekday": [f"c.pointee.{n} = WireLower.weekday({swift_name})"],
         "message": [f"c.pointee.{n} = arena.message({swift_name})"],
+        "enum": [f"c.pointee.{n} = .init(rawValue: .init(truncatingIfNeeded: {swift_name}.rawValue))"],
     }[kind]
 
 
@@ -245,6 +263,7 @@ def lift_field(field, message_names):
         "date": f'try WireLift.date(c.pointee.{n}, field: "{n}")',
         "weekday": f'try WireLift.weekday(c.pointee.{n}, field: "{n}")',
         "message": f"try WireLift.message(c.pointee.{n}, as: Wire{field.proto_type}.self)",
+        "enum": f"{field.proto_type}(rawValue: Int32(truncatingIfNeeded: c.pointee.{n}.rawValue))",
     }[kind]
 
 
@@ -284,6 +303,7 @@ def write_field(field, message_names):
         "date": [f"if let value = {v} {{", f"    writer.date({num}, value)", "}"],
         "weekday": [f"if let value = {v} {{", f"    writer.int32({num}, Int32(value.rawValue))", "}"],
         "message": [f"if let value = {v} {{", f"    writer.message({num}, value)", "}"],
+        "enum": [f"if {v}.rawValue != 0 {{", f"    writer.int32({num}, {v}.rawValue)", "}"],
     }[kind]
 
 
@@ -305,6 +325,24 @@ def generate_message(message, message_names):
         out.append("///")
     out.append(f"/// Protobuf message `streak.v1.{message.name}`.")
     out.append(f"public struct {name}: WireMessage {{")
+    for enum_name, enum_doc, values in message.enums:
+        out += doc_lines(enum_doc, "    ", f"The `{enum_name}` enum")
+        out.append("    ///")
+        out.append("    /// An open set: a number this version does not name is kept as it came.")
+        out.append(f"    public struct {enum_name}: WireEnum {{")
+        out.append("        /// The number on the wire.")
+        out.append("        public var rawValue: Int32")
+        out.append("")
+        out.append("        /// The value of a number, named here or not.")
+        out.append("        public init(rawValue: Int32) {")
+        out.append("            self.rawValue = rawValue")
+        out.append("        }")
+        for value_name, number, value_doc in values:
+            out.append("")
+            out += doc_lines([f"`{value_name}`:"] + value_doc, "        ", "")
+            out.append(f"        public static let {camel(value_name.lower())} = {enum_name}(rawValue: {number})")
+        out.append("    }")
+        out.append("")
     params = []
     for field in message.fields:
         st, default = swift_type(field, message_names)
@@ -542,6 +580,14 @@ def main():
     if set(enums) != {"Weekday"}:
         sys.exit(f"the generator knows only the Weekday enum, found {sorted(enums)}")
     names = {m.name for m in messages}
+    for message in messages:
+        nested = {e[0] for e in message.enums}
+        for field in message.fields:
+            field.nested_enum = field.proto_type in nested
+        for _, _, fields in message.oneofs:
+            for field in fields:
+                if field.proto_type in nested:
+                    sys.exit(f"an enum in a oneof ({field.name}) is not supported by the generator")
     for message in messages:
         path = os.path.join(args.out, f"Wire{message.name}.swift")
         with open(path, "w") as handle:

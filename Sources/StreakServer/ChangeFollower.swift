@@ -53,6 +53,7 @@ final class ChangeFollower: Sendable {
         let isWatched: @Sendable (UserID) -> Bool
         let now: @Sendable () -> Date
         let action: @Sendable (UserState, [CivilDate]) -> Void
+        let settingsChanged: @Sendable (UserState, UserSettings, UserSettings) -> Void
     }
     private let notify = Mutex<Notify?>(nil)
 
@@ -71,13 +72,17 @@ final class ChangeFollower: Sendable {
     /// Sets what pushes the days that changed to the user's watchers: `action`. For a watched user
     /// (`isWatched`) a change of habits, schedules or rest periods also sends every day whose
     /// record it changed (`ChangedDays.byHabitsOrRestPeriods`, on the user's today at `now`),
-    /// as the server that made the change sends them to its own watchers.
+    /// as the server that made the change sends them to its own watchers; a change of its settings
+    /// goes to `settingsChanged` (before, after).
     func onChangedDays(
         isWatched: @escaping @Sendable (UserID) -> Bool,
         now: @escaping @Sendable () -> Date,
-        action: @escaping @Sendable (UserState, [CivilDate]) -> Void
+        action: @escaping @Sendable (UserState, [CivilDate]) -> Void,
+        settingsChanged: @escaping @Sendable (UserState, UserSettings, UserSettings) -> Void
     ) {
-        notify.withLock { $0 = Notify(isWatched: isWatched, now: now, action: action) }
+        notify.withLock {
+            $0 = Notify(isWatched: isWatched, now: now, action: action, settingsChanged: settingsChanged)
+        }
     }
 
     /// The notices taken for users held here, and the user reads they took (merged notices share one).
@@ -249,14 +254,20 @@ final class ChangeFollower: Sendable {
             return users.drop(id) ? ChangedData() : change
         }
         let watch = notify.withLock { $0 }
-        let before = watch.flatMap { $0.isWatched(id) ? state.snapshot(now: $0.now()) : nil }
-        let applied = state.applyExternal(rows, mark: mark)
+        let applied = state.applyExternal(rows, mark: mark) { watch?.isWatched(id) ?? false }
         var days = applied.changedDays
-        if let before, let watch {
-            let byHabits = ChangedDays.byHabitsOrRestPeriods(before, state.snapshot(now: watch.now()))
+        if let before = applied.before, let watch {
+            let after = state.snapshot(now: watch.now())
+            let byHabits = ChangedDays.byHabitsOrRestPeriods(
+                UserState.Snapshot(data: before, version: 0, today: .min),
+                after
+            )
             if !byHabits.isEmpty { days = Set(days + byHabits).sorted() }
+            if !days.isEmpty { watch.action(state, days) }
+            watch.settingsChanged(state, before.settings, after.data.settings)
+        } else if !days.isEmpty, let watch {
+            watch.action(state, days)
         }
-        if !days.isEmpty, let watch { watch.action(state, days) }
         return applied.unapplied
     }
 

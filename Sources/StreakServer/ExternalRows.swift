@@ -21,4 +21,7 @@ struct ExternalApplied: Sendable {
     var changedDays: [CivilDate]
     /// What was not applied because a write of this server touched it meanwhile: read it again.
     var unapplied: ChangedData
+    /// The data before the rows were applied, when the caller asked for it (a watched user) and
+    /// they changed something.
+    var before: UserData? = nil
 }

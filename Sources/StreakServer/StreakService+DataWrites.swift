@@ -89,14 +89,24 @@ extension StreakService {
     /// whose record differs. (A reload also brings in what other servers changed and this one has
     /// not followed yet; those days go out now, and the follower, finding them unchanged, sends
     /// nothing for them later.)
+    ///
+    /// A change of the settings (ImportData's `settings`) sends SETTINGS_CHANGED to the lifecycle
+    /// streams, as UpdateSettings does, and no day of its own.
     private func reloadAndNotify(_ user: UserState, days: [CivilDate]) throws {
         let data = try users.data(of: user.id)
-        let before = watchers.isWatched(user.id) ? user.snapshot(now: now()) : nil
-        let after = user.update(now: now()) { $0 = data }.1
+        // Asked under the lock that applies the change (see `applyCompletions`).
+        var before: UserState.Snapshot?
+        var settings = data.settings
+        let after = user.update(now: now()) { current in
+            settings = current.settings
+            if watchers.isWatched(user.id) { before = UserState.Snapshot(data: current, version: 0, today: .min) }
+            current = data
+        }.1
         guard let before else { return }
         let changed = Set(days).union(ChangedDays.byRecords(before, after))
             .union(ChangedDays.byHabitsOrRestPeriods(before, after))
         if !changed.isEmpty { notifyWatchers(user, days: changed.sorted()) }
+        notifySettingsChanged(user, from: settings, to: after.data.settings)
     }
 }
 

@@ -113,12 +113,15 @@ extension StreakService {
             request: request,
             responder: responder,
             apply: { result in
-                // The days are compared only for a watched user (notifyWatchers checks again).
-                let watched = days != nil && self.watchers.isWatched(user.id)
-                let before = watched ? user.snapshot(now: self.now()) : nil
+                // The days are compared only for a watched user (notifyWatchers checks again),
+                // asked under the lock that applies the change (see `applyCompletions`).
+                var before: UserState.Snapshot?
                 var applied: Applied?
                 var failure: (any Error)?
                 let after = self.apply(user) { data in
+                    if days != nil, self.watchers.isWatched(user.id) {
+                        before = UserState.Snapshot(data: data, version: 0, today: .min)
+                    }
                     do { applied = try apply(result, &data) } catch { failure = error }
                 }
                 if let failure { throw failure }

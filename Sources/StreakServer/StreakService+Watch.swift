@@ -6,17 +6,27 @@ import StreakTransport
 import StreakWire
 
 extension StreakService {
-    /// Opens a Watch stream: it receives a WatchEvent after each committed completion change of the user.
+    /// Opens a Watch stream: it receives a WatchEvent after each committed change of the user's
+    /// days, and with `lifecycle_events` the other kinds (`registerLifecycleWatch`).
     func startWatch(_ request: IncomingRequest, user: UserState, responder: Responder) throws {
         let message = try WireWatchRequest(serializedBytes: request.message)
         guard let bearer = BearerToken.from(request.metadata) else { throw ServiceError.unauthenticated }
-        let token = try watchers.add(
-            user: user.id,
-            responder: responder,
-            request: request,
-            asOf: message.asOf,
-            bearer: String(bearer)
-        )
+        let token =
+            message.lifecycleEvents
+            ? try registerLifecycleWatch(
+                request,
+                user: user,
+                responder: responder,
+                asOf: message.asOf,
+                bearer: String(bearer)
+            )
+            : try watchers.add(
+                user: user.id,
+                responder: responder,
+                request: request,
+                asOf: message.asOf,
+                bearer: String(bearer)
+            )
         let userID = user.id
         responder.onStreamTermination(request.id, generation: request.generation) { [watchers] in
             watchers.remove(user: userID, token: token)

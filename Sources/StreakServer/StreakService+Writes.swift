@@ -70,7 +70,12 @@ extension StreakService {
                 responder: responder,
                 apply: { result in
                     guard case .settings(let stored) = result else { throw ServiceError.unexpectedStoreResult }
-                    _ = self.apply(user) { $0.settings = stored }
+                    var before = stored
+                    _ = self.apply(user) { data in
+                        before = data.settings
+                        data.settings = stored
+                    }
+                    self.notifySettingsChanged(user, from: before, to: stored)
                     return stored
                 },
                 answer: { WireUpdateSettingsResponse(settings: WireSettings($0)).serializedBytes() }
@@ -187,8 +192,13 @@ extension StreakService {
     ) throws -> [Bool] {
         guard case .completions(let changed) = result else { throw ServiceError.unexpectedStoreResult }
         // The changed days only for a watched user (notifyWatchers checks again, under its lock).
-        let watched = watchers.isWatched(user.id)
-        let inMemory = user.update(now: now()) { $0.apply(changes, reportingDays: watched) }.0
+        // Asked under the lock that applies the change: a Watch registered after the answer gets
+        // the change's events; one registered before it finds the change in what it reads.
+        var watched = false
+        let inMemory = user.update(now: now()) { data in
+            watched = watchers.isWatched(user.id)
+            return data.apply(changes, reportingDays: watched)
+        }.0
         if watched {
             let changedDays = Set(zip(changes, changed).filter(\.1).map(\.0.date)).union(inMemory).sorted()
             if !changedDays.isEmpty { notifyWatchers(user, days: changedDays) }

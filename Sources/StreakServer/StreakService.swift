@@ -93,7 +93,10 @@ public final class StreakService: RequestHandler, Sendable {
         follower.onChangedDays(
             isWatched: { [watchers] in watchers.isWatched($0) },
             now: now,
-            action: { [weak self] user, days in self?.notifyWatchers(user, days: days) }
+            action: { [weak self] user, days in self?.notifyWatchers(user, days: days) },
+            settingsChanged: { [weak self] user, before, after in
+                self?.notifySettingsChanged(user, from: before, to: after)
+            }
         )
         store.onExternalChange { [follower] change in follower.receive(change) }
     }

@@ -269,12 +269,19 @@ final class UserState: Sendable {
     /// gave `mark`). A day or the habits that a write of this server touched since the mark, or
     /// still touches, keep their in-memory state and come back in `unapplied` to be read again:
     /// the rows may predate that write. (Days read with habits that cannot be applied wait with them.)
-    func applyExternal(_ rows: ExternalRows, mark: UInt64) -> ExternalApplied {
+    /// When `keepBefore` (asked under the lock, as the writes of this server ask whether the user
+    /// is watched) says so, the answer has the data as it was before.
+    func applyExternal(
+        _ rows: ExternalRows,
+        mark: UInt64,
+        keepBefore: () -> Bool = { false }
+    ) -> ExternalApplied {
         contents.withLock { contents in
             defer { contents.ownWrites.endRead() }
             guard !contents.retired else {
                 return ExternalApplied(changedDays: [], unapplied: ChangedData())
             }
+            let before = keepBefore() ? contents.data : nil
             let own = contents.ownWrites
             var unapplied = ChangedData()
             var changed = false
@@ -319,7 +326,7 @@ final class UserState: Sendable {
             contents.cache.removeAll()
             contents.summaries.removeAll(keepingCapacity: true)
             recount(&contents, data: true)
-            return ExternalApplied(changedDays: changedDays, unapplied: unapplied)
+            return ExternalApplied(changedDays: changedDays, unapplied: unapplied, before: before)
         }
     }
 }

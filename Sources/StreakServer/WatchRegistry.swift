@@ -16,6 +16,14 @@ final class WatchRegistry: Sendable {
         var token: UInt64
         /// The bearer token the stream was opened with, checked again while it stays open.
         var bearer: String
+        /// Whether the client asked for the events other than DAY_CHANGED (`lifecycle_events`).
+        var lifecycle = false
+        /// For a lifecycle stream without `as_of`: the user's today it last heard of (SUBSCRIBED,
+        /// DAY_STARTED or SETTINGS_CHANGED), so that a new one is announced once.
+        var announcedToday: CivilDate?
+
+        /// Whether the stream gets DAY_STARTED events.
+        var followsToday: Bool { lifecycle && asOf == nil }
 
         /// Ends the stream with `status` (nothing happens when it already ended).
         func end(_ status: Status) {
@@ -27,6 +35,8 @@ final class WatchRegistry: Sendable {
         var byUser: [UserID: [Subscription]] = [:]
         var nextToken: UInt64 = 0
         var closed = false
+        /// Whether the check for new days runs (`claimDayTicker`).
+        var dayTicker = false
     }
 
     private let contents = Mutex(Contents())
@@ -45,7 +55,9 @@ final class WatchRegistry: Sendable {
         responder: Responder,
         request: IncomingRequest,
         asOf: CivilDate?,
-        bearer: String
+        bearer: String,
+        lifecycle: Bool = false,
+        today: CivilDate? = nil
     ) throws(ServiceError) -> UInt64 {
         try contents.withLock { contents throws(ServiceError) in
             guard !contents.closed else { throw .shuttingDown }
@@ -63,7 +75,9 @@ final class WatchRegistry: Sendable {
                 generation: request.generation,
                 asOf: asOf,
                 token: contents.nextToken,
-                bearer: bearer
+                bearer: bearer,
+                lifecycle: lifecycle,
+                announcedToday: lifecycle && asOf == nil ? today : nil
             )
             contents.byUser[user, default: []].append(subscription)
             return contents.nextToken
@@ -86,6 +100,55 @@ final class WatchRegistry: Sendable {
     /// The streams of a user.
     func subscriptions(of user: UserID) -> [Subscription] {
         contents.withLock { $0.byUser[user] ?? [] }
+    }
+
+    /// The lifecycle streams of a user.
+    func lifecycleSubscriptions(of user: UserID) -> [Subscription] {
+        contents.withLock { $0.byUser[user]?.filter(\.lifecycle) ?? [] }
+    }
+
+    /// The users with a stream that gets DAY_STARTED events.
+    func usersFollowingToday() -> [UserID] {
+        contents.withLock { contents in
+            contents.byUser.compactMap { user, subscriptions in
+                subscriptions.contains(where: \.followsToday) ? user : nil
+            }
+        }
+    }
+
+    /// Notes that the user's today is `today` for its streams that get DAY_STARTED events.
+    /// - Returns: those that had heard of another today (they are told now).
+    func announce(today: CivilDate, to user: UserID) -> [Subscription] {
+        contents.withLock { contents in
+            guard var subscriptions = contents.byUser[user] else { return [] }
+            var told: [Subscription] = []
+            for index in subscriptions.indices
+            where subscriptions[index].followsToday && subscriptions[index].announcedToday != today {
+                subscriptions[index].announcedToday = today
+                told.append(subscriptions[index])
+            }
+            if !told.isEmpty { contents.byUser[user] = subscriptions }
+            return told
+        }
+    }
+
+    /// Starts the check for new days unless it runs: true when the caller is to run it.
+    func claimDayTicker() -> Bool {
+        contents.withLock { contents in
+            guard !contents.dayTicker, !contents.closed else { return false }
+            contents.dayTicker = true
+            return true
+        }
+    }
+
+    /// Whether the check for new days is to go on: false (and it stops) once no stream gets
+    /// DAY_STARTED events; a stream that opts in later starts it again (`claimDayTicker`).
+    func keepDayTicker() -> Bool {
+        contents.withLock { contents in
+            let keep = !contents.closed && contents.byUser.values.contains { $0.contains(where: \.followsToday) }
+            contents.dayTicker = keep
+            return keep
+        }
     }
 
     /// Every bearer token that holds a stream open, with the user it belonged to.

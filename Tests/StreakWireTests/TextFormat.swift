@@ -5,7 +5,8 @@ import StreakWire
 /// `protoc --encode` (the reference C++ implementation) can turn it into bytes.
 ///
 /// Property names map back to proto field names (`asOf` -> `as_of`); proto3 defaults (0, false, "", [])
-/// are omitted; nil is absent; a `CivilDate` is a `Date` message; a `Weekday` is a `WEEKDAY_*` enum value;
+/// are omitted; nil is absent; a `CivilDate` is a `Date` message; a `Weekday` is a `WEEKDAY_*` enum value; a
+/// `WireEnum` is its number;
 /// a oneof enum contributes its case as the field.
 enum TextFormat {
     static func format(_ message: Any) -> String {
@@ -35,6 +36,9 @@ enum TextFormat {
             if flag { lines.append("\(name): true") }
         case let number as any BinaryInteger:
             if "\(number)" != "0" { lines.append("\(name): \(number)") }
+        case let value as any WireEnum:
+            // An enum value by its number, which the text format accepts for any enum.
+            if value.rawValue != 0 { lines.append("\(name): \(value.rawValue)") }
         case let message as any WireMessage:
             lines.append("\(name) {")
             write(message, into: &lines)

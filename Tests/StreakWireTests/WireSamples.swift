@@ -361,7 +361,12 @@ enum WireSamples {
         ),
         WireSample("UpdateSettingsResponse", WireUpdateSettingsResponse(settings: WireSettings())),
         WireSample("WatchRequest", WireWatchRequest(asOf: date(2024, 3, 5))),
+        WireSample("WatchRequest.lifecycle", WireWatchRequest(lifecycleEvents: true)),
         WireSample("WatchEvent", WireWatchEvent(day: dayRecord, streak: streak)),
+        WireSample("WatchEvent.subscribed", WireWatchEvent(streak: streak, kind: .subscribed)),
+        WireSample("WatchEvent.dayStarted", WireWatchEvent(day: dayRecord, streak: streak, kind: .dayStarted)),
+        WireSample("WatchEvent.settingsChanged", WireWatchEvent(streak: streak, kind: .settingsChanged)),
+        WireSample("WatchEvent.unknownKind", WireWatchEvent(kind: WireWatchEvent.Kind(rawValue: 9))),
         WireSample(
             "BuildMonthLabelsRequest",
             WireBuildMonthLabelsRequest(

@@ -4,18 +4,46 @@ internal import CStreakProto
 
 /// Protobuf message `streak.v1.WatchEvent`.
 public struct WireWatchEvent: WireMessage {
-    /// The `day` field.
+    /// What the event says. Kinds other than DAY_CHANGED go only to streams with lifecycle_events.
+    ///
+    /// An open set: a number this version does not name is kept as it came.
+    public struct Kind: WireEnum {
+        /// The number on the wire.
+        public var rawValue: Int32
+
+        /// The value of a number, named here or not.
+        public init(rawValue: Int32) {
+            self.rawValue = rawValue
+        }
+
+        /// `DAY_CHANGED`: `day` changed: replace that day's record; `streak` after the change.
+        public static let dayChanged = Kind(rawValue: 0)
+
+        /// `SUBSCRIBED`: the first message: every change committed after it comes as an event; no `day`.
+        public static let subscribed = Kind(rawValue: 1)
+
+        /// `DAY_STARTED`: the user's day began (streams without as_of): `day` is the new today.
+        public static let dayStarted = Kind(rawValue: 2)
+
+        /// `SETTINGS_CHANGED`: the user's settings changed: re-read what is shown; no `day`.
+        public static let settingsChanged = Kind(rawValue: 3)
+    }
+
+    /// DAY_CHANGED and DAY_STARTED only.
     public var day: WireDayRecord?
-    /// The `streak` field.
+    /// As of the stream's as_of (absent as_of: today at the event)
     public var streak: WireStreakSummary?
+    /// DAY_CHANGED (0) on streams without lifecycle_events.
+    public var kind: Kind = Kind(rawValue: 0)
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
 
     /// Creates a message from its fields; those not given keep their defaults.
-    public init(day: WireDayRecord? = nil, streak: WireStreakSummary? = nil) {
+    public init(day: WireDayRecord? = nil, streak: WireStreakSummary? = nil, kind: Kind = Kind(rawValue: 0)) {
         self.day = day
         self.streak = streak
+        self.kind = kind
     }
 }
 
@@ -55,6 +83,7 @@ extension WireWatchEvent: CBridgedMessage {
         streak__v1__watch_event__init(c)
         c.pointee.day = arena.message(day)
         c.pointee.streak = arena.message(streak)
+        c.pointee.kind = .init(rawValue: .init(truncatingIfNeeded: kind.rawValue))
         return c
     }
 
@@ -62,5 +91,6 @@ extension WireWatchEvent: CBridgedMessage {
         self.init()
         day = try WireLift.message(c.pointee.day, as: WireDayRecord.self)
         streak = try WireLift.message(c.pointee.streak, as: WireStreakSummary.self)
+        kind = Kind(rawValue: Int32(truncatingIfNeeded: c.pointee.kind.rawValue))
     }
 }

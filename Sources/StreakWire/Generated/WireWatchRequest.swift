@@ -7,13 +7,17 @@ public import StreakCore
 public struct WireWatchRequest: WireMessage {
     /// For the streaks pushed; absent: today at each event.
     public var asOf: CivilDate?
+    /// Opt in to the events of kinds other than DAY_CHANGED (SUBSCRIBED first, then DAY_STARTED and SETTINGS_CHANGED as
+    /// they happen). false: only DAY_CHANGED events, as before this field existed.
+    public var lifecycleEvents: Bool = false
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
 
     /// Creates a message from its fields; those not given keep their defaults.
-    public init(asOf: CivilDate? = nil) {
+    public init(asOf: CivilDate? = nil, lifecycleEvents: Bool = false) {
         self.asOf = asOf
+        self.lifecycleEvents = lifecycleEvents
     }
 }
 
@@ -52,11 +56,13 @@ extension WireWatchRequest: CBridgedMessage {
         let c = arena.allocate(Streak__V1__WatchRequest.self)
         streak__v1__watch_request__init(c)
         c.pointee.as_of = arena.date(asOf)
+        c.pointee.lifecycle_events = lifecycleEvents ? 1 : 0
         return c
     }
 
     init(lifting c: UnsafePointer<Streak__V1__WatchRequest>) throws(WireError) {
         self.init()
         asOf = try WireLift.date(c.pointee.as_of, field: "as_of")
+        lifecycleEvents = c.pointee.lifecycle_events != 0
     }
 }

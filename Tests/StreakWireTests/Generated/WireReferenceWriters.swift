@@ -618,6 +618,9 @@ extension WireRemoveRestPeriodResponse: ReferenceWritable {
 
 extension WireWatchRequest: ReferenceWritable {
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.lifecycleEvents {
+            writer.bool(2, true)
+        }
         if let value = m.pointee.asOf {
             writer.date(1, value)
         }
@@ -626,6 +629,9 @@ extension WireWatchRequest: ReferenceWritable {
 
 extension WireWatchEvent: ReferenceWritable {
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if m.pointee.kind.rawValue != 0 {
+            writer.int32(3, m.pointee.kind.rawValue)
+        }
         if let value = m.pointee.streak {
             writer.message(2, value)
         }

@@ -473,15 +473,18 @@ class Client:
         return message
 
     def watch(self, as_of: DateLike | None = None, *, request: service_pb2.WatchRequest | None = None,
-              timeout: float | None = None) -> WatchStream:
-        """Opens the Watch stream: a `WatchEvent` each time one of the user's completions changes,
+              timeout: float | None = None, lifecycle_events: bool = False) -> WatchStream:
+        """Opens the Watch stream: a `WatchEvent` each time one of the user's days changes,
         with the streak as of `as_of` (default: today at each event).
 
-        No deadline by default (a stream lives until cancelled); `timeout` sets one.
+        With `lifecycle_events` the first event is SUBSCRIBED (read what you show after it: no
+        change is lost between the two), and DAY_STARTED and SETTINGS_CHANGED events follow as
+        they happen (`WatchEventKind`). No deadline by default (a stream lives until cancelled);
+        `timeout` sets one.
         """
         if isinstance(as_of, service_pb2.WatchRequest):  # 0.1: watch(request) positionally
             as_of, request = None, as_of
-        message = _build("Watch", request, {"as_of": as_of})
+        message = _build("Watch", request, {"as_of": as_of, "lifecycle_events": lifecycle_events or None})
         deadline = None if timeout is None else time.monotonic() + timeout
         request_id = self._connection.start_request(method_path("Watch"), message.SerializeToString(),
                                                     token=self.token, timeout=timeout)

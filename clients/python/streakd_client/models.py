@@ -22,7 +22,8 @@ __all__ = [
     "BatchResult", "Completion", "CompletionResult", "DayDetail", "DayRecord", "DeletedHabit", "Export",
     "ExportPage", "ExportedHabit", "Habit", "Heatmap", "HeatmapCell", "HeatmapResult", "HeatmapWeek", "ImportHabit",
     "ImportRecordError", "ImportResult", "LegendEntry", "MonthDay", "MonthLabel", "MonthPage", "Pong", "RestPeriod",
-    "RestPeriodResult", "ScheduleEntry", "ServerInfo", "Settings", "Skip", "Streak", "WatchEvent", "Weekday",
+    "RestPeriodResult", "ScheduleEntry", "ServerInfo", "Settings", "Skip", "Streak", "WatchEvent", "WatchEventKind",
+    "Weekday",
     "WeekdayChart", "WeekdayCount", "WeekdaySeries",
 ]
 
@@ -516,16 +517,39 @@ class HeatmapResult:
         return cls(Heatmap.from_pb(message.heatmap), Streak.from_pb(message.streak))
 
 
+class WatchEventKind(enum.IntEnum):
+    """What a Watch event says. Kinds other than DAY_CHANGED come only to a stream opened with
+    `lifecycle_events=True`."""
+
+    DAY_CHANGED = 0
+    """`day` changed: replace that day's record."""
+    SUBSCRIBED = 1
+    """The stream's first event: every change committed after it comes as an event; read the state now."""
+    DAY_STARTED = 2
+    """The user's day began (streams without `as_of`): `day` is the new today."""
+    SETTINGS_CHANGED = 3
+    """The user's settings changed: re-read what you show."""
+
+
 @dataclass(frozen=True)
 class WatchEvent:
-    """One Watch event: a day whose completions changed, and the streak after it."""
+    """One Watch event: a day whose record changed, and the streak after it (`kind` DAY_CHANGED);
+    on a stream opened with `lifecycle_events=True` also SUBSCRIBED, DAY_STARTED and
+    SETTINGS_CHANGED events. `day` is None for SUBSCRIBED and SETTINGS_CHANGED, set otherwise.
+    `kind` is a plain `int` for a kind this version does not know."""
 
-    day: DayRecord
+    day: DayRecord | None
     streak: Streak
+    kind: WatchEventKind | int = WatchEventKind.DAY_CHANGED
 
     @classmethod
     def from_pb(cls, message: service_pb2.WatchEvent) -> "WatchEvent":
-        return cls(DayRecord.from_pb(message.day), Streak.from_pb(message.streak))
+        try:
+            kind: WatchEventKind | int = WatchEventKind(message.kind)
+        except ValueError:
+            kind = int(message.kind)
+        day = DayRecord.from_pb(message.day) if message.HasField("day") else None
+        return cls(day, Streak.from_pb(message.streak), kind)
 
 
 # -- your data: delete, export, import ---------------------------------------------------------

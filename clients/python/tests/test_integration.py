@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from streakd_client import (Client, Completion, Habit, RestPeriod, StatusCode, StreakError, Weekday, framing,
-                            method_path, service_pb2, types_pb2)
+from streakd_client import (Client, Completion, Habit, RestPeriod, StatusCode, StreakError, WatchEventKind, Weekday,
+                            framing, method_path, service_pb2, types_pb2)
 from streakd_client.framing import FrameKind
 from streakd_process import connected, expect_error, running_streakd
 
@@ -404,6 +404,24 @@ def _open_watch(client, habit, stream, first_day=1):
         if event is not None:
             return event
     raise AssertionError("no WatchEvent after 10 completions")
+
+
+def test_watch_lifecycle_events(server, client):
+    habit = client.create_habit("Read", created_on="2024-01-01").id
+    with Client(server.host, server.port, token=server.token, timeout=10) as watcher:
+        stream = watcher.watch(as_of="2024-03-10", lifecycle_events=True)
+        subscribed = stream.read(timeout=10)
+        assert subscribed is not None and subscribed.kind is WatchEventKind.SUBSCRIBED
+        assert subscribed.day is None and subscribed.streak.as_of == day(2024, 3, 10)
+        # The stream is registered: the next write's event comes without retrying.
+        client.record_completion(habit, "2024-03-10")
+        changed = stream.read(timeout=10)
+        assert changed.kind is WatchEventKind.DAY_CHANGED and changed.day.date == day(2024, 3, 10)
+        client.update_settings(min_percent=50)
+        settings = stream.read(timeout=10)
+        assert settings.kind is WatchEventKind.SETTINGS_CHANGED and settings.day is None
+        assert settings.streak == client.get_streak(as_of="2024-03-10")
+        stream.cancel()
 
 
 def test_watch_events_per_changed_day_only(server, client):

@@ -326,6 +326,27 @@ def test_every_date_argument_takes_a_datetime_date(client, server, name, call, r
         assert field(sent(server, rpc)) == pbd(2024, 3, 5), f"{name} with {form!r}"
 
 
+def test_watch_lifecycle_events_flag(client, server):
+    list(client.watch())
+    assert not sent(server, "Watch").lifecycle_events
+    list(client.watch(lifecycle_events=True))
+    assert sent(server, "Watch").lifecycle_events
+
+
+@pytest.mark.parametrize("kind,expected", [
+    (S.WatchEvent.DAY_CHANGED, streakd_client.WatchEventKind.DAY_CHANGED),
+    (S.WatchEvent.SUBSCRIBED, streakd_client.WatchEventKind.SUBSCRIBED),
+    (S.WatchEvent.DAY_STARTED, streakd_client.WatchEventKind.DAY_STARTED),
+    (S.WatchEvent.SETTINGS_CHANGED, streakd_client.WatchEventKind.SETTINGS_CHANGED),
+    (9, 9),  # a kind this version does not know stays a number
+])
+def test_watch_event_kind(kind, expected):
+    with_day = models.WatchEvent.from_pb(S.WatchEvent(day=DAY_RECORD, streak=STREAK, kind=kind))
+    assert with_day.kind == expected and with_day.day is not None and with_day.day.date == DAY
+    without_day = models.WatchEvent.from_pb(S.WatchEvent(streak=STREAK, kind=kind))
+    assert without_day.kind == expected and without_day.day is None
+
+
 def test_the_table_names_every_date_parameter():
     """Every parameter annotated DateLike (or a collection of them) appears in DATE_ARGUMENTS."""
     covered = {name.split(".")[0] + "." + name.split(".")[1] if "." in name else name for name, *_ in DATE_ARGUMENTS}

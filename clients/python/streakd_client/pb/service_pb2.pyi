@@ -1,5 +1,6 @@
 from . import types_pb2 as _types_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
@@ -573,15 +574,25 @@ class UpdateSettingsResponse(_message.Message):
     def __init__(self, settings: _Optional[_Union[_types_pb2.Settings, _Mapping]] = ...) -> None: ...
 
 class WatchEvent(_message.Message):
-    __slots__ = ["day", "streak"]
+    __slots__ = ["day", "kind", "streak"]
+    class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = []
+    DAY_CHANGED: WatchEvent.Kind
     DAY_FIELD_NUMBER: _ClassVar[int]
+    DAY_STARTED: WatchEvent.Kind
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_CHANGED: WatchEvent.Kind
     STREAK_FIELD_NUMBER: _ClassVar[int]
+    SUBSCRIBED: WatchEvent.Kind
     day: _types_pb2.DayRecord
+    kind: WatchEvent.Kind
     streak: _types_pb2.StreakSummary
-    def __init__(self, day: _Optional[_Union[_types_pb2.DayRecord, _Mapping]] = ..., streak: _Optional[_Union[_types_pb2.StreakSummary, _Mapping]] = ...) -> None: ...
+    def __init__(self, day: _Optional[_Union[_types_pb2.DayRecord, _Mapping]] = ..., streak: _Optional[_Union[_types_pb2.StreakSummary, _Mapping]] = ..., kind: _Optional[_Union[WatchEvent.Kind, str]] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
-    __slots__ = ["as_of"]
+    __slots__ = ["as_of", "lifecycle_events"]
     AS_OF_FIELD_NUMBER: _ClassVar[int]
+    LIFECYCLE_EVENTS_FIELD_NUMBER: _ClassVar[int]
     as_of: _types_pb2.Date
-    def __init__(self, as_of: _Optional[_Union[_types_pb2.Date, _Mapping]] = ...) -> None: ...
+    lifecycle_events: bool
+    def __init__(self, as_of: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., lifecycle_events: bool = ...) -> None: ...

@@ -5461,7 +5461,7 @@ const ProtobufCMessageDescriptor streak__v1__remove_rest_period_response__descri
   (ProtobufCMessageInit) streak__v1__remove_rest_period_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__watch_request__field_descriptors[1] =
+static const ProtobufCFieldDescriptor streak__v1__watch_request__field_descriptors[2] =
 {
   {
     "as_of",
@@ -5475,14 +5475,27 @@ static const ProtobufCFieldDescriptor streak__v1__watch_request__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "lifecycle_events",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__WatchRequest, lifecycle_events),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__watch_request__field_indices_by_name[] = {
   0,   /* field[0] = as_of */
+  1,   /* field[1] = lifecycle_events */
 };
 static const ProtobufCIntRange streak__v1__watch_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor streak__v1__watch_request__descriptor =
 {
@@ -5492,14 +5505,46 @@ const ProtobufCMessageDescriptor streak__v1__watch_request__descriptor =
   "Streak__V1__WatchRequest",
   "streak.v1",
   sizeof(Streak__V1__WatchRequest),
-  1,
+  2,
   streak__v1__watch_request__field_descriptors,
   streak__v1__watch_request__field_indices_by_name,
   1,  streak__v1__watch_request__number_ranges,
   (ProtobufCMessageInit) streak__v1__watch_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__watch_event__field_descriptors[2] =
+static const ProtobufCEnumValue streak__v1__watch_event__kind__enum_values_by_number[4] =
+{
+  { "DAY_CHANGED", "STREAK__V1__WATCH_EVENT__KIND__DAY_CHANGED", 0 },
+  { "SUBSCRIBED", "STREAK__V1__WATCH_EVENT__KIND__SUBSCRIBED", 1 },
+  { "DAY_STARTED", "STREAK__V1__WATCH_EVENT__KIND__DAY_STARTED", 2 },
+  { "SETTINGS_CHANGED", "STREAK__V1__WATCH_EVENT__KIND__SETTINGS_CHANGED", 3 },
+};
+static const ProtobufCIntRange streak__v1__watch_event__kind__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex streak__v1__watch_event__kind__enum_values_by_name[4] =
+{
+  { "DAY_CHANGED", 0 },
+  { "DAY_STARTED", 2 },
+  { "SETTINGS_CHANGED", 3 },
+  { "SUBSCRIBED", 1 },
+};
+const ProtobufCEnumDescriptor streak__v1__watch_event__kind__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "streak.v1.WatchEvent.Kind",
+  "Kind",
+  "Streak__V1__WatchEvent__Kind",
+  "streak.v1",
+  4,
+  streak__v1__watch_event__kind__enum_values_by_number,
+  4,
+  streak__v1__watch_event__kind__enum_values_by_name,
+  1,
+  streak__v1__watch_event__kind__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCFieldDescriptor streak__v1__watch_event__field_descriptors[3] =
 {
   {
     "day",
@@ -5525,15 +5570,28 @@ static const ProtobufCFieldDescriptor streak__v1__watch_event__field_descriptors
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "kind",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__WatchEvent, kind),
+    &streak__v1__watch_event__kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__watch_event__field_indices_by_name[] = {
   0,   /* field[0] = day */
+  2,   /* field[2] = kind */
   1,   /* field[1] = streak */
 };
 static const ProtobufCIntRange streak__v1__watch_event__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor streak__v1__watch_event__descriptor =
 {
@@ -5543,7 +5601,7 @@ const ProtobufCMessageDescriptor streak__v1__watch_event__descriptor =
   "Streak__V1__WatchEvent",
   "streak.v1",
   sizeof(Streak__V1__WatchEvent),
-  2,
+  3,
   streak__v1__watch_event__field_descriptors,
   streak__v1__watch_event__field_indices_by_name,
   1,  streak__v1__watch_event__number_ranges,

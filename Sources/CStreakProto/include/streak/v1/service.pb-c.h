@@ -79,6 +79,28 @@ typedef struct Streak__V1__GetServerInfoResponse Streak__V1__GetServerInfoRespon
 
 /* --- enums --- */
 
+/*
+ * What the event says. Kinds other than DAY_CHANGED go only to streams with lifecycle_events.
+ */
+typedef enum _Streak__V1__WatchEvent__Kind {
+  /*
+   * `day` changed: replace that day's record; `streak` after the change
+   */
+  STREAK__V1__WATCH_EVENT__KIND__DAY_CHANGED = 0,
+  /*
+   * the first message: every change committed after it comes as an event; no `day`
+   */
+  STREAK__V1__WATCH_EVENT__KIND__SUBSCRIBED = 1,
+  /*
+   * the user's day began (streams without as_of): `day` is the new today
+   */
+  STREAK__V1__WATCH_EVENT__KIND__DAY_STARTED = 2,
+  /*
+   * the user's settings changed: re-read what is shown; no `day`
+   */
+  STREAK__V1__WATCH_EVENT__KIND__SETTINGS_CHANGED = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(STREAK__V1__WATCH_EVENT__KIND)
+} Streak__V1__WatchEvent__Kind;
 
 /* --- messages --- */
 
@@ -902,21 +924,36 @@ struct  Streak__V1__WatchRequest
    * for the streaks pushed; absent: today at each event
    */
   Streak__V1__Date *as_of;
+  /*
+   * Opt in to the events of kinds other than DAY_CHANGED (SUBSCRIBED first, then DAY_STARTED and
+   * SETTINGS_CHANGED as they happen). false: only DAY_CHANGED events, as before this field existed.
+   */
+  protobuf_c_boolean lifecycle_events;
 };
 #define STREAK__V1__WATCH_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__watch_request__descriptor) \
-    , NULL }
+    , NULL, 0 }
 
 
 struct  Streak__V1__WatchEvent
 {
   ProtobufCMessage base;
+  /*
+   * DAY_CHANGED and DAY_STARTED only
+   */
   Streak__V1__DayRecord *day;
+  /*
+   * as of the stream's as_of (absent as_of: today at the event)
+   */
   Streak__V1__StreakSummary *streak;
+  /*
+   * DAY_CHANGED (0) on streams without lifecycle_events
+   */
+  Streak__V1__WatchEvent__Kind kind;
 };
 #define STREAK__V1__WATCH_EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__watch_event__descriptor) \
-    , NULL, NULL }
+    , NULL, NULL, STREAK__V1__WATCH_EVENT__KIND__DAY_CHANGED }
 
 
 struct  Streak__V1__BuildMonthLabelsRequest
@@ -2783,6 +2820,7 @@ extern const ProtobufCMessageDescriptor streak__v1__remove_rest_period_request__
 extern const ProtobufCMessageDescriptor streak__v1__remove_rest_period_response__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__watch_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__watch_event__descriptor;
+extern const ProtobufCEnumDescriptor    streak__v1__watch_event__kind__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__build_month_labels_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__build_month_labels_response__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__build_heatmap_request__descriptor;

@@ -18,20 +18,8 @@ struct StalledServerTests {
     /// and must not hold the threads that the application's other tasks run on.
     @Test(.timeLimit(.minutes(2)))
     func callsEndAtTheirDeadlinesAndOtherTasksStillRun() async throws {
-        let listener = DroppableListener(try SilentListener())
-        // A call that blocked its thread in the socket would stay blocked until the connection
-        // breaks: closing the listener later resets it, so that the test fails instead of hanging.
-        // The bounds below are that moment, not a speed: the whole test suite shares the
-        // cooperative pool, and other tests' blocking work may hold it for seconds.
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.dropAfter) { listener.drop() }
+        let (listener, connection) = try await Self.connectToSilentListener()
         defer { listener.drop() }
-        let connection = try await StreakConnection.connect(
-            ClientConfiguration(
-                server: ServerAddress(host: "127.0.0.1", port: listener.port),
-                token: "stk_test",
-                defaultDeadline: nil
-            )
-        )
         defer { connection.close() }
         // 48 calls of 256 KiB each: more than the buffers of both sockets hold (a few MiB).
         let request = WireCreateHabitRequest(name: String(repeating: "x", count: 256 << 10))
@@ -65,16 +53,8 @@ struct StalledServerTests {
     /// `close()` ends the calls whose frames wait behind a write the server does not take.
     @Test(.timeLimit(.minutes(2)))
     func closeEndsCallsWaitingToBeSent() async throws {
-        let listener = DroppableListener(try SilentListener())
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.dropAfter) { listener.drop() }
+        let (listener, connection) = try await Self.connectToSilentListener()
         defer { listener.drop() }
-        let connection = try await StreakConnection.connect(
-            ClientConfiguration(
-                server: ServerAddress(host: "127.0.0.1", port: listener.port),
-                token: "stk_test",
-                defaultDeadline: nil
-            )
-        )
         let request = WireCreateHabitRequest(name: String(repeating: "x", count: 256 << 10))
         let start = ContinuousClock.now
         let codes = await withTaskGroup(of: Status.Code?.self) { group in
@@ -93,6 +73,29 @@ struct StalledServerTests {
         #expect(ContinuousClock.now - start < Self.bound)
     }
 
+    /// A connection to a listener that never reads. A call that blocked its thread in the socket
+    /// would stay blocked until the connection breaks: the listener is dropped after `dropAfter`,
+    /// which resets it, so that a test fails instead of hanging. The tests' bounds are that
+    /// moment, not a speed: the whole suite shares the cooperative pool, and other tests'
+    /// blocking work may hold it for seconds.
+    static func connectToSilentListener() async throws -> (DroppableListener, StreakConnection) {
+        let listener = DroppableListener(try SilentListener())
+        DispatchQueue.global().asyncAfter(deadline: .now() + dropAfter) { listener.drop() }
+        do {
+            let connection = try await StreakConnection.connect(
+                ClientConfiguration(
+                    server: ServerAddress(host: "127.0.0.1", port: listener.port),
+                    token: "stk_test",
+                    defaultDeadline: nil
+                )
+            )
+            return (listener, connection)
+        } catch {
+            listener.drop()
+            throw error
+        }
+    }
+
     /// Calls CreateHabit; the error's code, nil when it was answered.
     static func code(
         of connection: StreakConnection,
@@ -109,7 +112,7 @@ struct StalledServerTests {
 }
 
 /// A `SilentListener` that can be closed from any thread, once.
-private final class DroppableListener: Sendable {
+final class DroppableListener: Sendable {
     let port: Int
     private let listener: Mutex<SilentListener?>
 

@@ -18,7 +18,7 @@ struct LibraryTests {
         )
     }
 
-    @Test func habitsCompletionsAndStreak() async throws {
+    @Test(.ownThreads) func habitsCompletionsAndStreak() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
         let client = client(server)
@@ -52,7 +52,7 @@ struct LibraryTests {
         }
     }
 
-    @Test func manyConcurrentCallsShareOneConnection() async throws {
+    @Test(.ownThreads) func manyConcurrentCallsShareOneConnection() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
         let client = client(server)
@@ -73,7 +73,7 @@ struct LibraryTests {
         #expect(try await client.connection() === connection)
     }
 
-    @Test func watchDeliversChanges() async throws {
+    @Test(.ownThreads) func watchDeliversChanges() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
         let watcher = client(server)
@@ -106,7 +106,7 @@ struct LibraryTests {
         #expect(event?.streak != nil)
     }
 
-    @Test func wrongTokenIsUnauthenticated() async throws {
+    @Test(.ownThreads) func wrongTokenIsUnauthenticated() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
         let client = client(server, token: "stk_" + String(repeating: "a", count: 64))

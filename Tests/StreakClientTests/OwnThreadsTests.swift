@@ -15,6 +15,9 @@ struct OwnThreadsTests {
             return await group.reduce(true) { $0 && $1 }
         }
         #expect(grouped, "a task group's tasks")
+        // An unstructured task does not inherit the preference: it names the executor itself.
+        #expect(await !Task { TestThreads.runsTheCurrentThread }.value)
+        #expect(await Task(executorPreference: TestThreads.shared) { TestThreads.runsTheCurrentThread }.value)
     }
 
     @Test func withoutTheTraitATestRunsOnThePool() async {

@@ -175,7 +175,7 @@ struct WatchReconnectTests {
             reconnect: Self.policy
         ) { lost.append($0) }
         let received = Recorder<CivilDate>()
-        let reader = Task {
+        let reader = Task(executorPreference: TestThreads.shared) {
             for try await event in events {
                 if let date = event.day?.date { received.append(date) }
             }

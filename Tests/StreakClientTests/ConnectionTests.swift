@@ -56,7 +56,8 @@ struct ConnectionTests {
         defer { server.stop() }
         let client = client(port: server.port)
         defer { client.close() }
-        let task = Task(executorPreference: TestThreads.shared) { () async throws(StreakClientError) -> WireGetStreakResponse in
+        let task = Task(executorPreference: TestThreads.shared) {
+            () async throws(StreakClientError) -> WireGetStreakResponse in
             try await client.call(.getStreak, WireGetStreakRequest())
         }
         for _ in 0..<1000 where server.frames.isEmpty {  // up to 10 s: CI runs many tests at once

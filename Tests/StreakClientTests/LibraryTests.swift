@@ -85,7 +85,8 @@ struct LibraryTests {
         let habit = try await writer.createHabit(name: "Meditate", createdOn: Self.date("2024-01-01"))
         let events = try await watcher.watch(WireWatchRequest(asOf: Self.date("2024-02-01")))
         let received = Flag()
-        let task = Task(executorPreference: TestThreads.shared) { () async throws(StreakClientError) -> WireWatchEvent? in
+        let task = Task(executorPreference: TestThreads.shared) {
+            () async throws(StreakClientError) -> WireWatchEvent? in
             for try await event in events {
                 received.set()
                 return event

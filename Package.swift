@@ -137,7 +137,7 @@ let targets: [Target] = [
     // The transport in-process with an echo handler over real loopback sockets, and its parts alone.
     .testTarget(
         name: "StreakTransportTests",
-        dependencies: ["StreakTransport", "StreakFraming", "StreakCore", logging],
+        dependencies: ["StreakTransport", "StreakFraming", "StreakCore", "StreakTestSupport", logging],
         swiftSettings: swiftSettings
     ),
 

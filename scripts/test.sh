@@ -34,7 +34,12 @@ echo "$STREAKD_TEST_POSTGRES_URL"
 
 step "swift tests"
 # Bounded: a test that hangs fails the run instead of holding CI for its whole budget.
-timeout --kill-after=10 1200 swift test --skip-build || {
+# At most one test per core at a time. Most tests are synchronous: each holds a thread of Swift's
+# cooperative pool (one per core) while it waits for a server, and the runner would otherwise
+# start every test at once, so that an async test that suspended resumed only after hundreds of
+# others (one waited 324 s and found its connection closed as idle). The async tests also run on
+# threads of their own (`.ownThreads` in Tests/StreakTestSupport/OwnThreads.swift).
+timeout --kill-after=10 1200 swift test --skip-build --experimental-maximum-parallelization-width "$(nproc)" || {
     status=$?
     [ "$status" = 124 ] && echo "swift tests did not finish within 20 minutes" >&2
     exit "$status"

@@ -192,14 +192,15 @@ struct CalendarCommand: AsyncParsableCommand {
                     request.month = Int32(month)
                     pages.append(try await context.client.monthPage(request))
                 }
-                let veryShort = try await veryShortSymbols(pages.first, context: context)
+                let locale = try await localeProfile(context: context)
                 try context.emit(
                     json: .object([("year", .int(Int64(year))), ("months", .array(pages.map(WireJSON.monthPage)))]),
                     text: YearRenderer.render(
                         year: year,
                         pages: pages,
                         style: context.style,
-                        veryShortSymbols: veryShort
+                        veryShortSymbols: veryShortSymbols(pages.first, in: locale),
+                        monthSymbols: locale?.monthSymbols
                     )
                 )
             case .month(let year, let month):
@@ -208,7 +209,7 @@ struct CalendarCommand: AsyncParsableCommand {
                 fallthrough
             case nil:
                 let page = try await context.client.monthPage(request)
-                let veryShort = try await veryShortSymbols(page, context: context)
+                let veryShort = veryShortSymbols(page, in: try await localeProfile(context: context))
                 try context.emit(
                     json: WireJSON.monthPage(page),
                     text: MonthPageRenderer.render(page, style: context.style, veryShortSymbols: veryShort)
@@ -219,12 +220,16 @@ struct CalendarCommand: AsyncParsableCommand {
 
     /// The page's weekdays' very short names in the user's locale (the one the server names them
     /// in), for the narrowest header; nil in JSON, or when this machine does not know the locale.
-    private func veryShortSymbols(_ page: WireMonthPage?, context: CommandContext) async throws -> [String]? {
-        guard let page, !context.json else { return nil }
+    /// The user's locale as this machine's ICU knows it, for drawing text (nil for JSON output,
+    /// or when ICU here does not know the locale: the server's words are drawn as they are).
+    private func localeProfile(context: CommandContext) async throws -> LocaleProfile? {
+        guard !context.json else { return nil }
         let settings = try await context.settings()
-        guard let locale = try? LocaleProfile.named(settings.locale.isEmpty ? "en_US" : settings.locale) else {
-            return nil
-        }
+        return try? LocaleProfile.named(settings.locale.isEmpty ? "en_US" : settings.locale)
+    }
+
+    private func veryShortSymbols(_ page: WireMonthPage?, in locale: LocaleProfile?) -> [String]? {
+        guard let page, let locale else { return nil }
         return WeekdayHeader.veryShortSymbols(matching: page.weekdaySymbols, in: locale)
     }
 }

@@ -151,4 +151,37 @@ struct LocalizedRenderingTests {
         let rows = year.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(rows[3].hasPrefix("Jumapil Jumatat Jumanne Jumatan Alhamis Ijumaa  Jumamos   Jumapil"))
     }
+
+    @Test(
+        "a year's pages are titled by the month alone: the locale's name, or the title without a plain trailing year",
+        arguments: [
+            ("en_US", "January 2024", "January", "January"),
+            ("vi_VN", "tháng 1 năm 2024", "tháng 1", "tháng 1 năm 2024"),
+            ("ja_JP", "2024年1月", "1月", "2024年1月"),
+            ("ru_RU", "январь 2024 г.", "январь", "январь 2024 г."),
+            ("de_DE", "Januar 2024", "Januar", "Januar"),
+        ]
+    )
+    func yearPageTitles(identifier: String, title: String, withNames: String, withoutNames: String) throws {
+        var page = WireMonthPage()
+        page.year = 2024
+        page.month = 1
+        page.title = title
+        page.weekdaySymbols = LocaleProfile.english.shortWeekdaySymbols
+        page.days = (0..<42).map { index in
+            var day = WireMonthDay()
+            day.day = Int32(index % 31 + 1)
+            day.inMonth = index < 31
+            return day
+        }
+        /// The first page's title: the third line of the year, after the year and a blank line.
+        func pageTitle(_ monthSymbols: [String]?) -> String {
+            let year = YearRenderer.render(year: 2024, pages: [page], style: .plain, monthSymbols: monthSymbols)
+            return year.split(separator: "\n", omittingEmptySubsequences: false)[2]
+                .trimmingCharacters(in: .whitespaces)
+        }
+        let names = try LocaleProfile.named(identifier).monthSymbols
+        #expect(pageTitle(names).lowercased() == withNames.lowercased())
+        #expect(pageTitle(nil) == withoutNames)
+    }
 }

@@ -10,7 +10,7 @@ struct BusyExecutorTests {
     /// An application whose tasks keep every thread of their executor busy for longer than the
     /// server's handshake timeout must still get a working connection: the preface is sent by the
     /// thread that connected, not by the task once it runs again.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.ownThreads, .timeLimit(.minutes(1)))
     func prefaceDoesNotWaitForTheCallersExecutor() async throws {
         let server = try ServerProcess.start(extraArguments: ["--handshake-timeout", "1"])
         defer { server.stop() }

@@ -21,7 +21,7 @@ struct ConnectionTests {
         )
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.ownThreads, .timeLimit(.minutes(1)))
     func deadlineIsSentAndEnforcedLocally() async throws {
         let server = try FakeServer { _, _, _ in }  // never answers
         defer { server.stop() }
@@ -51,12 +51,13 @@ struct ConnectionTests {
         #expect(!requests[0].contains { $0.key == "authorization" })  // Ping needs no token
     }
 
-    @Test func taskCancellationSendsCancel() async throws {
+    @Test(.ownThreads) func taskCancellationSendsCancel() async throws {
         let server = try FakeServer { _, _, _ in }
         defer { server.stop() }
         let client = client(port: server.port)
         defer { client.close() }
-        let task = Task { () async throws(StreakClientError) -> WireGetStreakResponse in
+        let task = Task(executorPreference: TestThreads.shared) {
+            () async throws(StreakClientError) -> WireGetStreakResponse in
             try await client.call(.getStreak, WireGetStreakRequest())
         }
         for _ in 0..<1000 where server.frames.isEmpty {  // up to 10 s: CI runs many tests at once
@@ -73,7 +74,7 @@ struct ConnectionTests {
         #expect(server.frames.contains { if case .cancel(let id) = $0 { id == 1 } else { false } })
     }
 
-    @Test func goAwayMovesNewRequestsToAFreshConnection() async throws {
+    @Test(.ownThreads) func goAwayMovesNewRequestsToAFreshConnection() async throws {
         // Connection 0 answers request 1, then sends GOAWAY(last 1) for request 2; connection 1 answers all.
         let server = try FakeServer { index, frame, peer in
             guard case .request(let id, _, _, _) = frame else { return }
@@ -94,7 +95,7 @@ struct ConnectionTests {
         #expect(server.connectionCount == 2)
     }
 
-    @Test func manyRequestsInFlightOnOneConnection() async throws {
+    @Test(.ownThreads) func manyRequestsInFlightOnOneConnection() async throws {
         // Answers in reverse order of arrival, in batches of 50, to prove matching by id.
         let pending = PendingIDs()
         let server = try FakeServer { _, frame, peer in
@@ -125,7 +126,7 @@ struct ConnectionTests {
         #expect(server.connectionCount == 1)
     }
 
-    @Test func connectionRefusedSaysHowToStartTheServer() async throws {
+    @Test(.ownThreads) func connectionRefusedSaysHowToStartTheServer() async throws {
         let reserved = try ReservedPort()  // bound, not listening: refused
         let port = reserved.port
         do {

@@ -18,7 +18,7 @@ struct LibraryTests {
         )
     }
 
-    @Test func habitsCompletionsAndStreak() async throws {
+    @Test(.ownThreads) func habitsCompletionsAndStreak() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
         let client = client(server)
@@ -52,7 +52,7 @@ struct LibraryTests {
         }
     }
 
-    @Test func manyConcurrentCallsShareOneConnection() async throws {
+    @Test(.ownThreads) func manyConcurrentCallsShareOneConnection() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
         let client = client(server)
@@ -73,7 +73,7 @@ struct LibraryTests {
         #expect(try await client.connection() === connection)
     }
 
-    @Test func watchDeliversChanges() async throws {
+    @Test(.ownThreads) func watchDeliversChanges() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
         let watcher = client(server)
@@ -85,7 +85,8 @@ struct LibraryTests {
         let habit = try await writer.createHabit(name: "Meditate", createdOn: Self.date("2024-01-01"))
         let events = try await watcher.watch(WireWatchRequest(asOf: Self.date("2024-02-01")))
         let received = Flag()
-        let task = Task { () async throws(StreakClientError) -> WireWatchEvent? in
+        let task = Task(executorPreference: TestThreads.shared) {
+            () async throws(StreakClientError) -> WireWatchEvent? in
             for try await event in events {
                 received.set()
                 return event
@@ -106,7 +107,7 @@ struct LibraryTests {
         #expect(event?.streak != nil)
     }
 
-    @Test func wrongTokenIsUnauthenticated() async throws {
+    @Test(.ownThreads) func wrongTokenIsUnauthenticated() async throws {
         let server = try ServerProcess.start()
         defer { server.stop() }
         let client = client(server, token: "stk_" + String(repeating: "a", count: 64))

@@ -61,7 +61,7 @@ struct NameCheckTests {
         }
     }
 
-    @Test func validNamesAreSentAndTheOthersRefusedUnsent() async throws {
+    @Test(.ownThreads) func validNamesAreSentAndTheOthersRefusedUnsent() async throws {
         let server = try answeringServer()
         defer { server.stop() }
         let client = client(server)

@@ -113,7 +113,7 @@ struct WatchReconnectStateMachineTests {
     /// The whole loop on a virtual clock: a server that ends every subscription at once makes
     /// the default policy give up after its ten attempts, having waited the backoffs in turn
     /// (and no wall time).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.ownThreads, .timeLimit(.minutes(1)))
     func watchGivesUpOnAVirtualClock() async throws {
         let server = try FakeServer { _, frame, peer in
             guard case .request(let id, _, _, _) = frame else { return }

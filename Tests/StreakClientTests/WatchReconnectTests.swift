@@ -51,7 +51,7 @@ struct WatchReconnectTests {
         case connectionDrop
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Loss.allCases)
+    @Test(.ownThreads, .timeLimit(.minutes(1)), arguments: Loss.allCases)
     func resubscribesOnAFreshConnection(loss: Loss) async throws {
         // Each connection sends one event (its index + 1); the first then loses the stream.
         let server = try FakeServer { index, frame, peer in
@@ -86,7 +86,7 @@ struct WatchReconnectTests {
         #expect(lost.values.allSatisfy { $0.code == .unavailable })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.ownThreads, .timeLimit(.minutes(1)))
     func givesUpAfterItsAttempts() async throws {
         let server = try FakeServer { _, frame, peer in
             guard case .request(let id, _, _, _) = frame else { return }
@@ -113,7 +113,7 @@ struct WatchReconnectTests {
         #expect(Self.watchRequests(server) == 4)  // the first subscription and three more
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.ownThreads, .timeLimit(.minutes(1)))
     func otherErrorsAndNeverEndTheWatch() async throws {
         let server = try FakeServer { _, frame, peer in
             guard case .request(let id, _, let metadata, _) = frame else { return }
@@ -138,7 +138,7 @@ struct WatchReconnectTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.ownThreads, .timeLimit(.minutes(1)))
     func closeStopsTheWatchInsteadOfReconnecting() async throws {
         let (requests, requestSeen) = AsyncStream<Void>.makeStream()
         let server = try FakeServer { _, _, _ in requestSeen.yield() }  // accepts the watch, sends nothing
@@ -161,7 +161,7 @@ struct WatchReconnectTests {
     }
 
     /// A real streakd stopped (SIGTERM) and started again on the same port and data directory.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.ownThreads, .timeLimit(.minutes(2)))
     func libraryWatchSurvivesARestart() async throws {
         let first = try ServerProcess.start()
         defer { first.stop() }
@@ -175,7 +175,7 @@ struct WatchReconnectTests {
             reconnect: Self.policy
         ) { lost.append($0) }
         let received = Recorder<CivilDate>()
-        let reader = Task {
+        let reader = Task(executorPreference: TestThreads.shared) {
             for try await event in events {
                 if let date = event.day?.date { received.append(date) }
             }

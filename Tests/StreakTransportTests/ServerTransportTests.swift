@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StreakFraming
+import StreakTestSupport
 import Testing
 
 @testable import StreakTransport
@@ -165,7 +166,7 @@ struct ServerTransportTests {
         #expect(ended.code == .cancelled)
     }
 
-    @Test("answered requests leave no timer behind, however long their deadline")
+    @Test("answered requests leave no timer behind, however long their deadline", .ownThreads)
     func answeredDeadlinesAreDropped() async throws {
         let server = try RunningTransport()
         let client = try server.client()

@@ -133,7 +133,7 @@ import Testing
         }
     }
 
-    @Test func theSwiftClientUnpacksForTheCaller() async throws {
+    @Test(.ownThreads) func theSwiftClientUnpacksForTheCaller() async throws {
         let harness = try ServerHarness()
         defer { harness.finish() }
         var random = SplitMix64(seed: 5)

@@ -53,7 +53,10 @@ struct TLSTests {
         }
     }
 
-    @Test("a verified connection works by host name and by address; requests and answers are unchanged inside TLS")
+    @Test(
+        "a verified connection works by host name and by address; requests and answers are unchanged inside TLS",
+        .ownThreads
+    )
     func verifiedConnection() async throws {
         let certificates = try Self.certificates.get()
         let (server, _, _) = try Self.start(certificates.server)
@@ -80,6 +83,7 @@ struct TLSTests {
 
     @Test(
         "a wrong host name, an expired certificate and an unknown CA each fail with the reason on the client and a log line on the server",
+        .ownThreads,
         arguments: [
             ("wrong-host", "certificate verify failed: hostname mismatch", "sslv3 alert bad certificate"),
             ("wrong-name", "certificate verify failed: hostname mismatch", "sslv3 alert bad certificate"),
@@ -127,7 +131,10 @@ struct TLSTests {
         #expect(server.process.isRunning)
     }
 
-    @Test("a plaintext client against the TLS port gets a GOAWAY that says TLS is required, and the server logs it")
+    @Test(
+        "a plaintext client against the TLS port gets a GOAWAY that says TLS is required, and the server logs it",
+        .ownThreads
+    )
     func plaintextClientAgainstTLSPort() async throws {
         let certificates = try Self.certificates.get()
         let (server, _, _) = try Self.start(certificates.server)
@@ -156,7 +163,7 @@ struct TLSTests {
         #expect(status.message.contains("requires TLS"))
     }
 
-    @Test("a TLS client against a plaintext port is told that the server does not serve TLS")
+    @Test("a TLS client against a plaintext port is told that the server does not serve TLS", .ownThreads)
     func tlsClientAgainstPlaintextPort() async throws {
         let certificates = try Self.certificates.get()
         let server = try ServerProcess.start()
@@ -242,7 +249,8 @@ struct TLSTests {
     }
 
     @Test(
-        "SIGHUP reloads the pair: an open connection goes on, new ones see the new certificate; a bad pair keeps the old one"
+        "SIGHUP reloads the pair: an open connection goes on, new ones see the new certificate; a bad pair keeps the old one",
+        .ownThreads
     )
     func reloadOnSIGHUP() async throws {
         let certificates = try Self.certificates.get()
@@ -427,7 +435,10 @@ struct TLSTests {
         #expect(!secure.log.contains("serving plaintext"), "\(secure.logTail)")
     }
 
-    @Test("large answers and pipelined requests cross TLS intact; SIGTERM shuts a TLS server down gracefully")
+    @Test(
+        "large answers and pipelined requests cross TLS intact; SIGTERM shuts a TLS server down gracefully",
+        .ownThreads
+    )
     func largeAnswersAndShutdown() async throws {
         let certificates = try Self.certificates.get()
         let (server, _, _) = try Self.start(certificates.server)

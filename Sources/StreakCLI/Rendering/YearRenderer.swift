@@ -6,16 +6,19 @@ public enum YearRenderer {
     static let gap = 3
 
     /// The year as text, each line ending in a newline; `pages` are its months in order, and
-    /// `veryShortSymbols` their weekdays' very short names, as for `MonthPageRenderer.render`.
+    /// `veryShortSymbols` their weekdays' very short names, as for `MonthPageRenderer.render`;
+    /// `monthSymbols` the locale's twelve standalone month names, January first, which title the
+    /// pages (without them a title loses its trailing year only).
     public static func render(
         year: Int,
         pages: [WireMonthPage],
         style: TerminalStyle,
-        veryShortSymbols: [String]? = nil
+        veryShortSymbols: [String]? = nil,
+        monthSymbols: [String]? = nil
     ) -> String {
         let drawn = pages.map { page in
             MonthPageRenderer.lines(
-                pageWithMonthTitle(page),
+                pageWithMonthTitle(page, monthSymbols: monthSymbols),
                 style: style,
                 trim: false,
                 veryShortSymbols: veryShortSymbols
@@ -45,12 +48,20 @@ public enum YearRenderer {
         return lines.map { $0 + "\n" }.joined()
     }
 
-    /// The page with its title reduced to the month (the year heads the whole picture), where the
-    /// title is the plain `<month name> <year>` form; a localized form (`2026年10月`) stays whole.
-    static func pageWithMonthTitle(_ page: WireMonthPage) -> WireMonthPage {
+    /// The page with its title reduced to the month (the year heads the whole picture): the
+    /// locale's month name when `monthSymbols` has it. Without them only a title of the plain
+    /// `<month name> <year>` form loses its year; any other (`2026年10月`, `tháng 1 năm 2024`,
+    /// where cutting the year would leave "tháng 1 năm", "January of") stays whole.
+    static func pageWithMonthTitle(_ page: WireMonthPage, monthSymbols: [String]? = nil) -> WireMonthPage {
         var page = page
+        if let monthSymbols, monthSymbols.count == 12, (1...12).contains(page.month) {
+            page.title = monthSymbols[Int(page.month) - 1]
+            return page
+        }
         let suffix = " \(page.year)"
-        if page.title.hasSuffix(suffix) { page.title = String(page.title.dropLast(suffix.count)) }
+        guard page.title.hasSuffix(suffix) else { return page }
+        let month = page.title.dropLast(suffix.count)
+        if !month.contains(" ") { page.title = String(month) }
         return page
     }
 }

@@ -430,9 +430,13 @@ class Client:
         (the protocol's names: `**{"from": ...}`), and returns the response message (protobuf).
 
         CreateHabit's and RenameHabit's `name` is checked first: a name the server would refuse
-        (blank, over 200 Unicode scalars, a control character) raises ValueError, unsent."""
+        (blank, over 200 Unicode scalars, a control character, a lone surrogate) raises ValueError, unsent."""
         if method in _STREAMING:
             raise ValueError(f"{method} is server-streaming: use watch() or export_data()")
+        if method in _NAMED and isinstance(fields.get("name"), str):
+            # Before the message is built: protobuf's own error for a name UTF-8 cannot encode
+            # (a lone surrogate) would not say what is wrong with it.
+            check_habit_name(fields["name"])
         message = _build(method, request, fields)
         if method in _NAMED:
             check_habit_name(cast(Any, message).name)  # refused here, before anything is sent

@@ -34,3 +34,7 @@ def check_habit_name(name: str) -> None:
         if unicodedata.category(char) == "Cc":
             raise ValueError(f"a habit name may not contain control characters "
                              f"(U+{ord(char):04X} at index {index})")
+        if unicodedata.category(char) == "Cs":
+            # A str may hold one (from "surrogateescape" decoding, say); UTF-8 cannot encode it.
+            raise ValueError(f"a habit name must be Unicode text: a lone surrogate "
+                             f"(U+{ord(char):04X} at index {index}) is not a character")

@@ -93,3 +93,11 @@ def test_an_invalid_name_is_refused_unsent(client, server, name, refused):
 def test_the_message_names_the_control_character(name, message):
     with pytest.raises(ValueError, match=message):
         check_habit_name(name)
+
+
+@pytest.mark.parametrize("name", ["Read\ud800", "\udfffRead", "Re\udc80ad"])
+def test_a_lone_surrogate_is_refused_unsent(client, server, name):
+    before = len(server.requests)
+    with pytest.raises(ValueError, match=r"lone surrogate \(U\+D[89A-F][0-9A-F]{2} at index \d\)"):
+        client.create_habit(name)
+    assert len(server.requests) == before

@@ -20,15 +20,31 @@ import Synchronization
 ///   be dropped (a Watch is open, or a write of its own is in flight) is read whole instead.
 /// - Notices for users not in memory are ignored: their next load reads the store.
 final class ChangeFollower: Sendable {
+    /// A user with notices to read.
+    ///
+    /// ```
+    /// queued ─round─▶ reading ─applied; more came meanwhile─▶ queued
+    ///   ▲                │ └──applied; nothing new─────────▶ (removed)
+    ///   │                └────something left unapplied────▶ retrying
+    ///   └────────────────── 1 ms later, or the next notice ──────┘
+    /// ```
     private struct Pending {
+        enum Phase {
+            /// Waits in `order` for a round.
+            case queued
+            /// Its read runs now; notices that arrive meanwhile gather in `change`.
+            case reading
+            /// Its read left days unapplied (a write of this server's own to them was in flight,
+            /// or the read failed for a user that could not be dropped): queued again a moment
+            /// later (`requeue`), or at once by the next notice.
+            case retrying
+        }
+
         /// What is still to read.
         var change: ChangedData
         /// When the oldest notice in `change` arrived (the meter's nanoseconds).
         var since: UInt64
-        /// Whether it waits in `order`.
-        var queued = false
-        /// Whether its read runs now.
-        var reading = false
+        var phase: Phase
     }
 
     private struct Contents {
@@ -111,13 +127,13 @@ final class ChangeFollower: Sendable {
             if var pending = contents.pending[id] {
                 if pending.change.isEmpty { pending.since = Self.clock() }
                 pending.change = pending.change.merged(with: change)
-                if !pending.queued && !pending.reading {
-                    pending.queued = true
+                if pending.phase == .retrying {
+                    pending.phase = .queued
                     contents.order.append(id)
                 }
                 contents.pending[id] = pending
             } else {
-                contents.pending[id] = Pending(change: change, since: Self.clock(), queued: true)
+                contents.pending[id] = Pending(change: change, since: Self.clock(), phase: .queued)
                 contents.order.append(id)
             }
             guard !contents.draining else { return false }
@@ -172,11 +188,10 @@ final class ChangeFollower: Sendable {
             while contents.next < contents.order.count && round.count < Self.roundSize {
                 let id = contents.order[contents.next]
                 contents.next += 1
-                guard var pending = contents.pending[id], pending.queued else { continue }
+                guard var pending = contents.pending[id], pending.phase == .queued else { continue }
                 round.append((id, pending.change, pending.since))
                 pending.change = ChangedData()
-                pending.queued = false
-                pending.reading = true
+                pending.phase = .reading
                 contents.pending[id] = pending
                 contents.reads += 1
             }
@@ -274,7 +289,6 @@ final class ChangeFollower: Sendable {
     private func finish(_ id: UserID, unapplied: ChangedData, since: UInt64) {
         let retry = contents.withLock { contents -> Bool in
             guard var pending = contents.pending[id] else { return false }
-            pending.reading = false
             if !unapplied.isEmpty {
                 pending.since = pending.change.isEmpty ? since : min(since, pending.since)
                 pending.change = pending.change.merged(with: unapplied)
@@ -283,12 +297,10 @@ final class ChangeFollower: Sendable {
                 contents.pending[id] = nil
                 return false
             }
+            pending.phase = unapplied.isEmpty ? .queued : .retrying
             contents.pending[id] = pending
-            guard unapplied.isEmpty else { return true }
-            pending.queued = true
-            contents.pending[id] = pending
-            contents.order.append(id)
-            return false
+            if pending.phase == .queued { contents.order.append(id) }
+            return pending.phase == .retrying
         }
         // A write of this server touches what was read: read again once it is likely through.
         if retry {
@@ -298,8 +310,8 @@ final class ChangeFollower: Sendable {
 
     private func requeue(_ id: UserID) {
         let start = contents.withLock { contents -> Bool in
-            guard var pending = contents.pending[id], !pending.queued, !pending.reading else { return false }
-            pending.queued = true
+            guard var pending = contents.pending[id], pending.phase == .retrying else { return false }
+            pending.phase = .queued
             contents.pending[id] = pending
             contents.order.append(id)
             guard !contents.draining else { return false }

@@ -99,25 +99,10 @@ extension StreakService {
     /// Sends one event of `kind` to each of `subscriptions` (call under the user's notification
     /// lock), with the streak as of each stream's `as_of`; DAY_STARTED carries today's day record.
     private func send(_ kind: WireWatchEvent.Kind, to subscriptions: [WatchRegistry.Subscription], of user: UserState) {
-        var encoded: [CivilDate?: [UInt8]] = [:]
-        for subscription in subscriptions {
-            let event: [UInt8]
-            if let cached = encoded[subscription.asOf] {
-                event = cached
-            } else {
-                let (summary, current) = user.currentStreak(asOf: subscription.asOf, now: now())
-                var message = WireWatchEvent(streak: WireStreakSummary(summary), kind: kind)
-                if kind == .dayStarted { message.day = WireDayRecord(current.data.dayRecord(on: current.today)) }
-                event = message.serializedBytes()
-                encoded[subscription.asOf] = event
-            }
-            if !subscription.responder.sendStreamMessage(
-                to: subscription.requestID,
-                generation: subscription.generation,
-                message: event
-            ) {
-                watchers.remove(user: user.id, token: subscription.token)
-            }
+        deliver(to: subscriptions, of: user) { streak, current in
+            var message = WireWatchEvent(streak: streak, kind: kind)
+            if kind == .dayStarted { message.day = WireDayRecord(current.data.dayRecord(on: current.today)) }
+            return [message.serializedBytes()]
         }
     }
 }

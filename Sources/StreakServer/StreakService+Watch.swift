@@ -54,33 +54,44 @@ extension StreakService {
     func notifyWatchers(_ user: UserState, days: [CivilDate]) {
         guard watchers.isWatched(user.id) else { return }
         user.withNotificationLock {
-            let subscriptions = watchers.subscriptions(of: user.id)
-            var encoded: [CivilDate?: [[UInt8]]] = [:]
-            for subscription in subscriptions {
-                let events: [[UInt8]]
-                if let cached = encoded[subscription.asOf] {
-                    events = cached
-                } else {
-                    // The summary is shared with the responses of the write.
-                    let (summary, current) = user.currentStreak(asOf: subscription.asOf, now: now())
-                    let streak = WireStreakSummary(summary)
-                    events = days.map { day in
-                        WireWatchEvent.with {
-                            $0.day = WireDayRecord(current.data.dayRecord(on: day))
-                            $0.streak = streak
-                        }.serializedBytes()
-                    }
-                    encoded[subscription.asOf] = events
+            deliver(to: watchers.subscriptions(of: user.id), of: user) { streak, current in
+                days.map { day in
+                    WireWatchEvent.with {
+                        $0.day = WireDayRecord(current.data.dayRecord(on: day))
+                        $0.streak = streak
+                    }.serializedBytes()
                 }
-                for event in events
-                where !subscription.responder.sendStreamMessage(
-                    to: subscription.requestID,
-                    generation: subscription.generation,
-                    message: event
-                ) {
-                    watchers.remove(user: user.id, token: subscription.token)
-                    break
-                }
+            }
+        }
+    }
+
+    /// Sends each of `subscriptions` the events `encode` makes (call under the user's notification
+    /// lock). They are made once for each `as_of` the streams asked for, from the streak as of it
+    /// (shared with the write's answers) and the user's data as they are now; a stream that is
+    /// gone, or ended because its client reads too slowly, is removed.
+    func deliver(
+        to subscriptions: [WatchRegistry.Subscription],
+        of user: UserState,
+        encode: (_ streak: WireStreakSummary, _ current: UserState.Snapshot) -> [[UInt8]]
+    ) {
+        var encoded: [CivilDate?: [[UInt8]]] = [:]
+        for subscription in subscriptions {
+            let events: [[UInt8]]
+            if let cached = encoded[subscription.asOf] {
+                events = cached
+            } else {
+                let (summary, current) = user.currentStreak(asOf: subscription.asOf, now: now())
+                events = encode(WireStreakSummary(summary), current)
+                encoded[subscription.asOf] = events
+            }
+            for event in events
+            where !subscription.responder.sendStreamMessage(
+                to: subscription.requestID,
+                generation: subscription.generation,
+                message: event
+            ) {
+                watchers.remove(user: user.id, token: subscription.token)
+                break
             }
         }
     }

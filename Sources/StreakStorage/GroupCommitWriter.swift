@@ -112,7 +112,29 @@ final class GroupCommitWriter: @unchecked Sendable {
     ) -> [Result<StoreWriteResult, StorageError>] {
         if let knownHabits, knownHabits.userCount > Self.knownHabitUsers { knownHabits.removeAll() }
         let habits = knownHabits ?? BatchHabits()
-        // PostgreSQL: the day locks, then the habits (read and locked), in the flight of BEGIN.
+        if let failure = begin(batch, habits: habits) { return batch.map { _ in .failure(failure) } }
+        var bulk = BulkRecords(connection.dialect.batchesStatements && !isolatingEvery ? batch : [])
+        switch applyWrites(batch, habits: habits, bulk: &bulk, isolatingEvery: isolatingEvery) {
+        case .rolledBack(let answers):
+            return isolatingEvery ? answers : commit(batch, isolatingEvery: true)
+        case .applied(let results):
+            return finish(batch, results: results, bulk: bulk)
+        }
+    }
+
+    /// What became of a batch's writes inside its transaction.
+    private enum Applied {
+        /// Every write ran, each one alone in failing: the transaction goes on to COMMIT.
+        case applied([Result<StoreWriteResult, StorageError>])
+        /// A failure took more than its own write with it, and the transaction was rolled back:
+        /// the batch runs again with every write in a savepoint of its own, or, when it already
+        /// did, these are its answers.
+        case rolledBack([Result<StoreWriteResult, StorageError>])
+    }
+
+    /// BEGIN, and on PostgreSQL the locks of the batch's days and its habits (read and locked),
+    /// in one flight. - Returns: the error that fails the whole batch, after rolling back.
+    private func begin(_ batch: [PendingWrite], habits: BatchHabits) -> StorageError? {
         let batches = connection.dialect.batchesStatements
         let locks = batches ? DayLocks.statement(for: batch) : nil
         let prefetch = batches ? habits.prefetch(for: batch, dialect: connection.dialect) : nil
@@ -122,11 +144,22 @@ final class GroupCommitWriter: @unchecked Sendable {
         do throws(StorageError) {
             if let failure = opening.failure { throw failure.error }
             if let prefetch, let rows = opening.rows.last { try habits.absorb(prefetch, rows: rows) }
+            return nil
         } catch {
             if opening.failure?.index != 0 { rollback() }
-            return batch.map { _ in .failure(error) }
+            return error
         }
-        var bulk = BulkRecords(connection.dialect.batchesStatements && !isolatingEvery ? batch : [])
+    }
+
+    /// Applies each write in its place: single records and removals on PostgreSQL are checked
+    /// here and deferred to the flight of COMMIT (`bulk`); a write that changes several rows (or
+    /// every write, `isolatingEvery`) runs in a savepoint.
+    private func applyWrites(
+        _ batch: [PendingWrite],
+        habits: BatchHabits,
+        bulk: inout BulkRecords,
+        isolatingEvery: Bool
+    ) -> Applied {
         var results: [Result<StoreWriteResult, StorageError>] = []
         results.reserveCapacity(batch.count)
         for (index, pending) in batch.enumerated() {
@@ -158,8 +191,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                     // every write in a savepoint of its own, else the batch fails, the failing
                     // write with its error and the others with one that may pass.
                     rollback()
-                    if !isolatingEvery { return commit(batch, isolatingEvery: true) }
-                    return batch.indices.map { $0 == index ? .failure(error) : .failure(Self.undoFailed) }
+                    return .rolledBack(batch.indices.map { $0 == index ? .failure(error) : .failure(Self.undoFailed) })
                 }
                 if connection.transactionAborted {
                     // The failure took the whole transaction with it (savepoint or not): the
@@ -167,12 +199,21 @@ final class GroupCommitWriter: @unchecked Sendable {
                     // savepoint of its own; when even that loses the transaction, nothing of
                     // the batch was kept.
                     rollback()
-                    if !isolatingEvery { return commit(batch, isolatingEvery: true) }
-                    return batch.map { _ in .failure(error) }
+                    return .rolledBack(batch.map { _ in .failure(error) })
                 }
                 results.append(.failure(error))
             }
         }
+        return .applied(results)
+    }
+
+    /// The deferred records and removals, the change log's row and COMMIT, in one flight.
+    /// - Returns: the batch's answers, each final only now.
+    private func finish(
+        _ batch: [PendingWrite],
+        results: [Result<StoreWriteResult, StorageError>],
+        bulk: BulkRecords
+    ) -> [Result<StoreWriteResult, StorageError>] {
         // PostgreSQL would answer COMMIT of an aborted transaction with a ROLLBACK.
         guard !connection.transactionAborted else {
             rollback()
@@ -186,10 +227,12 @@ final class GroupCommitWriter: @unchecked Sendable {
             // out, so the batch fails (UNAVAILABLE) and is not run again, which could apply it twice.
             let unknown = connection.outcomeUnknown
             rollback()
-            // A deferred write failed in the database and took the transaction with it.
+            // A deferred write failed in the database and took the transaction with it (there
+            // are none when every write is isolated).
             if failure.index < deferred.count, !unknown { return commit(batch, isolatingEvery: true) }
             return batch.map { _ in .failure(failure.error) }
         }
+        var results = results
         for (index, changed) in bulk.changed(by: Array(closing.rows.prefix(deferred.count))) {
             results[index] = .success(.completions(changed: [changed]))
         }

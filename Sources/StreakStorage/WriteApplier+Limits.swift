@@ -11,6 +11,28 @@ extension WriteApplier {
         return Int(rows.first?.first?.integer ?? 0)
     }
 
+    /// Adds a rest period, within the rest-period limit.
+    func addRestPeriod(_ period: RestPeriod, note: String) throws(StorageError) -> RestPeriodRecord {
+        try RestPeriodNote.validate(note)
+        let count = try restPeriodCount()
+        guard count < RestPeriodLimit.perUser else {
+            throw StorageError(.limitReached, RestPeriodLimit.reached(count: count))
+        }
+        return try insertRestPeriod(period, note: note)
+    }
+
+    /// Removes a rest period. - Returns: it as it was. - Throws: `.notFound` for an unknown id.
+    func removeRestPeriod(_ id: Int64) throws(StorageError) -> RestPeriodRecord {
+        let rows = try connection.query(
+            "SELECT id, from_day, to_day, note FROM rest_periods WHERE user_id = ? AND id = ?",
+            [.integer(user), .integer(id)]
+        )
+        guard let row = rows.first else { throw StorageError(.notFound, "no rest period with id \(id)") }
+        let record = try ScheduleRow.restPeriod(from: row)
+        try connection.query("DELETE FROM rest_periods WHERE user_id = ? AND id = ?", [.integer(user), .integer(id)])
+        return record
+    }
+
     /// Inserts a rest period of the user, without the checks of `addRestPeriod` (its note's and
     /// the rest-period limit's: the caller made them).
     func insertRestPeriod(_ period: RestPeriod, note: String) throws(StorageError) -> RestPeriodRecord {

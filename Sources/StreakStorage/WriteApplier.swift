@@ -10,129 +10,93 @@ struct WriteApplier {
     func apply(_ write: StoreWrite) throws(StorageError) -> StoreWriteResult {
         switch write {
         case .createHabit(let name, let createdOn, let schedule):
-            try HabitRow.validate(name: name)
-            let count = try habitCount()
-            guard count < HabitLimit.perUser else {
-                throw StorageError(.limitReached, HabitLimit.reached(count: count))
-            }
-            return .habit(try insertHabit(name: name, createdOn: createdOn, schedule: schedule))
+            .habit(try createHabit(name: name, createdOn: createdOn, schedule: schedule))
         case .setSchedule(let id, let weekdays, let from):
-            _ = try existingHabit(id)
-            try checkScheduleRoom(habitID: id, from: from)
-            try ScheduleRow.store(user: user, habitID: id, weekdays: weekdays, from: from, into: connection)
-            return .habit(try withSchedule(existingHabit(id)))
-        case .addRestPeriod(let period, let note):
-            try RestPeriodNote.validate(note)
-            let count = try restPeriodCount()
-            guard count < RestPeriodLimit.perUser else {
-                throw StorageError(.limitReached, RestPeriodLimit.reached(count: count))
-            }
-            return .restPeriod(try insertRestPeriod(period, note: note))
-        case .removeRestPeriod(let id):
-            let rows = try connection.query(
-                "SELECT id, from_day, to_day, note FROM rest_periods WHERE user_id = ? AND id = ?",
-                [.integer(user), .integer(id)]
-            )
-            guard let row = rows.first else { throw StorageError(.notFound, "no rest period with id \(id)") }
-            let record = try ScheduleRow.restPeriod(from: row)
-            try connection.query(
-                "DELETE FROM rest_periods WHERE user_id = ? AND id = ?",
-                [.integer(user), .integer(id)]
-            )
-            return .restPeriod(record)
+            .habit(try setSchedule(id, weekdays: weekdays, from: from))
         case .renameHabit(let id, let name):
-            try HabitRow.validate(name: name)
-            var habit = try existingHabit(id)
-            try connection.query(
-                "UPDATE habits SET name = ? WHERE user_id = ? AND id = ?",
-                [.text(name), .integer(user), .integer(id)]
-            )
-            habit.name = name
-            habits.remember(habit, of: user)
-            return .habit(try withSchedule(habit))
+            .habit(try renameHabit(id, to: name))
         case .archiveHabit(let id, let day):
-            var habit = try existingHabit(id)
-            if let archived = habit.archivedOn {
-                throw StorageError(.alreadyExists, "habit \(id) is already archived from \(archived)")
-            }
-            do {
-                try habit.archive(on: day)
-            } catch {
-                throw StorageError(.invalidArgument, error.message, cause: error)
-            }
-            try connection.query(
-                "UPDATE habits SET archived_on = ? WHERE user_id = ? AND id = ?",
-                [.integer(Int64(day.dayNumber)), .integer(user), .integer(id)]
-            )
-            habits.remember(habit, of: user)
-            return .habit(try withSchedule(habit))
-        case .completions(let changes):
-            var changed: [Bool] = []
-            changed.reserveCapacity(changes.count)
-            for change in changes {
-                var skipChanged = false
-                switch change {
-                case .record(let habitID, let date):
-                    try checkRecord(habitID: habitID, date: date)
-                    try connection.query(
-                        "INSERT INTO completions (user_id, habit_id, day) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                        [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
-                    )
-                case .remove(let habitID, let date):
-                    _ = try existingHabit(habitID)
-                    try connection.query(
-                        "DELETE FROM completions WHERE user_id = ? AND habit_id = ? AND day = ?",
-                        [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
-                    )
-                case .skip(let habitID, let date):
-                    try checkRecord(habitID: habitID, date: date)
-                    let key: [SQLValue] = [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
-                    try connection.query("DELETE FROM completions WHERE user_id = ? AND habit_id = ? AND day = ?", key)
-                    skipChanged = connection.changes == 1
-                    try connection.query(
-                        "INSERT INTO skips (user_id, habit_id, day) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                        key
-                    )
-                case .unskip(let habitID, let date):
-                    _ = try existingHabit(habitID)
-                    try connection.query(
-                        "DELETE FROM skips WHERE user_id = ? AND habit_id = ? AND day = ?",
-                        [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
-                    )
-                }
-                changed.append(skipChanged || connection.changes == 1)
-            }
-            return .completions(changed: changed)
-        case .changeSettings(let change):
-            let current = try SettingsRow.load(user: user, from: connection)
-            return try apply(.updateSettings(change.applied(to: current)))
-        case .updateSettings(let settings):
-            if let percent = settings.minPercent, let problem = StreakThreshold.problem(minPercent: percent) {
-                throw StorageError(.invalidArgument, problem)
-            }
-            try connection.query(
-                """
-                INSERT INTO settings (user_id, time_zone, locale, week_start, min_percent, day_start_minutes)
-                VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, locale = excluded.locale,
-                    week_start = excluded.week_start, min_percent = excluded.min_percent,
-                    day_start_minutes = excluded.day_start_minutes
-                """,
-                [
-                    .integer(user), .text(settings.timeZone), .text(settings.locale),
-                    .integer(Int64(settings.weekStart.rawValue)),
-                    settings.minPercent.map { .integer(Int64($0)) } ?? .null,
-                    .integer(Int64(settings.dayStart.minutes)),
-                ]
-            )
-            return .settings(settings)
-        case .deleteHabit(let id):
-            return try deleteHabit(id)
+            .habit(try archiveHabit(id, on: day))
         case .unarchiveHabit(let id):
-            return try unarchiveHabit(id)
+            .habit(try unarchiveHabit(id))
+        case .deleteHabit(let id):
+            try deleteHabit(id)
+        case .addRestPeriod(let period, let note):
+            .restPeriod(try addRestPeriod(period, note: note))
+        case .removeRestPeriod(let id):
+            .restPeriod(try removeRestPeriod(id))
+        case .completions(let changes):
+            .completions(changed: try applyDayChanges(changes))
+        case .changeSettings(let change):
+            .settings(try updateSettings(change.applied(to: SettingsRow.load(user: user, from: connection))))
+        case .updateSettings(let settings):
+            .settings(try updateSettings(settings))
         case .importData(let batch):
-            return .imported(try importData(batch))
+            .imported(try importData(batch))
         }
+    }
+
+    /// Records, removes, skips or unskips days. - Returns: for each change, whether it changed a row.
+    private func applyDayChanges(_ changes: [CompletionChange]) throws(StorageError) -> [Bool] {
+        var changed: [Bool] = []
+        changed.reserveCapacity(changes.count)
+        for change in changes {
+            var skipChanged = false
+            switch change {
+            case .record(let habitID, let date):
+                try checkRecord(habitID: habitID, date: date)
+                try connection.query(
+                    "INSERT INTO completions (user_id, habit_id, day) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                    [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
+                )
+            case .remove(let habitID, let date):
+                _ = try existingHabit(habitID)
+                try connection.query(
+                    "DELETE FROM completions WHERE user_id = ? AND habit_id = ? AND day = ?",
+                    [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
+                )
+            case .skip(let habitID, let date):
+                try checkRecord(habitID: habitID, date: date)
+                let key: [SQLValue] = [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
+                try connection.query("DELETE FROM completions WHERE user_id = ? AND habit_id = ? AND day = ?", key)
+                skipChanged = connection.changes == 1
+                try connection.query(
+                    "INSERT INTO skips (user_id, habit_id, day) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                    key
+                )
+            case .unskip(let habitID, let date):
+                _ = try existingHabit(habitID)
+                try connection.query(
+                    "DELETE FROM skips WHERE user_id = ? AND habit_id = ? AND day = ?",
+                    [.integer(user), .integer(habitID), .integer(Int64(date.dayNumber))]
+                )
+            }
+            changed.append(skipChanged || connection.changes == 1)
+        }
+        return changed
+    }
+
+    /// Stores the user's whole settings (a change was merged with the stored ones by the caller).
+    private func updateSettings(_ settings: UserSettings) throws(StorageError) -> UserSettings {
+        if let percent = settings.minPercent, let problem = StreakThreshold.problem(minPercent: percent) {
+            throw StorageError(.invalidArgument, problem)
+        }
+        try connection.query(
+            """
+            INSERT INTO settings (user_id, time_zone, locale, week_start, min_percent, day_start_minutes)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, locale = excluded.locale,
+                week_start = excluded.week_start, min_percent = excluded.min_percent,
+                day_start_minutes = excluded.day_start_minutes
+            """,
+            [
+                .integer(user), .text(settings.timeZone), .text(settings.locale),
+                .integer(Int64(settings.weekStart.rawValue)),
+                settings.minPercent.map { .integer(Int64($0)) } ?? .null,
+                .integer(Int64(settings.dayStart.minutes)),
+            ]
+        )
+        return settings
     }
 
     /// Inserts a new habit of the user, without the checks of `createHabit` (its name's and the

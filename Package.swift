@@ -209,7 +209,7 @@ let targets: [Target] = [
     // The built `streak` binary against a real streakd, with golden files.
     .testTarget(
         name: "StreakCommandTests",
-        dependencies: ["StreakFraming", "StreakTestSupport", "StreakCore", "StreakWire"],
+        dependencies: ["StreakFraming", "StreakTestSupport", "StreakCore", "StreakWire", "StreakPOSIX"],
         resources: [.copy("Golden")],
         swiftSettings: swiftSettings
     ),

@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// This machine's time zone as an IANA identifier: `TZ`, else the target of `/etc/localtime`,
-/// else `/etc/timezone`, else UTC.
+/// else `/etc/timezone`, else UTC. A source that names no IANA zone (a POSIX rule such as
+/// `JST-9`, an offset such as `GMT+5`) is passed over: `unnamedTZ` tells the caller.
 ///
 /// Foundation's `TimeZone.current` gives the same zone but not always its IANA name (a copied
 /// `/etc/localtime` becomes `GMT+01:00`-like names, which a server in another place cannot use),
@@ -29,7 +30,9 @@ public enum MachineTimeZone {
         let candidates = [
             tz.map(fromTZ), localtimeTarget.map(zoneName(inPath:)), timezoneFile.map { $0.trimmingWhitespace() },
         ]
-        for case let candidate? in candidates where known(candidate) {
+        // An offset name is skipped wherever it comes from: `GMT+5` is five hours behind UTC to
+        // the C library and five ahead to Foundation, so either reading would be wrong somewhere.
+        for case let candidate? in candidates where known(candidate) && !isOffset(candidate) {
             return candidate
         }
         return "UTC"

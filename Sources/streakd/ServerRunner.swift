@@ -68,13 +68,24 @@ final class ServerRunner: Sendable {
             )
         }
         let shared = store is PostgresStore
+        let machineZone = MachineTimeZone.identifier()
+        if let tz = MachineTimeZone.unnamedTZ() {
+            logger.notice(
+                "TZ names no IANA time zone: a local user this server creates gets the zone named by /etc/localtime or /etc/timezone (else UTC); set a user's own with `streak settings --time-zone ZONE`",
+                metadata: [
+                    "TZ": "\(tz)",
+                    "offset_now": "\(MachineTimeZone.offsetText(seconds: MachineTimeZone.currentOffset()))",
+                    "zone": "\(machineZone)",
+                ]
+            )
+        }
         // A shared database keeps its local user's token: another server's data directory may hold it.
         let tokenFile = dataDirectory.appendingPathComponent(LocalUser.tokenFileName).path
         if try LocalUser.ensure(
             store: store,
             dataDirectory: dataDirectory.path,
             reissue: !shared,
-            timeZone: MachineTimeZone.identifier()
+            timeZone: machineZone
         ) != nil {
             logger.notice(
                 "wrote a new token for the local user into the data directory",

@@ -16,6 +16,13 @@ struct MachineTimeZoneTests {
             ("Not/AZone", nil, "Pacific/Auckland\n", "Pacific/Auckland"),
             (nil, "/etc/some-copy", nil, "UTC"),
             (nil, nil, nil, "UTC"),
+            // A POSIX rule or an offset in TZ names no IANA zone: the next source's zone.
+            ("JST-9", "/usr/share/zoneinfo/Europe/Berlin", nil, "Europe/Berlin"),
+            ("GMT+5", "/usr/share/zoneinfo/Europe/Berlin", nil, "Europe/Berlin"),
+            ("UTC-03:00", nil, "Asia/Tokyo", "Asia/Tokyo"),
+            ("GMT+5", nil, nil, "UTC"),
+            ("GMT+0", nil, nil, "GMT+0"),
+            ("Etc/GMT+5", nil, nil, "Etc/GMT+5"),
         ] as [(String?, String?, String?, String)]
     )
     func resolves(tz: String?, localtime: String?, timezoneFile: String?, expected: String) {

@@ -1,4 +1,6 @@
 import Foundation
+import StreakCore
+import StreakPOSIX
 import StreakTestSupport
 import Testing
 
@@ -40,6 +42,24 @@ struct CLITimeZoneTests {
         #expect(local.stdout.contains("\"time_zone\": \"Asia/Tokyo\""), "\(local.stdout)")
         try? FileManager.default.removeItem(at: state)
         #expect(try CLIRunner.run(["streak"], environment: tokyo).stderr.isEmpty)
+    }
+
+    @Test(
+        "a server whose TZ names no IANA zone gives its new local user the machine's other zone setting and says so",
+        arguments: ["GMT+5", "JST-9"]
+    )
+    func serverWithPosixTZ(tz: String) throws {
+        let server = try ServerProcess.start(environment: ["TZ": tz])
+        defer { server.stop() }
+        let settings = try CLIRunner.run(
+            ["settings", "--json"],
+            environment: ["STREAKD_DATA_DIR": server.dataDirectory.path, "STREAK_SERVER": "127.0.0.1:\(server.port)"]
+        )
+        // Not `GMT+5`, which Foundation reads as five hours ahead of UTC and the C library behind.
+        let machine = MachineTimeZone.identifier(environment: [:])
+        let expected = Today.utcIdentifiers.contains(machine) ? "UTC" : machine
+        #expect(settings.stdout.contains("\"time_zone\": \"\(expected)\""), "\(settings.stdout)")
+        #expect(server.log.contains("TZ names no IANA time zone") && server.log.contains(tz), "\(server.logTail)")
     }
 
     @Test(

@@ -16,7 +16,7 @@ struct StalledServerTests {
     /// A server that accepts a connection and never reads from it (frozen, or behind a stalled
     /// proxy) fills the socket buffers; the calls after that must still end at their deadlines,
     /// and must not hold the threads that the application's other tasks run on.
-    @Test(.ownThreads, .timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(2)))
     func callsEndAtTheirDeadlinesAndOtherTasksStillRun() async throws {
         let (listener, connection) = try await Self.connectToSilentListener()
         defer { listener.drop() }
@@ -51,7 +51,7 @@ struct StalledServerTests {
     }
 
     /// `close()` ends the calls whose frames wait behind a write the server does not take.
-    @Test(.ownThreads, .timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(2)))
     func closeEndsCallsWaitingToBeSent() async throws {
         let (listener, connection) = try await Self.connectToSilentListener()
         defer { listener.drop() }

@@ -11,7 +11,9 @@ import Testing
 /// `TestThreads`, which nothing else uses, so an await costs what it costs on a quiet machine.
 ///
 /// Use it on async tests (and suites of them) only: a synchronous test moved off the pool no
-/// longer counts against its width, and the runner would start more of them at once.
+/// longer counts against its width, and the runner would start more of them at once. Not on a
+/// test whose subject is the pool itself (that a client's calls never block the threads other
+/// tasks need, `StalledServerTests`): on threads of their own it could no longer fail.
 public struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 

@@ -17,7 +17,7 @@ import Testing
 public struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
-    /// Every test case runs in the scope (without this the protocol's default provider is `Never`).
+    /// Every test case runs in the scope; the suite around them needs none.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         testCase == nil ? nil : self
     }

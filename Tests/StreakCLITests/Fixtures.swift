@@ -43,6 +43,23 @@ enum Fixtures {
         ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][month - 1]
     }
 
+    /// A page of a 31-day month whose first day is the first cell, with only its day numbers,
+    /// for the renderers' layout of titles and weekday names.
+    static func plainMonthPage(year: Int32, month: Int32, title: String, weekdaySymbols: [String]) -> WireMonthPage {
+        var page = WireMonthPage()
+        page.year = year
+        page.month = month
+        page.title = title
+        page.weekdaySymbols = weekdaySymbols
+        page.days = (0..<42).map { index in
+            var day = WireMonthDay()
+            day.day = Int32(index % 31 + 1)
+            day.inMonth = index < 31
+            return day
+        }
+        return page
+    }
+
     /// February 2024 with Monday first, today 2024-02-14, the 12th to the 14th highlighted.
     static var february2024: WireMonthPage {
         let first = date("2024-01-29")

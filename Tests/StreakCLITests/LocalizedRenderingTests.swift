@@ -129,17 +129,12 @@ struct LocalizedRenderingTests {
 
     @Test("a page whose names need three columns keeps its width; wider names widen every column")
     func pageWidths() throws {
-        var page = WireMonthPage()
-        page.year = 2024
-        page.month = 3
-        page.title = "março de 2024"
-        page.weekdaySymbols = ["dom.", "seg.", "ter.", "qua.", "qui.", "sex.", "sáb."]
-        page.days = (0..<42).map { index in
-            var day = WireMonthDay()
-            day.day = Int32(index % 31 + 1)
-            day.inMonth = index < 31
-            return day
-        }
+        var page = Fixtures.plainMonthPage(
+            year: 2024,
+            month: 3,
+            title: "março de 2024",
+            weekdaySymbols: ["dom.", "seg.", "ter.", "qua.", "qui.", "sex.", "sáb."]
+        )
         let lines = MonthPageRenderer.render(page, style: .plain).split(separator: "\n").map(String.init)
         #expect(lines[1] == "dom seg ter qua qui sex sáb")
         #expect(lines[2] == " 1   2   3   4   5   6   7")
@@ -163,17 +158,12 @@ struct LocalizedRenderingTests {
         ]
     )
     func yearPageTitles(identifier: String, title: String, withNames: String, withoutNames: String) throws {
-        var page = WireMonthPage()
-        page.year = 2024
-        page.month = 1
-        page.title = title
-        page.weekdaySymbols = LocaleProfile.english.shortWeekdaySymbols
-        page.days = (0..<42).map { index in
-            var day = WireMonthDay()
-            day.day = Int32(index % 31 + 1)
-            day.inMonth = index < 31
-            return day
-        }
+        let page = Fixtures.plainMonthPage(
+            year: 2024,
+            month: 1,
+            title: title,
+            weekdaySymbols: LocaleProfile.english.shortWeekdaySymbols
+        )
         /// The first page's title: the third line of the year, after the year and a blank line.
         func pageTitle(_ monthSymbols: [String]?) -> String {
             let year = YearRenderer.render(year: 2024, pages: [page], style: .plain, monthSymbols: monthSymbols)

@@ -165,17 +165,12 @@ struct WidthAwareRendererTests {
     }
 
     @Test func chineseWeekdayHeadersLineUpOverTheirDays() {
-        var page = WireMonthPage()
-        page.year = 2026
-        page.month = 10
-        page.title = "2026年10月"
-        page.weekdaySymbols = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"]
-        page.days = (0..<42).map { index in
-            var day = WireMonthDay()
-            day.day = Int32(index % 31 + 1)
-            day.inMonth = index < 31
-            return day
-        }
+        let page = Fixtures.plainMonthPage(
+            year: 2026,
+            month: 10,
+            title: "2026年10月",
+            weekdaySymbols: ["周一", "周二", "周三", "周四", "周五", "周六", "周日"]
+        )
         let lines = MonthPageRenderer.render(page, style: .plain).split(separator: "\n").map(String.init)
         #expect(lines[1] == "一  二  三  四  五  六  日")
         // Six cells of three columns and a space, then the last symbol's two columns.

@@ -15,13 +15,13 @@ grep -E '^✘ |^[[:space:]]+↳ |: error: ' "$log" | tail -n 120 || echo "(no fa
 
 # A test "started" without a matching "passed", "failed" or "skipped" never ended.
 unfinished="$(awk '
-    /^◇ Test case passing / { next }
+    /^◇ Test case passing / || /^◇ Test run started\.$/ { next }
     /^◇ Test .* started\.$/ {
         name = substr($0, length("◇ Test ") + 1); sub(/ started\.$/, "", name); open[name] = 1; next
     }
     /^(✔|✘|➜) Test / {
         name = $0; sub(/^(✔|✘|➜) Test /, "", name)
-        sub(/ (passed|failed|skipped)( |:|\.).*$/, "", name)
+        sub(/ (passed|failed) after [0-9.]+ seconds.*$/, "", name); sub(/ skipped(: .*|\.)$/, "", name)
         sub(/ with [0-9]+ test cases?$/, "", name)
         delete open[name]
     }

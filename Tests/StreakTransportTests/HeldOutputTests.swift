@@ -150,7 +150,13 @@ struct HeldOutputTests {
         #expect(try other.next() == .response(id: 1, status: .ok, message: [1, 2, 3]))
         // The hogs that never read give their shares back when they go.
         for hog in hogs { hog.client.abandon() }
-        #expect(waitUntil { server.transport.unsentOutputBytes == 0 })
+        #expect(
+            waitUntil(seconds: 30) { server.transport.unsentOutputBytes == 0 },
+            """
+            budget in use \(server.transport.unsentOutputBytes); open: \
+            \(server.transport.openConnections.map { "\(Holding(of: $0)), refused \(Holding(of: $0).outputRefused)" })
+            """
+        )
         try other.request(2, "/big")
         guard case .response(2, let status, let message) = try other.next() else {
             Issue.record("no answer to /big")

@@ -29,6 +29,6 @@ unfinished="$(awk '
 ' "$log")"
 if [ -n "$unfinished" ]; then
     echo
-    echo "==> tests that started and did not end"
+    echo "==> tests that started and did not end (as far as the log shows: lines written at once may be cut)"
     echo "$unfinished"
 fi

@@ -22,6 +22,25 @@ final class RunningTransport: @unchecked Sendable {
 
     func client(sendPreface: Bool = true) throws -> TestClient { try TestClient(port: port, sendPreface: sendPreface) }
 
+    /// A client whose unread output the kernel holds little of, on either end, so that what the
+    /// server holds for it does not depend on how far the kernel's buffers autotuned (on loopback
+    /// the server's send buffer alone grows to `tcp_wmem`'s largest, 4 MiB by default, when the
+    /// machine is quiet). Returns the client and the server's side of its connection.
+    func smallBufferedClient() throws -> (client: TestClient, connection: Connection) {
+        let known = Set(transport.openConnections.map(ObjectIdentifier.init))
+        let client = try TestClient(port: port, receiveBuffer: 16 * 1024)
+        var connection: Connection?
+        _ = waitUntil {
+            connection = transport.openConnections.first { !known.contains(ObjectIdentifier($0)) }
+            return connection != nil
+        }
+        guard let connection else { throw TestError("the server did not accept the connection") }
+        // Fixed, not autotuned: the kernel doubles it for its own bookkeeping.
+        var size: Int32 = 16 * 1024
+        setsockopt(connection.descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        return (client, connection)
+    }
+
     /// Shuts down and waits (bounded) for completion.
     func shutdown() -> Bool {
         let done = DispatchSemaphore(value: 0)

@@ -11,8 +11,13 @@ final class TestClient: @unchecked Sendable {
     let descriptor: Int32
     private var decoder = FrameDecoder(expectsPreface: true)
 
-    init(port: Int, sendPreface: Bool = true) throws {
+    /// - Parameter receiveBuffer: SO_RCVBUF in bytes, set before connecting (the window depends on
+    ///   it); nil leaves the kernel's autotuning.
+    init(port: Int, sendPreface: Bool = true, receiveBuffer: Int? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

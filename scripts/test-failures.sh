@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Repeats what a failed `swift test` run said about its failures, so that the last lines of a
+# long log (all a CI page may keep) name them: every issue a test recorded, with its details,
+# and every test that started and never ended (what a run killed by its time limit leaves).
+#
+#   scripts/test-failures.sh LOG
+set -euo pipefail
+log="${1:?usage: scripts/test-failures.sh LOG}"
+
+echo
+echo "==> what failed (repeated from the log above)"
+# Swift Testing: "✘ Test NAME recorded an issue at FILE:LINE:COL: ...", then its details
+# indented under "↳"; XCTest: "FILE:LINE: error: -[SUITE TEST] : ...".
+grep -E '^✘ |^[[:space:]]+↳ |: error: ' "$log" | tail -n 120 || echo "(no failure lines in the log)"
+
+# A test "started" without a matching "passed", "failed" or "skipped" never ended.
+unfinished="$(awk '
+    /^◇ Test case passing / || /^◇ Test run started\.$/ { next }
+    /^◇ Test .* started\.$/ {
+        name = substr($0, length("◇ Test ") + 1); sub(/ started\.$/, "", name); open[name] = 1; next
+    }
+    /^(✔|✘|➜) Test / {
+        name = $0; sub(/^(✔|✘|➜) Test /, "", name)
+        sub(/ (passed|failed) after [0-9.]+ seconds.*$/, "", name); sub(/ skipped(: .*|\.)$/, "", name)
+        sub(/ with [0-9]+ test cases?$/, "", name)
+        delete open[name]
+    }
+    END { for (name in open) print "  " name }
+' "$log")"
+if [ -n "$unfinished" ]; then
+    echo
+    echo "==> tests that started and did not end (as far as the log shows: lines written at once may be cut)"
+    echo "$unfinished"
+fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Repeats what a failed `swift test` run said about its failures, so that the last lines of a
+# Repeats what a failed `swift test` run (plain or under a sanitizer) said about its failures, so that the last lines of a
 # long log (all a CI page may keep) name them: every issue a test recorded, with its details,
 # and every test that started and never ended (what a run killed by its time limit leaves).
 #
@@ -10,8 +10,10 @@ log="${1:?usage: scripts/test-failures.sh LOG}"
 echo
 echo "==> what failed (repeated from the log above)"
 # Swift Testing: "✘ Test NAME recorded an issue at FILE:LINE:COL: ...", then its details
-# indented under "↳"; XCTest: "FILE:LINE: error: -[SUITE TEST] : ...".
-grep -E '^✘ |^[[:space:]]+↳ |: error: ' "$log" | tail -n 120 || echo "(no failure lines in the log)"
+# indented under "↳"; XCTest and the compiler: "FILE:LINE: error: ..."; the sanitizers:
+# "==PID==ERROR: AddressSanitizer: ..." and their "SUMMARY: ..." lines.
+grep -E '^✘ |^[[:space:]]+↳ |: error: |^==[0-9]+==ERROR: |^SUMMARY: [A-Za-z]+Sanitizer' "$log" | tail -n 120 \
+    || echo "(no failure lines in the log)"
 
 # A test "started" without a matching "passed", "failed" or "skipped" never ended.
 unfinished="$(awk '

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Repeats what a failed `swift test` run (plain or under a sanitizer) said about its failures, so that the last lines of a
-# long log (all a CI page may keep) name them: every issue a test recorded, with its details,
-# and every test that started and never ended (what a run killed by its time limit leaves).
+# Repeats what a failed `swift test` run (plain or under a sanitizer) said about its failures, so
+# that the last lines of a long log (all a CI page may keep) name them: every issue a test
+# recorded, with its details, every sanitizer report, and every test that started and never
+# ended (what a run killed by its time limit leaves).
 #
 #   scripts/test-failures.sh LOG
 set -euo pipefail

@@ -18,15 +18,16 @@ grep -E '^✘ |^[[:space:]]+↳ |: error: |^==[0-9]+==ERROR: |^SUMMARY: [A-Za-z]
 
 # A test "started" without a matching "passed", "failed" or "skipped" never ended.
 unfinished="$(awk '
-    /^◇ Test case passing / || /^◇ Test run started\.$/ { next }
-    /^◇ Test .* started\.$/ {
-        name = substr($0, length("◇ Test ") + 1); sub(/ started\.$/, "", name); open[name] = 1; next
-    }
-    /^(✔|✘|➜) Test / {
-        name = $0; sub(/^(✔|✘|➜) Test /, "", name)
+    # An end anywhere in the line: output from two threads may share one.
+    match($0, /(✔|✘|➜) Test /) {
+        name = substr($0, RSTART + RLENGTH)
         sub(/ (passed|failed) after [0-9.]+ seconds.*$/, "", name); sub(/ skipped(: .*|\.)$/, "", name)
         sub(/ with [0-9]+ test cases?$/, "", name)
         delete open[name]
+    }
+    /^◇ Test case passing / || /^◇ Test run started\.$/ { next }
+    /^◇ Test .* started\.$/ {
+        name = substr($0, length("◇ Test ") + 1); sub(/ started\.$/, "", name); open[name] = 1
     }
     END { for (name in open) print "  " name }
 ' "$log")"

@@ -10,11 +10,13 @@ log="${1:?usage: scripts/test-failures.sh LOG}"
 
 echo
 echo "==> what failed (repeated from the log above)"
-# Swift Testing: "✘ Test NAME recorded an issue at FILE:LINE:COL: ...", then its details
-# indented under "↳"; XCTest and the compiler: "FILE:LINE: error: ..."; the sanitizers:
+# Swift Testing: "✘ Test NAME recorded an issue at FILE:LINE:COL: ...", then its details on
+# lines that start with "↳"; XCTest and the compiler: "FILE:LINE: error: ..."; the sanitizers:
 # "==PID==ERROR: AddressSanitizer: ..." and their "SUMMARY: ..." lines.
-grep -E '^✘ |^[[:space:]]+↳ |: error: |^==[0-9]+==ERROR: |^SUMMARY: [A-Za-z]+Sanitizer' "$log" | tail -n 120 \
-    || echo "(no failure lines in the log)"
+# Each line cut to 400 characters (an expectation prints both values whole) and the last 40 kept,
+# so that they fit in a short tail.
+grep -E '^✘ |^[[:space:]]*↳ |: error: |^==[0-9]+==ERROR: |^SUMMARY: [A-Za-z]+Sanitizer' "$log" \
+    | grep -vE '^↳ (Testing Library Version|Target Platform): ' | cut -c1-400 | tail -n 40 | grep '' || echo "(no failure lines in the log)"
 
 # A test "started" without a matching "passed", "failed" or "skipped" never ended.
 unfinished="$(awk '

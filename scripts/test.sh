@@ -73,11 +73,14 @@ scripts/bench --smoke --tls
 
 step "framing and wire tests under AddressSanitizer"
 # Its own build directory (.build-asan): a cold one costs a full instrumented build (see README).
-timeout --kill-after=10 1800 scripts/test-asan.sh || {
-    status=$?
+asan_log="$(mktemp)"
+status=0
+timeout --kill-after=10 1800 scripts/test-asan.sh 2>&1 | tee "$asan_log" || status=${PIPESTATUS[0]}
+if [ "$status" != 0 ]; then
+    scripts/test-failures.sh "$asan_log" >&2
     [ "$status" = 124 ] && echo "the AddressSanitizer tests did not finish within 30 minutes" >&2
     exit "$status"
-}
+fi
 
 echo
 echo "all tests passed"

@@ -35,7 +35,7 @@ struct CompletionOptions: ParsableArguments {
     func run(global: GlobalOptions, action: Action) async throws {
         try await global.run { context in
             let day = try await context.date(date, option: "--date", allowFuture: allowFuture) ?? context.asOf
-            let found = try await HabitResolver.resolve(habits, client: context.client)
+            let found = try await HabitResolver.resolve(habits, client: context.client, dateOption: "--date")
             let client = context.client
             let changed: Bool
             let record: WireDayRecord?

@@ -1,3 +1,4 @@
+import StreakCLI
 import StreakClient
 import StreakWire
 
@@ -10,17 +11,24 @@ enum HabitResolver {
     }
 
     /// Every habit named, in order, from one list of the habits; nothing is resolved unless all are.
-    static func resolve(_ texts: [String], client: StreakClient) async throws -> [WireHabit] {
+    /// - Parameter dateOption: the command's option for the day (`--date`): an argument that names
+    ///   no habit but reads as a day (`streak done Read yesterday`) is refused with that option
+    ///   suggested.
+    static func resolve(_ texts: [String], client: StreakClient, dateOption: String) async throws -> [WireHabit] {
         let habits = try await client.listHabits(includeArchived: true)
         var found: [WireHabit] = []
         for text in texts {
-            let habit = try resolve(text, among: habits)
+            let habit = try resolve(text, among: habits, dateOption: dateOption)
             if !found.contains(where: { $0.id == habit.id }) { found.append(habit) }
         }
         return found
     }
 
-    static func resolve(_ text: String, among habits: [WireHabit]) throws(CLIFailure) -> WireHabit {
+    static func resolve(
+        _ text: String,
+        among habits: [WireHabit],
+        dateOption: String? = nil
+    ) throws(CLIFailure) -> WireHabit {
         let exact = habits.filter { $0.name == text }
         if exact.count == 1 { return exact[0] }
         if exact.count > 1 { throw ambiguous(text, exact, verb: "is the name of") }
@@ -35,7 +43,21 @@ enum HabitResolver {
             let names = prefixed.prefix(5).map { "'\($0.name)' (#\($0.id))" }.joined(separator: ", ")
             throw CLIFailure(.badInput, "'\(text)' could be \(names); type more of the name, or the id")
         }
+        if let dateOption, looksLikeADay(text) {
+            throw CLIFailure(
+                .badInput,
+                "no habit named '\(text)'; for the day, pass \(dateOption) \(text) (see: streak habit list)"
+            )
+        }
         throw CLIFailure(.badInput, "no habit named '\(text)' (see: streak habit list)")
+    }
+
+    /// Whether an argument reads as a day: a date expression (`yesterday`, `monday`, `2024-05-01`),
+    /// or digits and dashes that only a date would have (`2024-13-01`), not an id (`3`).
+    static func looksLikeADay(_ text: String) -> Bool {
+        if (try? DateExpression(parsing: text)) != nil { return true }
+        let digit = { (character: Character) in character.isASCII && character.isNumber }
+        return text.contains("-") && text.contains(where: digit) && text.allSatisfy { digit($0) || $0 == "-" }
     }
 
     /// `'Read' is the name of 2 habits: #1 'Read', #4 'Read' (archived from 2025-06-01); give the id ...`.

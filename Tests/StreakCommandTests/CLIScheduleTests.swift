@@ -70,12 +70,21 @@ struct CLIScheduleTests {
             (["rest", "add", "2024-03-05", "2024-03-01"], "before"),
             (["rest", "remove", "999"], "no rest period with id 999"),
             (["streak", "--habit", "Nope"], "no habit named 'Nope'"),
+            // A day where a habit goes: refused before anything is written, with the option named.
+            (["done", "Read", "yesterday"], "no habit named 'yesterday'; for the day, pass --date yesterday"),
+            (["skip", "Read", "2024-13-01"], "no habit named '2024-13-01'; for the day, pass --date 2024-13-01"),
+            (["undo", "Read", "monday"], "pass --date monday"),
+            (["done", "Nope", "Read"], "no habit named 'Nope' (see: streak habit list)"),
+            (["done", "Read", "42"], "no habit named '42' (see: streak habit list)"),
         ]
         for (arguments, message) in cases {
             let output = try cli.run(arguments)
             #expect(output.status == 65, "\(arguments): \(output.status) \(output.stderr)")
             #expect(output.stderr.contains(message), "\(arguments): \(output.stderr)")
         }
+        // Read was never done, on any day those commands named.
+        let streak = try json(cli.run(["--json", "streak", "--habit", "Read"]))
+        #expect(streak["longest"] as? Int == 0, "\(streak)")
     }
 
     @Test func unskipAndPerHabitWeekdaysCalendarAndDay() throws {

@@ -11,9 +11,7 @@ public enum TestSocket {
     public static func connect(port: Int, timeout: Duration, receiveBuffer: Int? = nil) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestSupportError("socket failed: errno \(errno)") }
-        if var size = receiveBuffer.map(Int32.init) {
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
+        if let receiveBuffer { setBuffer(SO_RCVBUF, of: descriptor, bytes: receiveBuffer) }
         var seconds = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
@@ -34,6 +32,14 @@ public enum TestSocket {
             throw TestSupportError("connect to port \(port) failed: errno \(code)")
         }
         return descriptor
+    }
+
+    /// Fixes a socket's SO_RCVBUF or SO_SNDBUF (the kernel stops autotuning it, and doubles the
+    /// value for its own bookkeeping). A receive buffer must be set before connecting: the window
+    /// depends on it.
+    public static func setBuffer(_ option: Int32, of descriptor: Int32, bytes: Int) {
+        var size = Int32(bytes)
+        setsockopt(descriptor, SOL_SOCKET, option, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Writes every byte (MSG_NOSIGNAL: a closed peer is an error, not a signal).

@@ -17,6 +17,7 @@ struct Holding: CustomStringConvertible {
     var total: Int { decoderCapacity + unsentCapacity + heldRequestBytes }
     var description: String {
         "decoder \(decoderCapacity), unsent \(unsentPending) of \(unsentCapacity), held requests \(heldRequestBytes)"
+            + (outputRefused ? ", refused" : "")
     }
 
     init(of connection: Connection) {
@@ -154,7 +155,7 @@ struct HeldOutputTests {
             waitUntil(seconds: 30) { server.transport.unsentOutputBytes == 0 },
             """
             budget in use \(server.transport.unsentOutputBytes); open: \
-            \(server.transport.openConnections.map { "\(Holding(of: $0)), refused \(Holding(of: $0).outputRefused)" })
+            \(server.transport.openConnections.map { Holding(of: $0).description })
             """
         )
         try other.request(2, "/big")

@@ -35,9 +35,7 @@ final class RunningTransport: @unchecked Sendable {
             return connection != nil
         }
         guard let connection else { throw TestError("the server did not accept the connection") }
-        // Fixed, not autotuned: the kernel doubles it for its own bookkeeping.
-        var size: Int32 = 16 * 1024
-        setsockopt(connection.descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        TestSocket.setBuffer(SO_SNDBUF, of: connection.descriptor, bytes: 16 * 1024)
         return (client, connection)
     }
 

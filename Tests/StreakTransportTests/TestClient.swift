@@ -1,5 +1,6 @@
 import Foundation
 import StreakFraming
+import StreakTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -15,9 +16,7 @@ final class TestClient: @unchecked Sendable {
     ///   it); nil leaves the kernel's autotuning.
     init(port: Int, sendPreface: Bool = true, receiveBuffer: Int? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if var size = receiveBuffer.map(Int32.init) {
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
+        if let receiveBuffer { TestSocket.setBuffer(SO_RCVBUF, of: descriptor, bytes: receiveBuffer) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -34,6 +33,8 @@ final class TestClient: @unchecked Sendable {
     }
 
     private var closed = false
+    /// Held by a write, and by the close, which must not pull the descriptor from under a write.
+    private let writing = NSLock()
 
     deinit { if !closed { close(descriptor) } }
 
@@ -41,12 +42,24 @@ final class TestClient: @unchecked Sendable {
     func reset() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        close(descriptor)
-        closed = true
+        closeDescriptor()
     }
 
     /// Closes normally (FIN), without reading what the server sent.
     func abandon() {
+        closeDescriptor()
+    }
+
+    /// Closes the descriptor once no other thread writes to it; a writer blocked on a full socket
+    /// is woken by a shutdown first. Closed under a writer, its next send would go to whatever
+    /// socket the test process opened next under the same number: a Watch test once read a GOAWAY
+    /// for a "frame of 84215045 bytes", four of another test's 0x05 bytes.
+    private func closeDescriptor() {
+        if !writing.try() {
+            shutdown(descriptor, Int32(SHUT_RDWR))
+            writing.lock()
+        }
+        defer { writing.unlock() }
         close(descriptor)
         closed = true
     }
@@ -55,6 +68,9 @@ final class TestClient: @unchecked Sendable {
     func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
 
     func write(_ bytes: [UInt8]) throws {
+        writing.lock()
+        defer { writing.unlock() }
+        guard !closed else { throw TestError("send after the client closed its socket") }
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes {

@@ -63,7 +63,7 @@ extension PostgresConnection {
         guard streak_PQenterPipelineMode(handle) == 1 else { return (.oneByOne(statements, on: self), false) }
         var sent = 0
         for (statement, name) in zip(statements, names) {
-            let queued = try? Self.withParameters(statement.arguments) { values, lengths, formats in
+            let queued = try? PostgresValues.withParameters(statement.arguments) { values, lengths, formats in
                 streak_PQsendQueryPrepared(handle, name, Int32(statement.arguments.count), values, lengths, formats, 0)
             }
             guard queued == 1 else { break }

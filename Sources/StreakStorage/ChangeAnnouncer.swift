@@ -16,6 +16,7 @@ import StreakPOSIX
 final class ChangeAnnouncer: @unchecked Sendable {
     private let url: String
     private let timeout: Duration
+    private let upkeep: UpkeepReporter
     private let worker = WorkerThread<[Announced]>(name: "streakd-storage-announce")
     /// Notices not yet sent; guarded by the worker's lock.
     private var queue: [Announced] = []
@@ -35,9 +36,10 @@ final class ChangeAnnouncer: @unchecked Sendable {
     /// At most this many payloads in one notification statement; more are sent as several.
     static let payloadsPerStatement = 1000
 
-    init(url: String, timeout: Duration = PostgresConnection.defaultTimeout) {
+    init(url: String, timeout: Duration = PostgresConnection.defaultTimeout, upkeep: UpkeepReporter = UpkeepReporter()) {
         self.url = url
         self.timeout = timeout
+        self.upkeep = upkeep
         worker.start(
             take: { [unowned self] _ in
                 guard !queue.isEmpty else { return nil }
@@ -104,9 +106,11 @@ final class ChangeAnnouncer: @unchecked Sendable {
                 let statement = ChangeLog.notify(slice)
                 try connection.query(statement.sql, statement.arguments)
             }
+            upkeep.succeeded(.announceCommits)
         } catch {
             // Lost: the others' timers read the log. A connection that failed to open is tried
             // again with the next batch.
+            upkeep.failed(.announceCommits, error)
         }
     }
 }

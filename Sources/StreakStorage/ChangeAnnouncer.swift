@@ -36,7 +36,11 @@ final class ChangeAnnouncer: @unchecked Sendable {
     /// At most this many payloads in one notification statement; more are sent as several.
     static let payloadsPerStatement = 1000
 
-    init(url: String, timeout: Duration = PostgresConnection.defaultTimeout, upkeep: UpkeepReporter = UpkeepReporter()) {
+    init(
+        url: String,
+        timeout: Duration = PostgresConnection.defaultTimeout,
+        upkeep: UpkeepReporter = UpkeepReporter()
+    ) {
         self.url = url
         self.timeout = timeout
         self.upkeep = upkeep

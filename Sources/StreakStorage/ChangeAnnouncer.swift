@@ -9,7 +9,8 @@ import StreakPOSIX
 /// next one, merged per user (the days of all of them: what a server that does not read the log,
 /// an earlier version, needs; one that reads it only needs to be woken). A notification that
 /// cannot be sent (the connection is lost) is dropped: the others read the change log on a timer
-/// too, and find the changes within a second.
+/// too, and find the changes within a second. Its first failure, and the first success after it, go
+/// to `upkeep` (`StoreUpkeep.announceCommits`).
 ///
 /// `@unchecked Sendable`: `queue` is guarded by the worker's lock, and `connection` is used on the
 /// worker's thread only.

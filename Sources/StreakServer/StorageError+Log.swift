@@ -24,3 +24,17 @@ extension StorageError {
         (error as? StorageError)?.logMetadata ?? ["error": "\(type(of: error))"]
     }
 }
+
+extension StoreUpkeepReport {
+    /// A warning when the upkeep starts failing (with the error's code and message, never the
+    /// engine's words), a notice when it works again.
+    func log(to logger: Logger) {
+        if let failure {
+            var metadata = failure.logMetadata
+            metadata["upkeep"] = "\(upkeep.rawValue)"
+            logger.warning("storage upkeep is failing; the server carries on and keeps trying", metadata: metadata)
+        } else {
+            logger.notice("storage upkeep works again", metadata: ["upkeep": "\(upkeep.rawValue)"])
+        }
+    }
+}

@@ -98,6 +98,7 @@ public final class StreakService: RequestHandler, Sendable {
                 self?.notifySettingsChanged(user, from: before, to: after)
             }
         )
+        store.onUpkeepReport { [logger] report in report.log(to: logger) }
         store.onExternalChange { [follower] change in follower.receive(change) }
     }
 

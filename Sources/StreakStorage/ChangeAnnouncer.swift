@@ -9,13 +9,15 @@ import StreakPOSIX
 /// next one, merged per user (the days of all of them: what a server that does not read the log,
 /// an earlier version, needs; one that reads it only needs to be woken). A notification that
 /// cannot be sent (the connection is lost) is dropped: the others read the change log on a timer
-/// too, and find the changes within a second.
+/// too, and find the changes within a second. Its first failure, and the first success after it, go
+/// to `upkeep` (`StoreUpkeep.announceCommits`).
 ///
 /// `@unchecked Sendable`: `queue` is guarded by the worker's lock, and `connection` is used on the
 /// worker's thread only.
 final class ChangeAnnouncer: @unchecked Sendable {
     private let url: String
     private let timeout: Duration
+    private let upkeep: UpkeepReporter
     private let worker = WorkerThread<[Announced]>(name: "streakd-storage-announce")
     /// Notices not yet sent; guarded by the worker's lock.
     private var queue: [Announced] = []
@@ -35,9 +37,14 @@ final class ChangeAnnouncer: @unchecked Sendable {
     /// At most this many payloads in one notification statement; more are sent as several.
     static let payloadsPerStatement = 1000
 
-    init(url: String, timeout: Duration = PostgresConnection.defaultTimeout) {
+    init(
+        url: String,
+        timeout: Duration = PostgresConnection.defaultTimeout,
+        upkeep: UpkeepReporter = UpkeepReporter()
+    ) {
         self.url = url
         self.timeout = timeout
+        self.upkeep = upkeep
         worker.start(
             take: { [unowned self] _ in
                 guard !queue.isEmpty else { return nil }
@@ -104,9 +111,11 @@ final class ChangeAnnouncer: @unchecked Sendable {
                 let statement = ChangeLog.notify(slice)
                 try connection.query(statement.sql, statement.arguments)
             }
+            upkeep.succeeded(.announceCommits)
         } catch {
             // Lost: the others' timers read the log. A connection that failed to open is tried
             // again with the next batch.
+            upkeep.failed(.announceCommits, error)
         }
     }
 }

@@ -14,7 +14,7 @@ import FoundationEssentials
 /// When the connection breaks, or cannot be opened at the start, changes may be missed: it
 /// reconnects (every second until it can) and then reports `.everyone`, so that no server keeps
 /// serving data it did not see change; likewise when the log could not be read for longer than a
-/// fraction of its retention.
+/// fraction of its retention. Failures to listen, read and prune go to `upkeep`.
 ///
 /// `@unchecked Sendable`: apart from its constants, its state (the connections, the source, the
 /// cursor and the times) is touched on `listening`, its serial queue, only.
@@ -24,6 +24,7 @@ final class PostgresListener: @unchecked Sendable {
     private let origin: String
     private let queue: DispatchQueue
     private let handler: @Sendable (ExternalChange) -> Void
+    private let upkeep: UpkeepReporter
     /// The listener's own serial queue: the connection and the source are only touched on it.
     private let listening = DispatchQueue(label: "streakd.storage.listen")
     private var connection: PostgresConnection?
@@ -59,6 +60,7 @@ final class PostgresListener: @unchecked Sendable {
         pollInterval: Duration = .seconds(1),
         pruneInterval: Duration = .seconds(60),
         retention: Duration = ChangeLog.retention,
+        upkeep: UpkeepReporter = UpkeepReporter(),
         handler: @escaping @Sendable (ExternalChange) -> Void
     ) {
         self.url = url
@@ -69,10 +71,12 @@ final class PostgresListener: @unchecked Sendable {
         self.pruneInterval = pruneInterval
         self.retention = retention
         self.handler = handler
+        self.upkeep = upkeep
         listening.sync {
-            do {
+            do throws(StorageError) {
                 attach(try Self.connect(url, timeout: timeout))
             } catch {
+                upkeep.failed(.listenForChanges, error)
                 reconnect()
             }
         }
@@ -204,7 +208,9 @@ final class PostgresListener: @unchecked Sendable {
             }
             lastRead = .now
             reportedFailure = false
+            upkeep.succeeded(.readChangeLog)
         } catch {
+            upkeep.failed(.readChangeLog, error)
             if !reportedFailure {
                 // The log cannot be read (yet): anything may have changed meanwhile.
                 reportedFailure = true
@@ -230,7 +236,13 @@ final class PostgresListener: @unchecked Sendable {
             if let reader, ContinuousClock.now - lastPrune >= pruneInterval {
                 lastPrune = .now
                 let prune = ChangeLog.prune(olderThan: retention)
-                _ = try? reader.query(prune.sql, prune.arguments)
+                do throws(StorageError) {
+                    try reader.query(prune.sql, prune.arguments)
+                    upkeep.succeeded(.pruneChangeLog)
+                } catch {
+                    // Tried again a `pruneInterval` later; the log grows meanwhile.
+                    upkeep.failed(.pruneChangeLog, error)
+                }
             }
             schedulePoll()
         }
@@ -240,10 +252,12 @@ final class PostgresListener: @unchecked Sendable {
     private func reconnect() {
         listening.asyncAfter(deadline: .now() + 1) { [weak self] in
             guard let self, !stopped else { return }
-            do {
+            do throws(StorageError) {
                 attach(try Self.connect(url, timeout: timeout))
+                upkeep.succeeded(.listenForChanges)
                 queue.async { [handler] in handler(.everyone) }
             } catch {
+                upkeep.failed(.listenForChanges, error)
                 reconnect()
             }
         }

@@ -30,6 +30,8 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
     private let listeners = Mutex<[PostgresListener]>([])
     /// Wakes the other servers after each commit.
     private let announcer: ChangeAnnouncer
+    /// Where the listeners and the announcer report their failures (`onUpkeepReport`).
+    private let upkeep = UpkeepReporter()
     /// What opening did to the schema (the server logs it).
     public let migrationReport: MigrationReport
 
@@ -64,7 +66,7 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
         self.writeConnection = writeConnection
         self.reader = reader
         self.followerReader = followerReader
-        let announcer = ChangeAnnouncer(url: url, timeout: timeout)
+        let announcer = ChangeAnnouncer(url: url, timeout: timeout, upkeep: upkeep)
         self.announcer = announcer
         let notifier = ChangeNotice.Sender(origin: origin, announcer: announcer)
         let writer = GroupCommitWriter(connection: writeConnection, beforeCommit: notifier.statement)
@@ -73,8 +75,20 @@ public final class PostgresStore: SQLStore, @unchecked Sendable {
 
     /// Listens for the other servers' changes (a connection of its own) and reports them.
     public override func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void) {
-        let listener = PostgresListener(url: url, timeout: timeout, origin: origin, queue: notices, handler: handler)
+        let listener = PostgresListener(
+            url: url,
+            timeout: timeout,
+            origin: origin,
+            queue: notices,
+            upkeep: upkeep,
+            handler: handler
+        )
         listeners.withLock { $0.append(listener) }
+    }
+
+    /// Reports failures to listen for, read, prune and announce changes (`StoreUpkeep`).
+    public override func onUpkeepReport(_ handler: @escaping @Sendable (StoreUpkeepReport) -> Void) {
+        upkeep.setHandler(handler)
     }
 
     /// The schema version after migrating: the last migration's.

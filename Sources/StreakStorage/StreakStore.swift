@@ -272,9 +272,18 @@ public protocol StreakStore: AnyObject, Sendable {
     /// The handler should return quickly. A store that no other server writes (SQLite) never
     /// calls it. Set it once, before serving.
     func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void)
+    /// Calls `handler` when a piece of the store's background upkeep (`StoreUpkeep`) starts
+    /// failing, and when it works again: once per change, not once per attempt. The store carries
+    /// on either way; the handler should only tell the operator. A store with no upkeep that can
+    /// fail (SQLite: its checkpoints retry by themselves) never calls it. Set it once, before
+    /// `onExternalChange` and before serving.
+    func onUpkeepReport(_ handler: @escaping @Sendable (StoreUpkeepReport) -> Void)
 }
 
 extension StreakStore {
     /// No other server writes this store: nothing to report.
     public func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void) {}
+
+    /// No upkeep that can fail: nothing to report.
+    public func onUpkeepReport(_ handler: @escaping @Sendable (StoreUpkeepReport) -> Void) {}
 }

@@ -186,18 +186,13 @@ struct PostgresStoreTests {
 
     @Test("a listener that cannot connect at first keeps trying, and reports that anything may have changed")
     func listenerStartsLate() throws {
-        let server = try #require(PostgresTestDatabase.serverURL)
         // A database that does not exist yet: the listener's first connection fails.
-        let name = "streakd_late_\(UInt32.random(in: 0...UInt32.max))"
-        let url = server[..<server.lastIndex(of: "/")!] + "/" + name
+        let database = try PostgresTestDatabase(createNow: false)
         let heard = Changes()
-        let listener = PostgresListener(url: url, origin: "test", queue: .global()) { heard.append($0) }
-        defer {
-            listener.stop()
-            try? PostgresTestDatabase.psql(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-        }
+        let listener = PostgresListener(url: database.url, origin: "test", queue: .global()) { heard.append($0) }
+        defer { listener.stop() }
         #expect(heard.await(.everyone, seconds: 1.5).isEmpty)
-        try PostgresTestDatabase.psql(server, "CREATE DATABASE \(name)")
+        try database.create()
         #expect(heard.await(.everyone).contains(.everyone))
     }
 

@@ -24,9 +24,12 @@ public final class PostgresTestDatabase: @unchecked Sendable {
     private let role: String?
 
     /// Creates the database. - Throws: `TestSupportError` when no server is configured or psql fails.
-    /// - Parameter plainRole: Whether `url` connects as a new role that owns the database but is
-    ///   not a superuser (the server's own role usually is), to test what such a role may not do.
-    public init(plainRole: Bool = false) throws {
+    /// - Parameters:
+    ///   - plainRole: Whether `url` connects as a new role that owns the database but is not a
+    ///     superuser (the server's own role usually is), to test what such a role may not do.
+    ///   - createNow: false to only name it: until `create()`, connecting to `url` fails (the
+    ///     database does not exist), as a client started before its database sees.
+    public init(plainRole: Bool = false, createNow: Bool = true) throws {
         guard let server = Self.serverURL, let slash = server.lastIndex(of: "/") else {
             throw TestSupportError("STREAKD_TEST_POSTGRES_URL is not set")
         }
@@ -34,7 +37,6 @@ public final class PostgresTestDatabase: @unchecked Sendable {
         name = "streakd_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
         role = plainRole ? name + "_owner" : nil
         if let role { try Self.psql(server, "CREATE ROLE \(role) LOGIN NOSUPERUSER") }
-        try Self.psql(server, "CREATE DATABASE \(name)" + (role.map { " OWNER \($0)" } ?? ""))
         var base = String(server[..<slash])
         if let role, let scheme = base.range(of: "://"),
             let at = base.range(of: "@", range: scheme.upperBound..<base.endIndex)
@@ -42,6 +44,12 @@ public final class PostgresTestDatabase: @unchecked Sendable {
             base.replaceSubrange(scheme.upperBound..<at.lowerBound, with: role)
         }
         url = base + "/" + name
+        if createNow { try create() }
+    }
+
+    /// Creates the database (once: made with `createNow: false`).
+    public func create() throws {
+        try Self.psql(server, "CREATE DATABASE \(name)" + (role.map { " OWNER \($0)" } ?? ""))
     }
 
     deinit {

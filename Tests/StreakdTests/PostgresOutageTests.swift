@@ -1,6 +1,7 @@
 import Foundation
 import StreakCore
 import StreakFraming
+import StreakStorage
 import StreakTestSupport
 import StreakWire
 import Testing
@@ -44,6 +45,11 @@ struct PostgresOutageTests {
             #expect(status.code == .unavailable, "\(method): \(status)")
             #expect(seconds < 4, "\(method) answered after \(seconds) s")
         }
+        // The server's log says that following the other servers fails, once, not every second.
+        #expect(server.waitForLog("storage upkeep is failing"), "\(server.logTail)")
+        let failing = server.log.components(separatedBy: "\n").filter { $0.contains("storage upkeep is failing") }
+        #expect(failing.contains { $0.contains("reading the change log") }, "\(failing)")
+        #expect(failing.count <= StoreUpkeep.allCases.count, "\(failing)")
 
         // SIGTERM with a request in flight, PostgreSQL still silent.
         _ = try connection.sendRequest(

@@ -38,13 +38,54 @@ final class ServerRunner: Sendable {
 
     /// Serves until a signal asks to stop; never returns (exits 0 after a graceful shutdown).
     func run() throws -> Never {
+        prepareProcess()
+        let store = try openStore()
+        let shared = store is PostgresStore
+        try ensureLocalUser(in: store, shared: shared)
+        let service = StreakService(
+            store: store,
+            configuration: ServiceConfiguration(
+                version: StreakdVersion.current,
+                storageName: shared ? "postgres" : "sqlite",
+                userMemoryBudget: userMemoryBudget
+            ),
+            logger: Logger(label: "streakd.service")
+        )
+        if let budget = userMemoryBudget, budget < 1 << 20 {
+            logger.notice(
+                "the user memory budget is smaller than most users: every request loads its user from the store",
+                metadata: ["bytes": "\(budget)"]
+            )
+        }
+        let transport = ServerTransport(
+            configuration: configuration,
+            handler: service,
+            logger: Logger(label: "streakd.transport")
+        )
+        service.connectionCounter = { transport.connectionCounts }
+        // Before the listening line: a SIGTERM right after it must already shut down gracefully.
+        installSignalHandlers(service: service, transport: transport, store: store, shared: shared)
+        if let credentials = configuration.tls {
+            Self.logCertificate(credentials.context, credentials, logger: logger, event: "serving TLS")
+        }
+        try listen(transport, store: store)
+        dispatchMain()
+    }
+
+    /// What the process needs before anything else: no SIGPIPE, bounded malloc arenas, room for
+    /// many connections, and files only the owner may read.
+    private func prepareProcess() {
         signal(SIGPIPE, SIG_IGN)
         ResourceLimits.limitMallocArenas()
         let limit = ResourceLimits.raiseOpenFileLimit()
         logger.debug("open file limit", metadata: ["limit": "\(limit)"])
-
         // Files the server creates (the database, its WAL and shared memory) are the owner's alone.
         umask(0o077)
+    }
+
+    /// Locks the data directory (one server a directory), makes it private, and opens the store,
+    /// upgrading its schema; logs what was changed.
+    private func openStore() throws -> SQLStore {
         try DataDirectoryLock.acquire(directory: dataDirectory)
         let fixed = DataDirectory.secure(dataDirectory.path)
         if !fixed.isEmpty {
@@ -67,7 +108,12 @@ final class ServerRunner: Sendable {
                 ]
             )
         }
-        let shared = store is PostgresStore
+        return store
+    }
+
+    /// Gives the local user (created with this machine's time zone) a token file in the data
+    /// directory, or says why there is none.
+    private func ensureLocalUser(in store: SQLStore, shared: Bool) throws {
         let machineZone = MachineTimeZone.identifier()
         if let tz = MachineTimeZone.unnamedTZ() {
             logger.notice(
@@ -101,37 +147,22 @@ final class ServerRunner: Sendable {
                 metadata: ["file": "\(tokenFile)", "reason": "\(reason)"]
             )
         }
-        let service = StreakService(
-            store: store,
-            configuration: ServiceConfiguration(
-                version: StreakdVersion.current,
-                storageName: shared ? "postgres" : "sqlite",
-                userMemoryBudget: userMemoryBudget
-            ),
-            logger: Logger(label: "streakd.service")
-        )
-        if let budget = userMemoryBudget, budget < 1 << 20 {
-            logger.notice(
-                "the user memory budget is smaller than most users: every request loads its user from the store",
-                metadata: ["bytes": "\(budget)"]
-            )
-        }
-        let transport = ServerTransport(
-            configuration: configuration,
-            handler: service,
-            logger: Logger(label: "streakd.transport")
-        )
-        service.connectionCounter = { transport.connectionCounts }
+    }
 
-        // Before the listening line: a SIGTERM right after it must already shut down gracefully.
-        // The handler is in place at once; the shutdown itself runs on the main queue, so not
-        // before dispatchMain() below.
-        let credentials = configuration.tls
+    /// SIGTERM and SIGINT shut down gracefully; SIGHUP reloads the TLS certificate and key. The
+    /// handlers are in place at once; the shutdown itself runs on the main queue, so not before
+    /// `dispatchMain()`.
+    private func installSignalHandlers(
+        service: StreakService,
+        transport: ServerTransport,
+        store: SQLStore,
+        shared: Bool
+    ) {
         let logger = self.logger
         // SIGHUP never stops the server: `kill -HUP` meant for TLS servers (or a closed terminal)
         // must not take a plaintext one down uncleanly.
         let reload: @Sendable () -> Void =
-            if let credentials {
+            if let credentials = configuration.tls {
                 { ServerRunner.reload(credentials, logger: logger) }
             } else {
                 { logger.notice("SIGHUP: this server serves no TLS, so there is nothing to reload; ignored") }
@@ -144,10 +175,11 @@ final class ServerRunner: Sendable {
             }
         }
         shutdown.install(signals: [SIGTERM, SIGINT, SIGHUP])
-        if let credentials {
-            Self.logCertificate(credentials.context, credentials, logger: logger, event: "serving TLS")
-        }
+    }
 
+    /// Starts listening and says where, on standard output (the line scripts wait for) and in
+    /// the log. A port that cannot be had closes the store and throws.
+    private func listen(_ transport: ServerTransport, store: SQLStore) throws {
         let port: Int
         do {
             port = try transport.start()
@@ -158,10 +190,9 @@ final class ServerRunner: Sendable {
         warnOfPlaintextInTheOpen()
         logger.info(
             "listening",
-            metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(credentials != nil)"]
+            metadata: ["host": "\(configuration.host)", "port": "\(port)", "tls": "\(configuration.tls != nil)"]
         )
         StandardStreams.writeOutput("streakd listening on \(configuration.host):\(port)\n")
-        dispatchMain()
     }
 
     /// How long closing the store may take after the grace period: on PostgreSQL, time for the

@@ -72,11 +72,13 @@ struct PostgresSessionTests {
     @Test("a transaction whose BEGIN cannot reach the server is lost too: its next statement fails")
     func beginThatNeverRanLosesTheTransaction() throws {
         let database = try PostgresTestDatabase()
+        let direct = try PostgresConnection(url: database.url)
+        defer { direct.close() }
+        try direct.execute("CREATE TABLE t (x INTEGER)")
         let (proxy, url) = try FreezableProxy.start(for: database.url)
         defer { proxy.stop() }
-        let connection = try PostgresConnection(url: url, timeout: .milliseconds(500))
+        let connection = try PostgresConnection(url: url, timeout: .seconds(1))
         defer { connection.close() }
-        try connection.execute("CREATE TABLE t (x INTEGER)")
 
         proxy.freeze()
         #expect(throws: StorageError.self) { try connection.query("BEGIN") }

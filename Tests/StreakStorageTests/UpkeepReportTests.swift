@@ -123,7 +123,7 @@ struct PostgresUpkeepTests {
         let database = try PostgresTestDatabase()
         let (proxy, url) = try FreezableProxy.start(for: database.url)
         defer { proxy.stop() }
-        let store = try PostgresStore(url: url, timeout: .milliseconds(500))
+        let store = try PostgresStore(url: url, timeout: .seconds(1))
         defer { store.close() }
         let reports = UpkeepReports()
         store.onUpkeepReport { reports.append($0) }

@@ -108,6 +108,31 @@ extension WirePackedHeatmap {
     /// are English and follow from the counts, as the server's).
     /// - Throws: `WireError(.invalidValue)` naming the first thing that does not decode.
     public func unpacked(accessibilityLabels: Bool = false) throws(WireError) -> WireHeatmap {
+        let (from, to, weekStart, count) = try validatedHeader()
+        let lead = from.weekday.offset(from: weekStart)
+        let cells = try decodedCells(from: from, count: count, lead: lead, accessibilityLabels: accessibilityLabels)
+        var heatmap = WireHeatmap()
+        heatmap.from = from
+        heatmap.to = to
+        heatmap.weekStart = weekStart
+        heatmap.weeks = Self.weeks(of: cells, from: from, to: to, lead: lead)
+        heatmap.monthLabels = monthLabels
+        heatmap.legend = LegendEntry.standard.map {
+            WireLegendEntry(
+                level: Int32($0.level.rawValue),
+                minPercent: Int32($0.minPercent),
+                maxPercent: Int32($0.maxPercent),
+                description: $0.description
+            )
+        }
+        return heatmap
+    }
+
+    /// The range, the week start and the number of days, once the fields that carry them agree
+    /// with each other (the levels' and percentages' lengths, the levels' unused bits).
+    private func validatedHeader() throws(WireError) -> (
+        from: CivilDate, to: CivilDate, weekStart: Weekday, days: Int
+    ) {
         guard let from, let to else { throw Self.error("from and to are required") }
         guard let weekStart else { throw Self.error("week_start is required") }
         guard from <= to, from.days(to: to) < HeatmapOptions.maximumDays else {
@@ -122,7 +147,17 @@ extension WirePackedHeatmap {
             throw Self.error("levels: the unused bits of the last byte are not 0")
         }
         guard percents.count == count else { throw Self.error("percents has \(percents.count) bytes, not \(count)") }
-        let lead = from.weekday.offset(from: weekStart)
+        return (from, to, weekStart, count)
+    }
+
+    /// The present days' cells, in date order from `from`: the runs and exceptions expanded, each
+    /// cell's counts checked against the others.
+    private func decodedCells(
+        from: CivilDate,
+        count: Int,
+        lead: Int,
+        accessibilityLabels: Bool
+    ) throws(WireError) -> [WireHeatmapCell] {
         let order = Self.rowOrder(days: count, lead: lead)
         let activeCounts = try Self.values(ofRuns: active, order: order, field: "active")
         let excusedCounts = try Self.values(ofRuns: excused, order: order, field: "excused")
@@ -160,32 +195,30 @@ extension WirePackedHeatmap {
             }
             cells.append(cell)
         }
+        return cells
+    }
 
-        var heatmap = WireHeatmap()
-        heatmap.from = from
-        heatmap.to = to
-        heatmap.weekStart = weekStart
+    /// The weeks from the one holding `from` to the one holding `to`, seven cells each: `cells`
+    /// (the days from `from` on) where present, absent cells before `from` and after the last.
+    private static func weeks(
+        of cells: [WireHeatmapCell],
+        from: CivilDate,
+        to: CivilDate,
+        lead: Int
+    ) -> [WireHeatmapWeek] {
+        var weeks: [WireHeatmapWeek] = []
         var columnStart = from.dayNumber - lead
         while columnStart <= to.dayNumber {
             var week = WireHeatmapWeek()
             week.start = CivilDate(validatedDayNumber: max(columnStart, from.dayNumber))
             week.cells = (columnStart..<(columnStart + 7)).map { day in
                 let index = day - from.dayNumber
-                return index >= 0 && index < count ? cells[index] : WireHeatmapCell()
+                return index >= 0 && index < cells.count ? cells[index] : WireHeatmapCell()
             }
-            heatmap.weeks.append(week)
+            weeks.append(week)
             columnStart += 7
         }
-        heatmap.monthLabels = monthLabels
-        heatmap.legend = LegendEntry.standard.map {
-            WireLegendEntry(
-                level: Int32($0.level.rawValue),
-                minPercent: Int32($0.minPercent),
-                maxPercent: Int32($0.maxPercent),
-                description: $0.description
-            )
-        }
-        return heatmap
+        return weeks
     }
 
     /// `completed` as the percentage and `due` give it: `(percent * due + 50) / 100`, exact whenever

@@ -37,87 +37,98 @@ enum LoopCheckmarksFile {
         "expected the header Date,Value,Notes (recent Loop versions) or, without a header, rows of "
         + "date,value (older ones)"
 
+    /// Where a file's columns are: the older files' date,value rows, or what a header says.
+    struct Columns {
+        var date = 0
+        var value = 1
+        var notes: Int?
+        var width = 2
+    }
+
     /// Reads one Checkmarks.csv; `file` names it in errors.
     static func parse(_ bytes: [UInt8], file: String) throws(ImportError) -> [LoopEntryRow] {
         let records = try CSVReader.records(bytes, file: file)
         guard let first = records.first else { return [] }
-        var dateColumn = 0
-        var valueColumn = 1
-        var notesColumn: Int?
-        var width = 2
+        var columns = Columns()
         var body = records[...]
         if !looksLikeDate(first.fields[0]) {
-            // A header: Date and Value, perhaps Notes, in any order.
-            var columns: [String: Int] = [:]
-            for (index, name) in first.fields.enumerated() {
-                guard ["Date", "Value", "Notes"].contains(name) else {
-                    throw ImportError(
-                        file: file,
-                        line: first.line,
-                        field: name,
-                        message: "unknown column (column \(index + 1)); " + expectedColumnsText
-                    )
-                }
-                guard columns[name] == nil else {
-                    throw ImportError(file: file, line: first.line, field: name, message: "the column appears twice")
-                }
-                columns[name] = index
-            }
-            for name in ["Date", "Value"] where columns[name] == nil {
-                throw ImportError(
-                    file: file,
-                    line: first.line,
-                    field: name,
-                    message: "missing column; " + expectedColumnsText
-                )
-            }
-            dateColumn = columns["Date"]!
-            valueColumn = columns["Value"]!
-            notesColumn = columns["Notes"]
-            width = first.fields.count
+            columns = try self.columns(ofHeader: first, file: file)
             body = records.dropFirst()
         }
-
         var rows: [LoopEntryRow] = []
         var lineOfDate: [CivilDate: Int] = [:]
         for record in body {
-            guard record.fields.count == width else {
-                throw ImportError(
-                    file: file,
-                    line: record.line,
-                    message: "has \(record.fields.count) fields where \(width) are expected; " + expectedColumnsText
-                )
-            }
-            let dateText = record.fields[dateColumn]
-            let date: CivilDate
-            do {
-                date = try CivilDate(parsing: dateText)
-            } catch {
-                throw ImportError(file: file, line: record.line, field: "Date", message: error.message)
-            }
-            if let earlier = lineOfDate[date] {
+            let row = try self.row(record, columns: columns, file: file)
+            if let earlier = lineOfDate[row.date] {
                 throw ImportError(
                     file: file,
                     line: record.line,
                     field: "Date",
-                    message: "\(date) is also on line \(earlier)"
+                    message: "\(row.date) is also on line \(earlier)"
                 )
             }
-            lineOfDate[date] = record.line
-            let valueText = record.fields[valueColumn]
-            guard let value = parseValue(valueText) else {
-                throw ImportError(
-                    file: file,
-                    line: record.line,
-                    field: "Value",
-                    message: "'\(valueText)' is not a Loop entry value: YES_MANUAL, YES_AUTO, NO, SKIP, UNKNOWN "
-                        + "or a whole number"
-                )
-            }
-            let hasNote = notesColumn.map { !record.fields[$0].isEmpty } ?? false
-            rows.append(LoopEntryRow(line: record.line, date: date, value: value, hasNote: hasNote))
+            lineOfDate[row.date] = record.line
+            rows.append(row)
         }
         return rows
+    }
+
+    /// The columns a header names: Date and Value, perhaps Notes, in any order, each once.
+    private static func columns(ofHeader header: CSVRecord, file: String) throws(ImportError) -> Columns {
+        var columns: [String: Int] = [:]
+        for (index, name) in header.fields.enumerated() {
+            guard ["Date", "Value", "Notes"].contains(name) else {
+                throw ImportError(
+                    file: file,
+                    line: header.line,
+                    field: name,
+                    message: "unknown column (column \(index + 1)); " + expectedColumnsText
+                )
+            }
+            guard columns[name] == nil else {
+                throw ImportError(file: file, line: header.line, field: name, message: "the column appears twice")
+            }
+            columns[name] = index
+        }
+        guard let date = columns["Date"], let value = columns["Value"] else {
+            throw ImportError(
+                file: file,
+                line: header.line,
+                field: columns["Date"] == nil ? "Date" : "Value",
+                message: "missing column; " + expectedColumnsText
+            )
+        }
+        return Columns(date: date, value: value, notes: columns["Notes"], width: header.fields.count)
+    }
+
+    /// One row, its date and value checked.
+    private static func row(_ record: CSVRecord, columns: Columns, file: String) throws(ImportError) -> LoopEntryRow {
+        guard record.fields.count == columns.width else {
+            throw ImportError(
+                file: file,
+                line: record.line,
+                message: "has \(record.fields.count) fields where \(columns.width) are expected; "
+                    + expectedColumnsText
+            )
+        }
+        let date: CivilDate
+        do {
+            date = try CivilDate(parsing: record.fields[columns.date])
+        } catch {
+            throw ImportError(file: file, line: record.line, field: "Date", message: error.message)
+        }
+        let valueText = record.fields[columns.value]
+        guard let value = parseValue(valueText) else {
+            throw ImportError(
+                file: file,
+                line: record.line,
+                field: "Value",
+                message: "'\(valueText)' is not a Loop entry value: YES_MANUAL, YES_AUTO, NO, SKIP, UNKNOWN "
+                    + "or a whole number"
+            )
+        }
+        let hasNote = columns.notes.map { !record.fields[$0].isEmpty } ?? false
+        return LoopEntryRow(line: record.line, date: date, value: value, hasNote: hasNote)
     }
 
     /// `NNNN-NN-NN`: a row (whose date may still not exist), not a header.

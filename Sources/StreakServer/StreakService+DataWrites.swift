@@ -15,71 +15,97 @@ extension StreakService {
         responder: Responder
     ) throws {
         switch method {
-        case .deleteHabit:
-            let message = try WireDeleteHabitRequest(serializedBytes: request.message)
-            try snapshot.data.requireHabit(message.habitId)
-            let today = snapshot.today
-            submit(
-                .deleteHabit(id: message.habitId),
-                user: user,
-                request: request,
-                responder: responder,
-                apply: { result in
-                    guard case .deletedHabit(let habit, let completions, let skips) = result else {
-                        throw ServiceError.unexpectedStoreResult
-                    }
-                    // Its records' days, and every day it was active on (each loses it).
-                    let last = habit.archivedOn.flatMap { try? $0.adding(days: -1) } ?? today
-                    let active = ChangedDays.list(from: habit.createdOn, through: min(last, today))
-                    try self.reloadAndNotify(user, days: Set(completions + skips + active).sorted())
-                    return (habit, completions.count, skips.count)
-                },
-                answer: { deleted in
-                    WireDeleteHabitResponse(
-                        habit: WireHabit(deleted.0),
-                        completions: Int32(deleted.1),
-                        skips: Int32(deleted.2)
-                    ).serializedBytes()
-                }
-            )
-        case .unarchiveHabit:
-            let message = try WireUnarchiveHabitRequest(serializedBytes: request.message)
-            try snapshot.data.requireHabit(message.habitId)
-            let archivedOn = snapshot.data.index.habit(id: message.habitId)?.archivedOn
-            let today = snapshot.today
-            submit(
-                .unarchiveHabit(id: message.habitId),
-                user: user,
-                request: request,
-                responder: responder,
-                apply: { result in
-                    guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
-                    try self.reloadAndNotify(
-                        user,
-                        days: archivedOn.map { ChangedDays.list(from: $0, through: today) } ?? []
-                    )
-                    return habit
-                },
-                answer: { WireUnarchiveHabitResponse(habit: WireHabit($0)).serializedBytes() }
-            )
-        case .importData:
-            let message = try WireImportDataRequest(serializedBytes: request.message)
-            let (batch, refused) = ImportRequest.batch(message, today: snapshot.today)
-            submit(
-                .importData(batch),
-                user: user,
-                request: request,
-                responder: responder,
-                apply: { result in
-                    guard case .imported(let outcome) = result else { throw ServiceError.unexpectedStoreResult }
-                    try self.reloadAndNotify(user, days: outcome.changedDays)
-                    return outcome
-                },
-                answer: { ImportRequest.response($0, refused: refused).serializedBytes() }
-            )
-        default:
-            throw ServiceError.unimplemented(request.method)
+        case .deleteHabit: try submitDeleteHabit(request, user: user, snapshot: snapshot, responder: responder)
+        case .unarchiveHabit: try submitUnarchiveHabit(request, user: user, snapshot: snapshot, responder: responder)
+        case .importData: try submitImport(request, user: user, snapshot: snapshot, responder: responder)
+        default: throw ServiceError.unimplemented(request.method)
         }
+    }
+
+    /// DeleteHabit: the habit and its records go; its days are pushed to the watchers.
+    private func submitDeleteHabit(
+        _ request: IncomingRequest,
+        user: UserState,
+        snapshot: UserState.Snapshot,
+        responder: Responder
+    ) throws {
+        let message = try WireDeleteHabitRequest(serializedBytes: request.message)
+        try snapshot.data.requireHabit(message.habitId)
+        let today = snapshot.today
+        submit(
+            .deleteHabit(id: message.habitId),
+            user: user,
+            request: request,
+            responder: responder,
+            apply: { result in
+                guard case .deletedHabit(let habit, let completions, let skips) = result else {
+                    throw ServiceError.unexpectedStoreResult
+                }
+                // Its records' days, and every day it was active on (each loses it).
+                let last = habit.archivedOn.flatMap { try? $0.adding(days: -1) } ?? today
+                let active = ChangedDays.list(from: habit.createdOn, through: min(last, today))
+                try self.reloadAndNotify(user, days: Set(completions + skips + active).sorted())
+                return (habit, completions.count, skips.count)
+            },
+            answer: { deleted in
+                WireDeleteHabitResponse(
+                    habit: WireHabit(deleted.0),
+                    completions: Int32(deleted.1),
+                    skips: Int32(deleted.2)
+                ).serializedBytes()
+            }
+        )
+    }
+
+    /// UnarchiveHabit: the habit is active again from its archive day on.
+    private func submitUnarchiveHabit(
+        _ request: IncomingRequest,
+        user: UserState,
+        snapshot: UserState.Snapshot,
+        responder: Responder
+    ) throws {
+        let message = try WireUnarchiveHabitRequest(serializedBytes: request.message)
+        try snapshot.data.requireHabit(message.habitId)
+        let archivedOn = snapshot.data.index.habit(id: message.habitId)?.archivedOn
+        let today = snapshot.today
+        submit(
+            .unarchiveHabit(id: message.habitId),
+            user: user,
+            request: request,
+            responder: responder,
+            apply: { result in
+                guard case .habit(let habit) = result else { throw ServiceError.unexpectedStoreResult }
+                try self.reloadAndNotify(
+                    user,
+                    days: archivedOn.map { ChangedDays.list(from: $0, through: today) } ?? []
+                )
+                return habit
+            },
+            answer: { WireUnarchiveHabitResponse(habit: WireHabit($0)).serializedBytes() }
+        )
+    }
+
+    /// ImportData: what the request holds, less what was refused before the store.
+    private func submitImport(
+        _ request: IncomingRequest,
+        user: UserState,
+        snapshot: UserState.Snapshot,
+        responder: Responder
+    ) throws {
+        let message = try WireImportDataRequest(serializedBytes: request.message)
+        let (batch, refused) = ImportRequest.batch(message, today: snapshot.today)
+        submit(
+            .importData(batch),
+            user: user,
+            request: request,
+            responder: responder,
+            apply: { result in
+                guard case .imported(let outcome) = result else { throw ServiceError.unexpectedStoreResult }
+                try self.reloadAndNotify(user, days: outcome.changedDays)
+                return outcome
+            },
+            answer: { ImportRequest.response($0, refused: refused).serializedBytes() }
+        )
     }
 
     /// Reads the user's data again from the store and, for a watched user, pushes to the watchers

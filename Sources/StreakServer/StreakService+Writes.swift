@@ -19,6 +19,30 @@ extension StreakService {
         }
         let snapshot = user.snapshot(now: now())
         switch method {
+        case .createHabit, .renameHabit, .archiveHabit:
+            try submitHabitChange(method, request, user: user, snapshot: snapshot, responder: responder)
+        case .batchCompletions:
+            try submitBatchCompletions(request, user: user, snapshot: snapshot, responder: responder)
+        case .updateSettings:
+            try submitUpdateSettings(request, user: user, responder: responder)
+        case .setHabitSchedule, .addRestPeriod, .removeRestPeriod:
+            try submitScheduleWrite(method, request, user: user, snapshot: snapshot, responder: responder)
+        case .deleteHabit, .unarchiveHabit, .importData:
+            try submitDataWrite(method, request, user: user, snapshot: snapshot, responder: responder)
+        default:
+            throw ServiceError.unimplemented(request.method)
+        }
+    }
+
+    /// CreateHabit, RenameHabit and ArchiveHabit: each answers with the habit.
+    private func submitHabitChange(
+        _ method: WireMethod,
+        _ request: IncomingRequest,
+        user: UserState,
+        snapshot: UserState.Snapshot,
+        responder: Responder
+    ) throws {
+        switch method {
         case .createHabit:
             let message = try WireCreateHabitRequest(serializedBytes: request.message)
             let schedule = try message.schedule.map { try WeekdaySet(wire: $0.weekdays, field: "schedule") }
@@ -48,45 +72,53 @@ extension StreakService {
             submitHabitWrite(write, changing: days, user: user, request: request, responder: responder) {
                 WireArchiveHabitResponse(habit: WireHabit($0)).serializedBytes()
             }
-        case .batchCompletions:
-            let message = try WireBatchCompletionsRequest(serializedBytes: request.message)
-            let changes = try batchChanges(message, data: snapshot.data)
-            let days = Set(changes.map(\.date)).sorted()
-            submitCompletions(changes, user: user, request: request, responder: responder) { changed in
-                let (streak, current) = user.currentStreak(asOf: message.asOf, now: self.now())
-                return WireBatchCompletionsResponse(
-                    days: days.map { WireDayRecord(current.data.dayRecord(on: $0)) },
-                    streak: WireStreakSummary(streak),
-                    changed: Int32(changed.lazy.filter { $0 }.count)
-                ).serializedBytes()
-            }
-        case .updateSettings:
-            let message = try WireUpdateSettingsRequest(serializedBytes: request.message)
-            // Merged with the stored settings inside the write, so concurrent partial updates all count.
-            submit(
-                .changeSettings(try SettingsUpdate.change(message)),
-                user: user,
-                request: request,
-                responder: responder,
-                apply: { result in
-                    guard case .settings(let stored) = result else { throw ServiceError.unexpectedStoreResult }
-                    var before = stored
-                    _ = self.apply(user) { data in
-                        before = data.settings
-                        data.settings = stored
-                    }
-                    self.notifySettingsChanged(user, from: before, to: stored)
-                    return stored
-                },
-                answer: { WireUpdateSettingsResponse(settings: WireSettings($0)).serializedBytes() }
-            )
-        case .setHabitSchedule, .addRestPeriod, .removeRestPeriod:
-            try submitScheduleWrite(method, request, user: user, snapshot: snapshot, responder: responder)
-        case .deleteHabit, .unarchiveHabit, .importData:
-            try submitDataWrite(method, request, user: user, snapshot: snapshot, responder: responder)
         default:
             throw ServiceError.unimplemented(request.method)
         }
+    }
+
+    /// BatchCompletions: the changes checked against the user's habits first; the answer has
+    /// every day named and the streak after them.
+    private func submitBatchCompletions(
+        _ request: IncomingRequest,
+        user: UserState,
+        snapshot: UserState.Snapshot,
+        responder: Responder
+    ) throws {
+        let message = try WireBatchCompletionsRequest(serializedBytes: request.message)
+        let changes = try batchChanges(message, data: snapshot.data)
+        let days = Set(changes.map(\.date)).sorted()
+        submitCompletions(changes, user: user, request: request, responder: responder) { changed in
+            let (streak, current) = user.currentStreak(asOf: message.asOf, now: self.now())
+            return WireBatchCompletionsResponse(
+                days: days.map { WireDayRecord(current.data.dayRecord(on: $0)) },
+                streak: WireStreakSummary(streak),
+                changed: Int32(changed.lazy.filter { $0 }.count)
+            ).serializedBytes()
+        }
+    }
+
+    /// UpdateSettings: merged with the stored settings inside the write, so that concurrent
+    /// partial updates all count; the lifecycle streams hear of a change.
+    private func submitUpdateSettings(_ request: IncomingRequest, user: UserState, responder: Responder) throws {
+        let message = try WireUpdateSettingsRequest(serializedBytes: request.message)
+        submit(
+            .changeSettings(try SettingsUpdate.change(message)),
+            user: user,
+            request: request,
+            responder: responder,
+            apply: { result in
+                guard case .settings(let stored) = result else { throw ServiceError.unexpectedStoreResult }
+                var before = stored
+                _ = self.apply(user) { data in
+                    before = data.settings
+                    data.settings = stored
+                }
+                self.notifySettingsChanged(user, from: before, to: stored)
+                return stored
+            },
+            answer: { WireUpdateSettingsResponse(settings: WireSettings($0)).serializedBytes() }
+        )
     }
 
     /// Submits a write that returns the habit. With `days` (a schedule change, a habit created or

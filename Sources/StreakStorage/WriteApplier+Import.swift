@@ -13,56 +13,18 @@ extension WriteApplier {
     func importData(_ batch: ImportBatch) throws(StorageError) -> ImportOutcome {
         var outcome = ImportOutcome()
         var changed = Set<CivilDate>()
-        let stored = try storedHabitsByName()
-        var habitCount = stored.values.reduce(0) { $0 + $1.count }
-        // The n-th habit of a name in the batch matches the n-th stored habit of that name.
-        var used: [String: Int] = [:]
+        var matcher = HabitMatcher(stored: try storedHabitsByName())
         for (index, item) in batch.habits.enumerated() {
-            do {
-                try HabitRow.validate(name: item.name)
-            } catch {
-                outcome.errors.append(.init(habitIndex: index, field: "name", message: error.message))
+            let found = try matchOrCreate(item, index: index, matcher: &matcher, today: batch.today, outcome: &outcome)
+            guard var habit = found else {
                 outcome.habits.append(nil)
                 continue
-            }
-            var habit: Habit
-            let occurrence = used[item.name, default: 0]
-            used[item.name] = occurrence + 1
-            if let ids = stored[item.name], occurrence < ids.count {
-                let id = ids[occurrence]
-                habit = try existingHabit(id)
-                outcome.habitsMatched += 1
-            } else {
-                guard habitCount < HabitLimit.perUser else {
-                    outcome.errors.append(
-                        .init(habitIndex: index, field: "name", message: HabitLimit.reached(count: habitCount))
-                    )
-                    outcome.habits.append(nil)
-                    continue
-                }
-                habit = try insertHabit(name: item.name, createdOn: item.firstDay ?? batch.today)
-                habitCount += 1
-                outcome.habitsCreated += 1
             }
             try importSchedule(item, index: index, habit: habit, outcome: &outcome)
             // Records first, then the archive day: an account keeps the records it got after a
             // habit's archive day (they count for nothing), and so does its export and import.
             try importDays(item, index: index, habit: habit, outcome: &outcome, changed: &changed)
-            if let archivedOn = item.archivedOn, habit.archivedOn == nil {
-                if archivedOn < habit.createdOn {
-                    outcome.errors.append(
-                        .init(
-                            habitIndex: index,
-                            field: "archived_on",
-                            date: archivedOn,
-                            message: "before the habit's first day \(habit.createdOn)"
-                        )
-                    )
-                } else if case .habit(let archived) = try apply(.archiveHabit(id: habit.id, on: archivedOn)) {
-                    habit = archived
-                    changed.insert(archivedOn)
-                }
-            }
+            habit = try importArchiveDay(item, index: index, habit: habit, outcome: &outcome, changed: &changed)
             outcome.habits.append(try withSchedule(existingHabit(habit.id)))
         }
         try importRestPeriods(batch.restPeriods, outcome: &outcome, changed: &changed)
@@ -77,6 +39,85 @@ extension WriteApplier {
         }
         outcome.changedDays = changed.sorted()
         return outcome
+    }
+
+    /// The user's habits by name, and how many of each name the import has matched so far: the
+    /// n-th habit of a name in the batch matches the n-th stored habit of that name.
+    struct HabitMatcher {
+        let stored: [String: [Int64]]
+        var used: [String: Int] = [:]
+        /// The habits the user has, counting those the import created (for `HabitLimit`).
+        var count: Int
+
+        init(stored: [String: [Int64]]) {
+            self.stored = stored
+            count = stored.values.reduce(0) { $0 + $1.count }
+        }
+
+        /// The stored habit the next habit named `name` matches, if any.
+        mutating func next(named name: String) -> Int64? {
+            let occurrence = used[name, default: 0]
+            used[name] = occurrence + 1
+            guard let ids = stored[name], occurrence < ids.count else { return nil }
+            return ids[occurrence]
+        }
+    }
+
+    /// The stored habit `item` matches, or a new one; nil (with an error record) for a name the
+    /// rules refuse or a habit past the user's limit.
+    private func matchOrCreate(
+        _ item: HabitHistory,
+        index: Int,
+        matcher: inout HabitMatcher,
+        today: CivilDate,
+        outcome: inout ImportOutcome
+    ) throws(StorageError) -> Habit? {
+        do {
+            try HabitRow.validate(name: item.name)
+        } catch {
+            outcome.errors.append(.init(habitIndex: index, field: "name", message: error.message))
+            return nil
+        }
+        if let id = matcher.next(named: item.name) {
+            outcome.habitsMatched += 1
+            return try existingHabit(id)
+        }
+        guard matcher.count < HabitLimit.perUser else {
+            outcome.errors.append(
+                .init(habitIndex: index, field: "name", message: HabitLimit.reached(count: matcher.count))
+            )
+            return nil
+        }
+        let habit = try insertHabit(name: item.name, createdOn: item.firstDay ?? today)
+        matcher.count += 1
+        outcome.habitsCreated += 1
+        return habit
+    }
+
+    /// Archives `habit` on `item`'s archive day, unless it is archived already; a day before its
+    /// first day is refused. Returns the habit as it is now.
+    private func importArchiveDay(
+        _ item: HabitHistory,
+        index: Int,
+        habit: Habit,
+        outcome: inout ImportOutcome,
+        changed: inout Set<CivilDate>
+    ) throws(StorageError) -> Habit {
+        guard let archivedOn = item.archivedOn, habit.archivedOn == nil else { return habit }
+        guard archivedOn >= habit.createdOn else {
+            outcome.errors.append(
+                .init(
+                    habitIndex: index,
+                    field: "archived_on",
+                    date: archivedOn,
+                    message: "before the habit's first day \(habit.createdOn)"
+                )
+            )
+            return habit
+        }
+        guard case .habit(let archived) = try apply(.archiveHabit(id: habit.id, on: archivedOn)) else { return habit }
+        changed.insert(archivedOn)
+        return archived
     }
 
     /// The ids of the user's habits by exact name, ascending.

@@ -163,24 +163,7 @@ public enum SQLiteBackup {
         guard let backup = sqlite3_backup_init(writer.handle, "main", reader.handle, "main") else {
             throw writer.error("backup")
         }
-        var steps = 0
-        var busyWaits = 0
-        var busySince: ContinuousClock.Instant?
-        var result: Int32
-        repeat {
-            result = sqlite3_backup_step(backup, pagesPerStep)
-            steps += 1
-            if result == SQLITE_BUSY || result == SQLITE_LOCKED {
-                let now = ContinuousClock.now
-                if now - (busySince ?? now) > busyLimit { break }
-                busySince = busySince ?? now
-                busyWaits += 1
-                sqlite3_sleep(20)
-            } else {
-                busySince = nil
-                if result == SQLITE_OK && pause > .zero { sqlite3_sleep(Int32(min(pause / .milliseconds(1), 60_000))) }
-            }
-        } while result == SQLITE_OK || result == SQLITE_BUSY || result == SQLITE_LOCKED
+        let (result, steps, busyWaits) = step(backup, pagesPerStep: pagesPerStep, pause: pause)
         let pages = Int(sqlite3_backup_pagecount(backup))
         let finished = sqlite3_backup_finish(backup)
         guard result == SQLITE_DONE, finished == SQLITE_OK else {
@@ -201,6 +184,35 @@ public enum SQLiteBackup {
             busyWaits: busyWaits,
             seconds: 0
         )
+    }
+
+    /// Runs the backup's steps of `pagesPerStep` pages, `pause` apart, until it is done or fails.
+    /// A step the source's lock refuses (BUSY, LOCKED) is tried again every 20 ms for up to
+    /// `busyLimit`. Returns the last step's result, the steps taken and the waits for the lock.
+    private static func step(
+        _ backup: OpaquePointer,
+        pagesPerStep: Int32,
+        pause: Duration
+    ) -> (result: Int32, steps: Int, busyWaits: Int) {
+        var steps = 0
+        var busyWaits = 0
+        var busySince: ContinuousClock.Instant?
+        var result: Int32
+        repeat {
+            result = sqlite3_backup_step(backup, pagesPerStep)
+            steps += 1
+            if result == SQLITE_BUSY || result == SQLITE_LOCKED {
+                let now = ContinuousClock.now
+                if now - (busySince ?? now) > busyLimit { break }
+                busySince = busySince ?? now
+                busyWaits += 1
+                sqlite3_sleep(20)
+            } else {
+                busySince = nil
+                if result == SQLITE_OK && pause > .zero { sqlite3_sleep(Int32(min(pause / .milliseconds(1), 60_000))) }
+            }
+        } while result == SQLITE_OK || result == SQLITE_BUSY || result == SQLITE_LOCKED
+        return (result, steps, busyWaits)
     }
 
     /// Refuses a destination that exists (unless replacing), is a directory, or is the database

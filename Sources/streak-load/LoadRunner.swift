@@ -58,40 +58,19 @@ struct LoadRunner {
     static let drainTimeout: UInt64 = 10_000_000_000
 
     func run(_ scenario: ScenarioName) throws(LoadError) -> ScenarioResult {
-        var drivers: [ConnectionDriver] = []
-        for index in 0..<connections {
-            let user = users[index % users.count]
-            let firstKey = keyOffset + (index / users.count) * depth
-            let mixes = (0..<depth).map { RequestMix(scenario: scenario, user: user, key: firstKey + $0) }
-            let interval = rate.map { UInt64(Double(connections * depth) / $0 * 1e9) }
-            drivers.append(
-                ConnectionDriver(
-                    connection: try LoadConnection(address: endpoint, tls: tls),
-                    mixes: mixes,
-                    interval: interval
-                )
-            )
-        }
+        var drivers = try connectDrivers(scenario)
         let start = MonotonicClock.now() + UInt64(warmup * 1e9)
         let end = start + UInt64(duration * 1e9)
         var result = WorkerResult()
-        var cpuBefore: Double?
-        var cpuAfter: Double?
-        var allocationsBefore: UInt64?
-        var allocationsAfter: UInt64?
+        var before: ServerSample?
+        var after: ServerSample?
         var polls = drivers.map { pollfd(fd: $0.connection.fileDescriptor, events: Int16(POLLIN), revents: 0) }
         for index in drivers.indices { drivers[index].start(result: &result) }
         var active = drivers.count
         while active > 0 {
             let now = MonotonicClock.now()
-            if cpuBefore == nil && now >= start {
-                cpuBefore = stats?.cpuMicroseconds()
-                allocationsBefore = stats?.allocations()
-            }
-            if cpuAfter == nil && now >= end {
-                cpuAfter = stats?.cpuMicroseconds()
-                allocationsAfter = stats?.allocations()
-            }
+            if before == nil && now >= start { before = ServerSample(stats) }
+            if after == nil && now >= end { after = ServerSample(stats) }
             if now >= end + Self.drainTimeout {
                 result.fail("\(active) connections still had requests in flight 10 s after the window")
                 break
@@ -125,11 +104,48 @@ struct LoadRunner {
                 polls[index].revents = 0
             }
         }
-        if cpuAfter == nil {
-            cpuAfter = stats?.cpuMicroseconds()
-            allocationsAfter = stats?.allocations()
+        return summary(of: scenario, result, before: before, after: after ?? ServerSample(stats))
+    }
+
+    /// A connection per driver, each with `depth` request slots; the users taken in turn.
+    private func connectDrivers(_ scenario: ScenarioName) throws(LoadError) -> [ConnectionDriver] {
+        var drivers: [ConnectionDriver] = []
+        for index in 0..<connections {
+            let user = users[index % users.count]
+            let firstKey = keyOffset + (index / users.count) * depth
+            let mixes = (0..<depth).map { RequestMix(scenario: scenario, user: user, key: firstKey + $0) }
+            let interval = rate.map { UInt64(Double(connections * depth) / $0 * 1e9) }
+            drivers.append(
+                ConnectionDriver(
+                    connection: try LoadConnection(address: endpoint, tls: tls),
+                    mixes: mixes,
+                    interval: interval
+                )
+            )
         }
-        var scenarioResult = ScenarioResult(
+        return drivers
+    }
+
+    /// The server's CPU time and allocations at one edge of the window (nil without `stats`).
+    private struct ServerSample {
+        var cpuMicroseconds: Double?
+        var allocations: UInt64?
+
+        init(_ stats: ServerProcessStats?) {
+            cpuMicroseconds = stats?.cpuMicroseconds()
+            allocations = stats?.allocations()
+        }
+    }
+
+    /// The scenario's result: what the connections measured, and what the server spent between
+    /// the window's edges.
+    private func summary(
+        of scenario: ScenarioName,
+        _ result: WorkerResult,
+        before: ServerSample?,
+        after: ServerSample
+    ) -> ScenarioResult {
+        var summary = ScenarioResult(
             name: scenario.rawValue,
             connections: connections,
             depth: depth,
@@ -139,12 +155,14 @@ struct LoadRunner {
             latencyMicroseconds: result.latency,
             firstError: result.firstError
         )
-        if let cpuBefore, let cpuAfter { scenarioResult.serverCPUMicroseconds = cpuAfter - cpuBefore }
-        if let allocationsBefore, let allocationsAfter {
-            scenarioResult.serverAllocations = allocationsAfter &- allocationsBefore
+        if let cpuBefore = before?.cpuMicroseconds, let cpuAfter = after.cpuMicroseconds {
+            summary.serverCPUMicroseconds = cpuAfter - cpuBefore
         }
-        scenarioResult.serverPeakRSSMiB = stats?.memoryMiB("VmHWM")
-        return scenarioResult
+        if let allocationsBefore = before?.allocations, let allocationsAfter = after.allocations {
+            summary.serverAllocations = allocationsAfter &- allocationsBefore
+        }
+        summary.serverPeakRSSMiB = stats?.memoryMiB("VmHWM")
+        return summary
     }
 }
 

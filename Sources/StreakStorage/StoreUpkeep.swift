@@ -29,8 +29,11 @@ public struct StoreUpkeepReport: Sendable {
 
 /// Reports a store's upkeep to its handler once per change: the first failure of a run of
 /// failures, and the first success after them, so that a failure repeated every second (a
-/// database that stays down) is one line in the server's log, not thousands.
+/// database that stays down) is one line in the server's log, not thousands. What happens before
+/// a handler is set is not remembered: a failure that goes on is reported at its first attempt
+/// after that.
 final class UpkeepReporter: Sendable {
+    /// The handler, and the upkeep it was told is failing.
     private let state = Mutex<(handler: (@Sendable (StoreUpkeepReport) -> Void)?, failing: Set<StoreUpkeep>)>(
         (nil, [])
     )
@@ -44,7 +47,9 @@ final class UpkeepReporter: Sendable {
 
     /// `upkeep` failed with `error`: reported unless it was failing already.
     func failed(_ upkeep: StoreUpkeep, _ error: StorageError) {
-        let handler = state.withLock { state in state.failing.insert(upkeep).inserted ? state.handler : nil }
+        let handler = state.withLock { state in
+            state.handler != nil && state.failing.insert(upkeep).inserted ? state.handler : nil
+        }
         handler?(StoreUpkeepReport(upkeep: upkeep, failure: error))
     }
 

@@ -32,11 +32,13 @@ struct UpkeepReporterTests {
     @Test("the first failure of a run and the first success after it are reported, each upkeep on its own")
     func reportsChangesOnly() {
         let reporter = UpkeepReporter()
-        // Before a handler is set nothing is reported, and nothing breaks.
+        // Before a handler is set nothing is reported, nothing breaks, and nothing is held back:
+        // a failure that goes on is reported at its next attempt.
         reporter.succeeded(.readChangeLog)
+        reporter.failed(.pruneChangeLog, StorageError(.io, "before the handler"))
         let reports = UpkeepReports()
         reporter.setHandler { reports.append($0) }
-        reporter.succeeded(.pruneChangeLog)
+        reporter.succeeded(.readChangeLog)
         reporter.failed(.pruneChangeLog, StorageError(.io, "first"))
         reporter.failed(.pruneChangeLog, StorageError(.io, "second"))
         reporter.failed(.announceCommits, StorageError(.io, "third"))

@@ -40,41 +40,14 @@ struct ReadComputer {
             let detail = DayDetail(data.index, date: date, threshold: data.threshold, locale: try locale(""))
             return WireGetDayResponse(day: WireDayDetail(detail)).serializedBytes()
         case .getHeatmap:
-            let request = try WireGetHeatmapRequest(serializedBytes: bytes)
-            let data = try view(request.habitIds)
-            let options = HeatmapOptions(
-                asOf: request.asOf ?? today,
-                from: request.from,
-                to: request.to,
-                weekStart: try WeekStartResolver.weekday(request.weekStart, fallback: data.settings.weekStart),
-                locale: try locale(request.locale),
-                threshold: data.threshold,
-                // A packed answer carries no labels: its decoder makes them from the counts.
-                accessibilityLabels: request.accessibilityLabels && !request.packed
-            )
-            let heatmap = try HeatmapBuilder.build(data.index, options: options)
-            if request.packed {
-                let packed = WirePackedHeatmap(heatmap, monthLabels: request.packedMonthLabels)
-                return WireGetHeatmapResponse(packed: packed).serializedBytes()
-            }
-            return WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
+            return try heatmap(WireGetHeatmapRequest(serializedBytes: bytes))
         case .getStreak:
             let request = try WireGetStreakRequest(serializedBytes: bytes)
             let data = try view(request.habitIds)
             let summary = data.streakSummary(asOf: request.asOf ?? today)
             return WireGetStreakResponse(streak: WireStreakSummary(summary)).serializedBytes()
         case .getWeekdayChart:
-            let request = try WireGetWeekdayChartRequest(serializedBytes: bytes)
-            let data = try view(request.habitIds)
-            let chart = try WeekdayChartBuilder.build(
-                data.index,
-                asOf: request.asOf ?? today,
-                from: request.from,
-                to: request.to,
-                locale: try locale(request.locale),
-                includeTotal: request.includeTotal
-            )
-            return WireGetWeekdayChartResponse(chart: WireWeekdayChart(chart)).serializedBytes()
+            return try weekdayChart(WireGetWeekdayChartRequest(serializedBytes: bytes))
         case .getMonthPage:
             return try monthPage(WireGetMonthPageRequest(serializedBytes: bytes))
         case .getSettings:
@@ -89,6 +62,42 @@ struct ReadComputer {
         }
     }
 
+    /// GetHeatmap: the classic answer, or the packed one when the request asks.
+    private func heatmap(_ request: WireGetHeatmapRequest) throws -> [UInt8] {
+        let data = try view(request.habitIds)
+        let options = HeatmapOptions(
+            asOf: request.asOf ?? today,
+            from: request.from,
+            to: request.to,
+            weekStart: try WeekStartResolver.weekday(request.weekStart, fallback: data.settings.weekStart),
+            locale: try locale(request.locale),
+            threshold: data.threshold,
+            // A packed answer carries no labels: its decoder makes them from the counts.
+            accessibilityLabels: request.accessibilityLabels && !request.packed
+        )
+        let heatmap = try HeatmapBuilder.build(data.index, options: options)
+        if request.packed {
+            let packed = WirePackedHeatmap(heatmap, monthLabels: request.packedMonthLabels)
+            return WireGetHeatmapResponse(packed: packed).serializedBytes()
+        }
+        return WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
+    }
+
+    /// GetWeekdayChart: completions per weekday, per habit and in total.
+    private func weekdayChart(_ request: WireGetWeekdayChartRequest) throws -> [UInt8] {
+        let data = try view(request.habitIds)
+        let chart = try WeekdayChartBuilder.build(
+            data.index,
+            asOf: request.asOf ?? today,
+            from: request.from,
+            to: request.to,
+            locale: try locale(request.locale),
+            includeTotal: request.includeTotal
+        )
+        return WireGetWeekdayChartResponse(chart: WireWeekdayChart(chart)).serializedBytes()
+    }
+
+    /// GetMonthPage: one month's calendar page.
     private func monthPage(_ request: WireGetMonthPageRequest) throws -> [UInt8] {
         let data = try view(request.habitIds)
         let asOf = request.asOf ?? today

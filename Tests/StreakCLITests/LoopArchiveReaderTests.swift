@@ -359,6 +359,16 @@ struct LoopArchiveReaderTests {
             message: "001 Meditate/Checkmarks.csv:1: Value: missing column; " + expectedCheckmarksColumns
         ),
         Bad(
+            name: "Checkmarks.csv without Date",
+            files: modern { $0.set("001 Meditate/Checkmarks.csv", [["Value", "Notes"]]) },
+            message: "001 Meditate/Checkmarks.csv:1: Date: missing column; " + expectedCheckmarksColumns
+        ),
+        Bad(
+            name: "a column twice in Checkmarks.csv",
+            files: modern { $0.set("001 Meditate/Checkmarks.csv", [["Date", "Value", "Value"]]) },
+            message: "001 Meditate/Checkmarks.csv:1: Value: the column appears twice"
+        ),
+        Bad(
             name: "a row with a field too many",
             files: modern { $0.set("001 Meditate/Checkmarks.csv", text: "2024-04-30,2,extra\n") },
             message: "001 Meditate/Checkmarks.csv:1: has 3 fields where 2 are expected; " + expectedCheckmarksColumns

@@ -12,6 +12,30 @@ public struct CSVRecord: Hashable, Sendable {
     }
 }
 
+extension CSVRecord {
+    /// This record read as a header: the index of each column by name. Every name must be one of
+    /// `known`, and appear once; an `ImportError` for `file` names the first that does not,
+    /// `unknownNote` follows "unknown column (column N)" in its message.
+    func columnIndex(known: [String], file: String, unknownNote: String) throws(ImportError) -> [String: Int] {
+        var columns: [String: Int] = [:]
+        for (index, name) in fields.enumerated() {
+            guard known.contains(name) else {
+                throw ImportError(
+                    file: file,
+                    line: line,
+                    field: name,
+                    message: "unknown column (column \(index + 1))" + unknownNote
+                )
+            }
+            guard columns[name] == nil else {
+                throw ImportError(file: file, line: line, field: name, message: "the column appears twice")
+            }
+            columns[name] = index
+        }
+        return columns
+    }
+}
+
 /// Reads CSV as RFC 4180 has it: fields separated by commas, records by CRLF (LF and a lone CR
 /// are accepted too), a field in double quotes may hold commas, line breaks and doubled quotes.
 /// The text is UTF-8, with or without a byte order mark. Blank lines are skipped.

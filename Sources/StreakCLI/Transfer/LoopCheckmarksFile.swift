@@ -75,21 +75,11 @@ enum LoopCheckmarksFile {
 
     /// The columns a header names: Date and Value, perhaps Notes, in any order, each once.
     private static func columns(ofHeader header: CSVRecord, file: String) throws(ImportError) -> Columns {
-        var columns: [String: Int] = [:]
-        for (index, name) in header.fields.enumerated() {
-            guard ["Date", "Value", "Notes"].contains(name) else {
-                throw ImportError(
-                    file: file,
-                    line: header.line,
-                    field: name,
-                    message: "unknown column (column \(index + 1)); " + expectedColumnsText
-                )
-            }
-            guard columns[name] == nil else {
-                throw ImportError(file: file, line: header.line, field: name, message: "the column appears twice")
-            }
-            columns[name] = index
-        }
+        let columns = try header.columnIndex(
+            known: ["Date", "Value", "Notes"],
+            file: file,
+            unknownNote: "; " + expectedColumnsText
+        )
         guard let date = columns["Date"], let value = columns["Value"] else {
             throw ImportError(
                 file: file,

@@ -84,21 +84,7 @@ enum LoopHabitsFile {
     }
 
     private static func columnIndex(_ header: CSVRecord, file: String) throws(ImportError) -> [String: Int] {
-        var columns: [String: Int] = [:]
-        for (index, name) in header.fields.enumerated() {
-            guard knownColumns.contains(name) else {
-                throw ImportError(
-                    file: file,
-                    line: header.line,
-                    field: name,
-                    message: "unknown column (column \(index + 1)). " + expectedColumnsText
-                )
-            }
-            guard columns[name] == nil else {
-                throw ImportError(file: file, line: header.line, field: name, message: "the column appears twice")
-            }
-            columns[name] = index
-        }
+        let columns = try header.columnIndex(known: knownColumns, file: file, unknownNote: ". " + expectedColumnsText)
         var required = ["Position", "Name"]
         for (first, second) in [("NumRepetitions", "Interval"), ("FrequencyNumerator", "FrequencyDenominator")]
         where columns[first] != nil || columns[second] != nil {

@@ -45,8 +45,9 @@ final class PostgresListener: @unchecked Sendable {
     private var readScheduled = false
     /// When the log was last pruned.
     private var lastPrune = ContinuousClock.now
-    /// Whether a failed read was reported as `.everyone` already (until a read succeeds).
-    private var reportedFailure = false
+    /// Whether reading the log fails (since the last read that worked): reported once, as
+    /// `.everyone` to the handler and to `upkeep`.
+    private var readFailing = false
     private let pollInterval: Duration
     private let pruneInterval: Duration
     private let retention: Duration
@@ -207,13 +208,15 @@ final class PostgresListener: @unchecked Sendable {
                 queue.async { [handler] in handler(.everyone) }
             }
             lastRead = .now
-            reportedFailure = false
-            upkeep.succeeded(.readChangeLog)
+            if readFailing {
+                readFailing = false
+                upkeep.succeeded(.readChangeLog)
+            }
         } catch {
-            upkeep.failed(.readChangeLog, error)
-            if !reportedFailure {
+            if !readFailing {
                 // The log cannot be read (yet): anything may have changed meanwhile.
-                reportedFailure = true
+                readFailing = true
+                upkeep.failed(.readChangeLog, error)
                 queue.async { [handler] in handler(.everyone) }
             }
         }

@@ -47,7 +47,7 @@ extension WriteApplier {
         let stored: [String: [Int64]]
         var used: [String: Int] = [:]
         /// The habits the user has, counting those the import created (for `HabitLimit`).
-        var count: Int
+        private(set) var count: Int
 
         init(stored: [String: [Int64]]) {
             self.stored = stored
@@ -60,6 +60,11 @@ extension WriteApplier {
             used[name] = occurrence + 1
             guard let ids = stored[name], occurrence < ids.count else { return nil }
             return ids[occurrence]
+        }
+
+        /// Counts a habit the import created.
+        mutating func created() {
+            count += 1
         }
     }
 
@@ -89,7 +94,7 @@ extension WriteApplier {
             return nil
         }
         let habit = try insertHabit(name: item.name, createdOn: item.firstDay ?? today)
-        matcher.count += 1
+        matcher.created()
         outcome.habitsCreated += 1
         return habit
     }

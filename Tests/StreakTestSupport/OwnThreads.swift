@@ -1,3 +1,7 @@
+// Swift Testing is not in every toolchain's build of this target: a release build with
+// `--static-swift-stdlib` (the README's build of the tools) has no `Testing` module, and builds
+// this target too, since it is not a test target.
+#if canImport(Testing)
 import Foundation
 import Testing
 
@@ -54,3 +58,4 @@ public final class TestThreads: TaskExecutor {
     /// Whether the calling code runs on one of these threads.
     public static var runsTheCurrentThread: Bool { Thread.current.threadDictionary[marker] != nil }
 }
+#endif

@@ -20,8 +20,10 @@ run_tests() {
     if [ "$status" != 0 ]; then
         scripts/test-failures.sh "$log" >&2
         [ "$status" = 124 ] && echo "$what did not finish within $minutes minutes" >&2
+        echo "the whole output of $what: $log" >&2
         exit "$status"
     fi
+    rm -f "$log"
 }
 
 step "system packages"
@@ -40,8 +42,9 @@ step "build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
 step "a throwaway PostgreSQL server"
-postgres_dir="$(mktemp -d)/postgres"
-trap 'scripts/postgres-test-server.sh stop "$postgres_dir" >/dev/null 2>&1 || true' EXIT
+postgres_parent="$(mktemp -d)"
+postgres_dir="$postgres_parent/postgres"
+trap 'scripts/postgres-test-server.sh stop "$postgres_dir" >/dev/null 2>&1 || true; rm -rf "$postgres_parent"' EXIT
 STREAKD_TEST_POSTGRES_URL="$(scripts/postgres-test-server.sh start "$postgres_dir")"
 # Required: a run that could not reach it fails instead of skipping the PostgreSQL tests.
 export STREAKD_TEST_POSTGRES_URL STREAKD_REQUIRE_POSTGRES=1
@@ -64,6 +67,7 @@ for tool in streak streakd; do
 done
 page="$(MANPATH="$man_prefix/share/man" man -P cat streak 2>/dev/null)"
 grep -q "streak done Meditate" <<<"$page" || { echo "man streak lacks the examples" >&2; exit 1; }
+rm -rf "$man_prefix"
 
 step "python and C clients against a real streakd"
 STREAKD_BIN="$(swift build --show-bin-path)/streakd" scripts/test-clients.sh

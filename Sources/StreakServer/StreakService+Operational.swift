@@ -12,7 +12,8 @@ extension StreakService {
         }.serializedBytes()
     }
 
-    /// GetServerInfo: version, uptime, counters, the users in memory and the other servers' changes.
+    /// GetServerInfo: version, uptime, counters, the users in memory, the other servers' changes and
+    /// the store's upkeep that is failing.
     func serverInfo(_ request: IncomingRequest) throws -> WireGetServerInfoResponse {
         _ = try WireGetServerInfoRequest(serializedBytes: request.message)
         let usage = users.usage
@@ -33,6 +34,7 @@ extension StreakService {
             $0.userMemoryBudgetBytes = UInt64(usage.budget ?? 0)
             $0.usersDropped = usage.dropped
             $0.changeNoticesTotal = following.notices
+            $0.storageUpkeepFailing = upkeepHealth.current.map(\.wire)
         }
     }
 }

@@ -25,6 +25,8 @@ public final class StreakService: RequestHandler, Sendable {
     let follower: ChangeFollower
     let builderCache: BuilderCache
     let counters: ServiceCounters
+    /// The store's upkeep failing now (GetServerInfo); the log has each start and end.
+    let upkeepHealth = UpkeepHealth()
     let clock: any MonotonicClock
     /// At most one log line about refused tokens per 10 s.
     private let authenticationFailures = Mutex(LogThrottle())
@@ -98,7 +100,10 @@ public final class StreakService: RequestHandler, Sendable {
                 self?.notifySettingsChanged(user, from: before, to: after)
             }
         )
-        store.onUpkeepReport { [logger] report in report.log(to: logger) }
+        store.onUpkeepReport { [logger, upkeepHealth, now] report in
+            upkeepHealth.take(report, at: now())
+            report.log(to: logger)
+        }
         store.onExternalChange { [follower] change in follower.receive(change) }
     }
 

@@ -12,6 +12,17 @@ public enum StoreUpkeep: String, Sendable, Hashable, CaseIterable {
     case readChangeLog = "reading the change log"
     /// Notifying the other servers of this server's commits (PostgreSQL).
     case announceCommits = "notifying the other servers of commits"
+
+    /// Its name for programs (GetServerInfo's `job`), which does not change with the wording of
+    /// `rawValue`: `listen_for_changes`, `read_change_log`, `prune_change_log`, `announce_commits`.
+    public var job: String {
+        switch self {
+        case .listenForChanges: "listen_for_changes"
+        case .pruneChangeLog: "prune_change_log"
+        case .readChangeLog: "read_change_log"
+        case .announceCommits: "announce_commits"
+        }
+    }
 }
 
 /// A change in how a store's upkeep goes: it started failing (`failure`), or works again.

@@ -37,7 +37,7 @@ struct Streak: AsyncParsableCommand {
             HeatmapCommand.self, StreakSummaryCommand.self, WeekdaysCommand.self, CalendarCommand.self,
             SettingsCommand.self, SkipCommand.self, UnskipCommand.self, RestCommand.self, WatchCommand.self,
             SampleCommand.self, ExportCommand.self, ImportCommand.self, CompletionsCommand.self,
-            ReportCommand.self,
+            ReportCommand.self, ServerCommand.self,
         ]
     )
 

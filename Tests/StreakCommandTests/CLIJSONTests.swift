@@ -71,6 +71,27 @@ struct CLIJSONTests {
         #expect(settings["min_percent"] as? Int == 50)
     }
 
+    @Test("streak server: what GetServerInfo says, as text and JSON; SQLite has no upkeep that can fail")
+    func serverInfo() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        #expect(try cli.run(["habit", "add", "Read"]).status == 0)
+
+        let info = try json(try cli.run(["--json", "server"]))
+        #expect(info["storage"] as? String == "sqlite")
+        #expect(info["protocol_version"] as? Int == 1)
+        #expect(info["users_held"] as? Int == 1, "the user of the habit just added: \(info)")
+        #expect(info["user_memory_budget_bytes"] as? Int == 256 << 20)
+        #expect((info["storage_upkeep_failing"] as? [Any])?.isEmpty == true, "\(info)")
+        #expect(info.count == 15, "\(info.keys.sorted())")
+
+        let text = try cli.run(["server"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("storage:       sqlite\n"), "\(text.stdout)")
+        #expect(text.stdout.hasSuffix("upkeep:        working\n"), "\(text.stdout)")
+    }
+
     @Test func habitCommandsPrintTheHabit() throws {
         let server = try ServerProcess.start()
         defer { server.stop() }

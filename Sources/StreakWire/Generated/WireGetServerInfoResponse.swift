@@ -33,6 +33,9 @@ public struct WireGetServerInfoResponse: WireMessage {
     public var usersDropped: UInt64 = 0
     /// Other servers' change notices taken for users held here.
     public var changeNoticesTotal: UInt64 = 0
+    /// Storage work no request waits for that is failing now (PostgreSQL): docs/PROTOCOL.md section 5 (GetServerInfo).
+    /// Empty while all of it works, and always on SQLite.
+    public var storageUpkeepFailing: [WireStorageUpkeepFailure] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.
     public init() {}
@@ -52,7 +55,8 @@ public struct WireGetServerInfoResponse: WireMessage {
         userMemoryBytes: UInt64 = 0,
         userMemoryBudgetBytes: UInt64 = 0,
         usersDropped: UInt64 = 0,
-        changeNoticesTotal: UInt64 = 0
+        changeNoticesTotal: UInt64 = 0,
+        storageUpkeepFailing: [WireStorageUpkeepFailure] = []
     ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
@@ -68,6 +72,7 @@ public struct WireGetServerInfoResponse: WireMessage {
         self.userMemoryBudgetBytes = userMemoryBudgetBytes
         self.usersDropped = usersDropped
         self.changeNoticesTotal = changeNoticesTotal
+        self.storageUpkeepFailing = storageUpkeepFailing
     }
 }
 
@@ -119,6 +124,7 @@ extension WireGetServerInfoResponse: CBridgedMessage {
         c.pointee.user_memory_budget_bytes = userMemoryBudgetBytes
         c.pointee.users_dropped = usersDropped
         c.pointee.change_notices_total = changeNoticesTotal
+        (c.pointee.n_storage_upkeep_failing, c.pointee.storage_upkeep_failing) = arena.messages(storageUpkeepFailing)
         return c
     }
 
@@ -138,5 +144,7 @@ extension WireGetServerInfoResponse: CBridgedMessage {
         userMemoryBudgetBytes = c.pointee.user_memory_budget_bytes
         usersDropped = c.pointee.users_dropped
         changeNoticesTotal = c.pointee.change_notices_total
+        storageUpkeepFailing = try WireLift.messages(
+            c.pointee.n_storage_upkeep_failing, c.pointee.storage_upkeep_failing, as: WireStorageUpkeepFailure.self)
     }
 }

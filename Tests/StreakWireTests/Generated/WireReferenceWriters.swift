@@ -781,6 +781,9 @@ extension WireGetServerInfoRequest: ReferenceWritable {
 
 extension WireGetServerInfoResponse: ReferenceWritable {
     static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.storageUpkeepFailing.isEmpty {
+            writer.messages(15, m.pointee.storageUpkeepFailing)
+        }
         if m.pointee.changeNoticesTotal != 0 {
             writer.uint64(14, m.pointee.changeNoticesTotal)
         }
@@ -822,6 +825,29 @@ extension WireGetServerInfoResponse: ReferenceWritable {
         }
         if !m.pointee.version.isEmpty {
             writer.string(1, m.pointee.version)
+        }
+    }
+}
+
+extension WireStorageUpkeepFailure: ReferenceWritable {
+    static func write(_ m: UnsafePointer<Self>, to writer: inout WireWriter) {
+        if !m.pointee.engineCode.isEmpty {
+            writer.string(6, m.pointee.engineCode)
+        }
+        if !m.pointee.detail.isEmpty {
+            writer.string(5, m.pointee.detail)
+        }
+        if !m.pointee.error.isEmpty {
+            writer.string(4, m.pointee.error)
+        }
+        if m.pointee.failingSinceUnixSeconds != 0 {
+            writer.int64(3, m.pointee.failingSinceUnixSeconds)
+        }
+        if !m.pointee.description.isEmpty {
+            writer.string(2, m.pointee.description)
+        }
+        if !m.pointee.job.isEmpty {
+            writer.string(1, m.pointee.job)
         }
     }
 }

@@ -15,8 +15,8 @@ from .tls import ALPN_PROTOCOL, SYSTEM_CA_FILE, make_context
 from .models import (BatchResult, Completion, CompletionResult, DayDetail, DayRecord, DeletedHabit, Export,
                      ExportedHabit, ExportPage, Habit, Heatmap, HeatmapCell, HeatmapResult, HeatmapWeek, ImportHabit,
                      ImportRecordError, ImportResult, LegendEntry, MonthDay, MonthLabel, MonthPage, Pong, RestPeriod,
-                     RestPeriodResult, ScheduleEntry, ServerInfo, Settings, Skip, Streak, WatchEvent, WatchEventKind,
-                     Weekday, WeekdayChart, WeekdayCount, WeekdaySeries)
+                     RestPeriodResult, ScheduleEntry, ServerInfo, Settings, Skip, StorageUpkeepFailure, Streak,
+                     WatchEvent, WatchEventKind, Weekday, WeekdayChart, WeekdayCount, WeekdaySeries)
 from .names import MAX_HABIT_NAME_LENGTH, check_habit_name
 from .packed import (PackedCell, PackedHeatmapError, accessibility_label, decode_day_deltas, decode_packed_heatmap,
                      encode_day_deltas, packed_cells)
@@ -40,8 +40,8 @@ __all__ = [
     "BatchResult", "Completion", "CompletionResult", "DayDetail", "DayRecord", "DeletedHabit", "Export",
     "ExportedHabit", "ExportPage", "Habit", "Heatmap", "HeatmapCell", "HeatmapResult", "HeatmapWeek", "ImportHabit",
     "ImportRecordError", "ImportResult", "LegendEntry", "MonthDay", "MonthLabel", "MonthPage", "Pong", "RestPeriod",
-    "RestPeriodResult", "ScheduleEntry", "ServerInfo", "Settings", "Skip", "Streak", "WatchEvent", "WatchEventKind",
-    "Weekday", "WeekdayChart", "WeekdayCount", "WeekdaySeries",
+    "RestPeriodResult", "ScheduleEntry", "ServerInfo", "Settings", "Skip", "StorageUpkeepFailure", "Streak",
+    "WatchEvent", "WatchEventKind", "Weekday", "WeekdayChart", "WeekdayCount", "WeekdaySeries",
     # the habit name rule, checked before sending
     "MAX_HABIT_NAME_LENGTH", "check_habit_name",
     # the compact encodings (PROTOCOL.md section 9)

@@ -22,8 +22,8 @@ __all__ = [
     "BatchResult", "Completion", "CompletionResult", "DayDetail", "DayRecord", "DeletedHabit", "Export",
     "ExportPage", "ExportedHabit", "Habit", "Heatmap", "HeatmapCell", "HeatmapResult", "HeatmapWeek", "ImportHabit",
     "ImportRecordError", "ImportResult", "LegendEntry", "MonthDay", "MonthLabel", "MonthPage", "Pong", "RestPeriod",
-    "RestPeriodResult", "ScheduleEntry", "ServerInfo", "Settings", "Skip", "Streak", "WatchEvent", "WatchEventKind",
-    "Weekday",
+    "RestPeriodResult", "ScheduleEntry", "ServerInfo", "Settings", "Skip", "StorageUpkeepFailure", "Streak",
+    "WatchEvent", "WatchEventKind", "Weekday",
     "WeekdayChart", "WeekdayCount", "WeekdaySeries",
 ]
 
@@ -438,6 +438,24 @@ class Pong:
 
 
 @dataclass(frozen=True)
+class StorageUpkeepFailure:
+    """Storage work no request waits for that is failing now (PROTOCOL.md section 5, GetServerInfo)."""
+
+    job: str  # "listen_for_changes", "read_change_log", "prune_change_log", "announce_commits"
+    description: str  # the job in words, as the server's log names it
+    failing_since: _dt.datetime | None  # UTC; None when the server did not say
+    error: str  # the failure's kind ("io", "internalFailure", ...)
+    detail: str  # the failure in words (never user data)
+    engine_code: str  # the database's own code (PostgreSQL's SQLSTATE), "" when none
+
+    @classmethod
+    def from_pb(cls, message: service_pb2.StorageUpkeepFailure) -> "StorageUpkeepFailure":
+        since = (_dt.datetime.fromtimestamp(message.failing_since_unix_seconds, _dt.timezone.utc)
+                 if message.failing_since_unix_seconds else None)
+        return cls(message.job, message.description, since, message.error, message.detail, message.engine_code)
+
+
+@dataclass(frozen=True)
 class ServerInfo:
     version: str
     uptime_seconds: int
@@ -454,6 +472,8 @@ class ServerInfo:
     user_memory_budget_bytes: int = 0  # 0: no budget
     users_dropped: int = 0
     change_notices_total: int = 0
+    # Storage upkeep failing now (empty: all of it works, and always on SQLite).
+    storage_upkeep_failing: tuple[StorageUpkeepFailure, ...] = ()
 
     @classmethod
     def from_pb(cls, message: service_pb2.GetServerInfoResponse) -> "ServerInfo":
@@ -461,7 +481,8 @@ class ServerInfo:
                    message.errors_total, message.connections_current, message.connections_total,
                    message.protocol_version, message.users_held, message.users_evicted,
                    message.user_memory_bytes, message.user_memory_budget_bytes, message.users_dropped,
-                   message.change_notices_total)
+                   message.change_notices_total,
+                   tuple(StorageUpkeepFailure.from_pb(f) for f in message.storage_upkeep_failing))
 
 
 # -- results of writes -------------------------------------------------------------------------

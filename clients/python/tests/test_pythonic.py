@@ -651,3 +651,21 @@ def test_warnings_are_not_raised_by_the_current_api(client):
         warnings.simplefilter("error")
         client.get_heatmap("2024-01-01", "2024-01-31")
         client.remove_rest_period(1)
+
+
+def test_server_info_carries_failing_storage_upkeep():
+    S = streakd_client.service_pb2
+    message = S.GetServerInfoResponse(version="1.0", protocol_version=1, storage="postgres")
+    message.storage_upkeep_failing.add(job="prune_change_log", description="pruning the change log",
+                                       failing_since_unix_seconds=1_795_000_000, error="io",
+                                       detail="PostgreSQL query failed (P0001)", engine_code="P0001")
+    message.storage_upkeep_failing.add(job="something_new")
+    info = streakd_client.ServerInfo.from_pb(message)
+    first, second = info.storage_upkeep_failing
+    assert first == streakd_client.StorageUpkeepFailure(
+        "prune_change_log", "pruning the change log",
+        datetime.datetime(2026, 11, 18, 11, 6, 40, tzinfo=datetime.timezone.utc), "io",
+        "PostgreSQL query failed (P0001)", "P0001")
+    # A job this client does not know is kept as it is; a missing time is None.
+    assert second.job == "something_new" and second.failing_since is None and second.engine_code == ""
+    assert streakd_client.ServerInfo.from_pb(S.GetServerInfoResponse()).storage_upkeep_failing == ()

@@ -277,7 +277,7 @@ class GetServerInfoRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class GetServerInfoResponse(_message.Message):
-    __slots__ = ["change_notices_total", "connections_current", "connections_total", "errors_total", "protocol_version", "requests_total", "storage", "uptime_seconds", "user_memory_budget_bytes", "user_memory_bytes", "users_dropped", "users_evicted", "users_held", "version"]
+    __slots__ = ["change_notices_total", "connections_current", "connections_total", "errors_total", "protocol_version", "requests_total", "storage", "storage_upkeep_failing", "uptime_seconds", "user_memory_budget_bytes", "user_memory_bytes", "users_dropped", "users_evicted", "users_held", "version"]
     CHANGE_NOTICES_TOTAL_FIELD_NUMBER: _ClassVar[int]
     CONNECTIONS_CURRENT_FIELD_NUMBER: _ClassVar[int]
     CONNECTIONS_TOTAL_FIELD_NUMBER: _ClassVar[int]
@@ -285,6 +285,7 @@ class GetServerInfoResponse(_message.Message):
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     REQUESTS_TOTAL_FIELD_NUMBER: _ClassVar[int]
     STORAGE_FIELD_NUMBER: _ClassVar[int]
+    STORAGE_UPKEEP_FAILING_FIELD_NUMBER: _ClassVar[int]
     UPTIME_SECONDS_FIELD_NUMBER: _ClassVar[int]
     USERS_DROPPED_FIELD_NUMBER: _ClassVar[int]
     USERS_EVICTED_FIELD_NUMBER: _ClassVar[int]
@@ -299,6 +300,7 @@ class GetServerInfoResponse(_message.Message):
     protocol_version: int
     requests_total: int
     storage: str
+    storage_upkeep_failing: _containers.RepeatedCompositeFieldContainer[StorageUpkeepFailure]
     uptime_seconds: int
     user_memory_budget_bytes: int
     user_memory_bytes: int
@@ -306,7 +308,7 @@ class GetServerInfoResponse(_message.Message):
     users_evicted: int
     users_held: int
     version: str
-    def __init__(self, version: _Optional[str] = ..., uptime_seconds: _Optional[int] = ..., storage: _Optional[str] = ..., requests_total: _Optional[int] = ..., errors_total: _Optional[int] = ..., connections_current: _Optional[int] = ..., connections_total: _Optional[int] = ..., protocol_version: _Optional[int] = ..., users_held: _Optional[int] = ..., users_evicted: _Optional[int] = ..., user_memory_bytes: _Optional[int] = ..., user_memory_budget_bytes: _Optional[int] = ..., users_dropped: _Optional[int] = ..., change_notices_total: _Optional[int] = ...) -> None: ...
+    def __init__(self, version: _Optional[str] = ..., uptime_seconds: _Optional[int] = ..., storage: _Optional[str] = ..., requests_total: _Optional[int] = ..., errors_total: _Optional[int] = ..., connections_current: _Optional[int] = ..., connections_total: _Optional[int] = ..., protocol_version: _Optional[int] = ..., users_held: _Optional[int] = ..., users_evicted: _Optional[int] = ..., user_memory_bytes: _Optional[int] = ..., user_memory_budget_bytes: _Optional[int] = ..., users_dropped: _Optional[int] = ..., change_notices_total: _Optional[int] = ..., storage_upkeep_failing: _Optional[_Iterable[_Union[StorageUpkeepFailure, _Mapping]]] = ...) -> None: ...
 
 class GetSettingsRequest(_message.Message):
     __slots__ = []
@@ -526,6 +528,22 @@ class SkipHabitRequest(_message.Message):
     date: _types_pb2.Date
     habit_id: int
     def __init__(self, habit_id: _Optional[int] = ..., date: _Optional[_Union[_types_pb2.Date, _Mapping]] = ..., as_of: _Optional[_Union[_types_pb2.Date, _Mapping]] = ...) -> None: ...
+
+class StorageUpkeepFailure(_message.Message):
+    __slots__ = ["description", "detail", "engine_code", "error", "failing_since_unix_seconds", "job"]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    ENGINE_CODE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    FAILING_SINCE_UNIX_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    JOB_FIELD_NUMBER: _ClassVar[int]
+    description: str
+    detail: str
+    engine_code: str
+    error: str
+    failing_since_unix_seconds: int
+    job: str
+    def __init__(self, job: _Optional[str] = ..., description: _Optional[str] = ..., failing_since_unix_seconds: _Optional[int] = ..., error: _Optional[str] = ..., detail: _Optional[str] = ..., engine_code: _Optional[str] = ...) -> None: ...
 
 class UnarchiveHabitRequest(_message.Message):
     __slots__ = ["habit_id"]

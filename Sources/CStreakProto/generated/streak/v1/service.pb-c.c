@@ -2662,6 +2662,51 @@ void   streak__v1__get_server_info_response__free_unpacked
   assert(message->base.descriptor == &streak__v1__get_server_info_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   streak__v1__storage_upkeep_failure__init
+                     (Streak__V1__StorageUpkeepFailure         *message)
+{
+  static const Streak__V1__StorageUpkeepFailure init_value = STREAK__V1__STORAGE_UPKEEP_FAILURE__INIT;
+  *message = init_value;
+}
+size_t streak__v1__storage_upkeep_failure__get_packed_size
+                     (const Streak__V1__StorageUpkeepFailure *message)
+{
+  assert(message->base.descriptor == &streak__v1__storage_upkeep_failure__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t streak__v1__storage_upkeep_failure__pack
+                     (const Streak__V1__StorageUpkeepFailure *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &streak__v1__storage_upkeep_failure__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t streak__v1__storage_upkeep_failure__pack_to_buffer
+                     (const Streak__V1__StorageUpkeepFailure *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &streak__v1__storage_upkeep_failure__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Streak__V1__StorageUpkeepFailure *
+       streak__v1__storage_upkeep_failure__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Streak__V1__StorageUpkeepFailure *)
+     protobuf_c_message_unpack (&streak__v1__storage_upkeep_failure__descriptor,
+                                allocator, len, data);
+}
+void   streak__v1__storage_upkeep_failure__free_unpacked
+                     (Streak__V1__StorageUpkeepFailure *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &streak__v1__storage_upkeep_failure__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor streak__v1__create_habit_request__field_descriptors[3] =
 {
   {
@@ -6229,7 +6274,7 @@ const ProtobufCMessageDescriptor streak__v1__get_server_info_request__descriptor
   (ProtobufCMessageInit) streak__v1__get_server_info_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor streak__v1__get_server_info_response__field_descriptors[14] =
+static const ProtobufCFieldDescriptor streak__v1__get_server_info_response__field_descriptors[15] =
 {
   {
     "version",
@@ -6399,6 +6444,18 @@ static const ProtobufCFieldDescriptor streak__v1__get_server_info_response__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "storage_upkeep_failing",
+    15,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Streak__V1__GetServerInfoResponse, n_storage_upkeep_failing),
+    offsetof(Streak__V1__GetServerInfoResponse, storage_upkeep_failing),
+    &streak__v1__storage_upkeep_failure__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned streak__v1__get_server_info_response__field_indices_by_name[] = {
   13,   /* field[13] = change_notices_total */
@@ -6408,6 +6465,7 @@ static const unsigned streak__v1__get_server_info_response__field_indices_by_nam
   7,   /* field[7] = protocol_version */
   3,   /* field[3] = requests_total */
   2,   /* field[2] = storage */
+  14,   /* field[14] = storage_upkeep_failing */
   1,   /* field[1] = uptime_seconds */
   11,   /* field[11] = user_memory_budget_bytes */
   10,   /* field[10] = user_memory_bytes */
@@ -6419,7 +6477,7 @@ static const unsigned streak__v1__get_server_info_response__field_indices_by_nam
 static const ProtobufCIntRange streak__v1__get_server_info_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 14 }
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor streak__v1__get_server_info_response__descriptor =
 {
@@ -6429,11 +6487,114 @@ const ProtobufCMessageDescriptor streak__v1__get_server_info_response__descripto
   "Streak__V1__GetServerInfoResponse",
   "streak.v1",
   sizeof(Streak__V1__GetServerInfoResponse),
-  14,
+  15,
   streak__v1__get_server_info_response__field_descriptors,
   streak__v1__get_server_info_response__field_indices_by_name,
   1,  streak__v1__get_server_info_response__number_ranges,
   (ProtobufCMessageInit) streak__v1__get_server_info_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor streak__v1__storage_upkeep_failure__field_descriptors[6] =
+{
+  {
+    "job",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__StorageUpkeepFailure, job),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "description",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__StorageUpkeepFailure, description),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "failing_since_unix_seconds",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__StorageUpkeepFailure, failing_since_unix_seconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "error",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__StorageUpkeepFailure, error),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "detail",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__StorageUpkeepFailure, detail),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "engine_code",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Streak__V1__StorageUpkeepFailure, engine_code),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned streak__v1__storage_upkeep_failure__field_indices_by_name[] = {
+  1,   /* field[1] = description */
+  4,   /* field[4] = detail */
+  5,   /* field[5] = engine_code */
+  3,   /* field[3] = error */
+  2,   /* field[2] = failing_since_unix_seconds */
+  0,   /* field[0] = job */
+};
+static const ProtobufCIntRange streak__v1__storage_upkeep_failure__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor streak__v1__storage_upkeep_failure__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "streak.v1.StorageUpkeepFailure",
+  "StorageUpkeepFailure",
+  "Streak__V1__StorageUpkeepFailure",
+  "streak.v1",
+  sizeof(Streak__V1__StorageUpkeepFailure),
+  6,
+  streak__v1__storage_upkeep_failure__field_descriptors,
+  streak__v1__storage_upkeep_failure__field_indices_by_name,
+  1,  streak__v1__storage_upkeep_failure__number_ranges,
+  (ProtobufCMessageInit) streak__v1__storage_upkeep_failure__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCMethodDescriptor streak__v1__streaks__method_descriptors[30] =

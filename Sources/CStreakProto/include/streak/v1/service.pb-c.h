@@ -75,6 +75,7 @@ typedef struct Streak__V1__PingRequest Streak__V1__PingRequest;
 typedef struct Streak__V1__PingResponse Streak__V1__PingResponse;
 typedef struct Streak__V1__GetServerInfoRequest Streak__V1__GetServerInfoRequest;
 typedef struct Streak__V1__GetServerInfoResponse Streak__V1__GetServerInfoResponse;
+typedef struct Streak__V1__StorageUpkeepFailure Streak__V1__StorageUpkeepFailure;
 
 
 /* --- enums --- */
@@ -1177,10 +1178,50 @@ struct  Streak__V1__GetServerInfoResponse
    * other servers' change notices taken for users held here
    */
   uint64_t change_notices_total;
+  /*
+   * Storage work no request waits for that is failing now (PostgreSQL): docs/PROTOCOL.md
+   * section 5 (GetServerInfo). Empty while all of it works, and always on SQLite.
+   */
+  size_t n_storage_upkeep_failing;
+  Streak__V1__StorageUpkeepFailure **storage_upkeep_failing;
 };
 #define STREAK__V1__GET_SERVER_INFO_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&streak__v1__get_server_info_response__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,NULL }
+
+
+struct  Streak__V1__StorageUpkeepFailure
+{
+  ProtobufCMessage base;
+  /*
+   * "listen_for_changes", "read_change_log", "prune_change_log" or "announce_commits";
+   * clients should show any other value as it is.
+   */
+  char *job;
+  /*
+   * the job in words, as the log's upkeep= names it
+   */
+  char *description;
+  /*
+   * its first failure of this run of failures
+   */
+  int64_t failing_since_unix_seconds;
+  /*
+   * the failure's kind ("io", "closed", ...), as the log's code=
+   */
+  char *error;
+  /*
+   * the failure in words, as the log's detail= (never user data)
+   */
+  char *detail;
+  /*
+   * the database's own code (PostgreSQL's SQLSTATE) when it gave one
+   */
+  char *engine_code;
+};
+#define STREAK__V1__STORAGE_UPKEEP_FAILURE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&streak__v1__storage_upkeep_failure__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 /* Streak__V1__CreateHabitRequest methods */
@@ -2304,6 +2345,25 @@ Streak__V1__GetServerInfoResponse *
 void   streak__v1__get_server_info_response__free_unpacked
                      (Streak__V1__GetServerInfoResponse *message,
                       ProtobufCAllocator *allocator);
+/* Streak__V1__StorageUpkeepFailure methods */
+void   streak__v1__storage_upkeep_failure__init
+                     (Streak__V1__StorageUpkeepFailure         *message);
+size_t streak__v1__storage_upkeep_failure__get_packed_size
+                     (const Streak__V1__StorageUpkeepFailure   *message);
+size_t streak__v1__storage_upkeep_failure__pack
+                     (const Streak__V1__StorageUpkeepFailure   *message,
+                      uint8_t             *out);
+size_t streak__v1__storage_upkeep_failure__pack_to_buffer
+                     (const Streak__V1__StorageUpkeepFailure   *message,
+                      ProtobufCBuffer     *buffer);
+Streak__V1__StorageUpkeepFailure *
+       streak__v1__storage_upkeep_failure__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   streak__v1__storage_upkeep_failure__free_unpacked
+                     (Streak__V1__StorageUpkeepFailure *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Streak__V1__CreateHabitRequest_Closure)
@@ -2482,6 +2542,9 @@ typedef void (*Streak__V1__GetServerInfoRequest_Closure)
                   void *closure_data);
 typedef void (*Streak__V1__GetServerInfoResponse_Closure)
                  (const Streak__V1__GetServerInfoResponse *message,
+                  void *closure_data);
+typedef void (*Streak__V1__StorageUpkeepFailure_Closure)
+                 (const Streak__V1__StorageUpkeepFailure *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -2831,6 +2894,7 @@ extern const ProtobufCMessageDescriptor streak__v1__ping_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__ping_response__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__get_server_info_request__descriptor;
 extern const ProtobufCMessageDescriptor streak__v1__get_server_info_response__descriptor;
+extern const ProtobufCMessageDescriptor streak__v1__storage_upkeep_failure__descriptor;
 extern const ProtobufCServiceDescriptor streak__v1__streaks__descriptor;
 
 PROTOBUF_C__END_DECLS

@@ -44,7 +44,11 @@ public struct HeatmapOptions: Hashable, Sendable {
         let from = self.from ?? HeatmapOptions.defaultStart(asOf: asOf)
         guard from <= to else { throw CoreError(.invalidArgument, "the range starts (\(from)) after it ends (\(to))") }
         guard from.days(to: to) < Self.maximumDays else {
-            throw CoreError(.invalidArgument, "a heatmap spans at most 20 years (\(from) to \(to) is longer)")
+            throw CoreError(
+                .invalidArgument,
+                "a heatmap spans at most \(Self.maximumDays) days, about 20 years"
+                    + " (\(from) to \(to) is \(from.days(to: to) + 1) days)"
+            )
         }
         return from...to
     }

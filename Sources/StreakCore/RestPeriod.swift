@@ -16,7 +16,11 @@ public struct RestPeriod: Hashable, Sendable, CustomStringConvertible {
             throw CoreError(.invalidArgument, "a rest period ends (\(to)) before it starts (\(from))")
         }
         guard from.days(to: to) < Self.maximumDays else {
-            throw CoreError(.invalidArgument, "a rest period spans at most 20 years (\(from) to \(to) is longer)")
+            throw CoreError(
+                .invalidArgument,
+                "a rest period spans at most \(Self.maximumDays) days, about 20 years"
+                    + " (\(from) to \(to) is \(from.days(to: to) + 1) days)"
+            )
         }
         self.from = from
         self.to = to

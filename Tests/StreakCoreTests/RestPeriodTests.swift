@@ -10,7 +10,10 @@ struct RestPeriodTests {
             ("2024-03-05", "2024-03-05", nil), ("2024-03-05", "2024-03-09", nil),
             // 7,320 days (20 x 366) is the limit, as for a heatmap's range.
             ("2000-01-01", "2020-01-15", nil),
-            ("2000-01-01", "2020-01-16", "a rest period spans at most 20 years (2000-01-01 to 2020-01-16 is longer)"),
+            (
+                "2000-01-01", "2020-01-16",
+                "a rest period spans at most 7320 days, about 20 years (2000-01-01 to 2020-01-16 is 7321 days)"
+            ),
         ] as [(String, String, String?)]
     )
     func validation(from: String, to: String, error: String?) {

@@ -71,8 +71,8 @@ extension RestPeriod {
     /// A rest period from two request dates.
     /// - Throws: INVALID_ARGUMENT naming the field that is missing or wrong.
     init(from: CivilDate?, to: CivilDate?, field: String) throws {
-        guard let from else { throw ServiceError.invalidArgument("\(field): a rest period needs from") }
-        guard let to else { throw ServiceError.invalidArgument("\(field): a rest period needs to") }
+        guard let from else { throw ServiceError.invalidArgument("\(field): a rest period needs from, its first day") }
+        guard let to else { throw ServiceError.invalidArgument("\(field): a rest period needs to, its last day") }
         do {
             try self.init(from: from, to: to)
         } catch {

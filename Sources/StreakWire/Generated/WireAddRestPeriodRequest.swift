@@ -9,7 +9,7 @@ public import StreakCore
 public struct WireAddRestPeriodRequest: WireMessage {
     /// Required.
     public var from: CivilDate?
-    /// Required, on or after from, at most 20 years after it.
+    /// Required, on or after from; at most 7,320 days (about 20 years) in all.
     public var to: CivilDate?
     /// Optional, 0...200 characters.
     public var note: String = ""

@@ -11,7 +11,7 @@ public struct WireRestPeriod: WireMessage {
     public var id: Int64 = 0
     /// Required.
     public var from: CivilDate?
-    /// Required, on or after from; at most 20 years after from.
+    /// Required, on or after from; at most 7,320 days (about 20 years) in all.
     public var to: CivilDate?
     /// Optional, 0...200 characters.
     public var note: String = ""

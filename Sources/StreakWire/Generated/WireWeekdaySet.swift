@@ -7,7 +7,7 @@ public import StreakCore
 ///
 /// Protobuf message `streak.v1.WeekdaySet`.
 public struct WireWeekdaySet: WireMessage {
-    /// 1...7 distinct weekdays, any order; all seven = every day.
+    /// 1...7 weekdays, any order (a repeat counts once); all seven = every day.
     public var weekdays: [Weekday] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.

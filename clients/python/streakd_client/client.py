@@ -105,9 +105,17 @@ def _build(name: str, request: Message | None, fields: dict[str, Any]) -> Messag
         elif message_type == "streak.v1.WeekStart":
             value = to_week_start(value)
         elif message_type == "streak.v1.WeekdaySet" and not isinstance(value, types_pb2.WeekdaySet):
-            value = types_pb2.WeekdaySet(weekdays=[cast(Any, int(v)) for v in value])
+            value = types_pb2.WeekdaySet(weekdays=[cast(Any, _weekday_number(key, v)) for v in value])
         converted[key] = value
     return cls(**converted)
+
+
+def _weekday_number(field: str, value: Any) -> int:
+    """A weekday of a `WeekdaySet` as its number, or a TypeError that says what is taken."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    raise TypeError(f"{field}: {value!r} is not a weekday; give Weekday members (Weekday.MONDAY) "
+                    f"or their numbers, 1 = Sunday ... 7 = Saturday")
 
 
 def default_address() -> tuple[str, int]:

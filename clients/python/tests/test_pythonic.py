@@ -669,3 +669,17 @@ def test_server_info_carries_failing_storage_upkeep():
     # A job this client does not know is kept as it is; a missing time is None.
     assert second.job == "something_new" and second.failing_since is None and second.engine_code == ""
     assert streakd_client.ServerInfo.from_pb(S.GetServerInfoResponse()).storage_upkeep_failing == ()
+
+
+@pytest.mark.parametrize("weekday", ["monday", 2.0, True, None])
+def test_a_weekday_that_is_not_one_is_refused_before_sending(client, server, weekday):
+    sent = len(server.requests)
+    with pytest.raises(TypeError, match=r"weekdays: .* is not a weekday; give Weekday members"):
+        client.set_habit_schedule(7, [Weekday.MONDAY, weekday])
+    assert len(server.requests) == sent
+
+
+def test_weekday_members_and_numbers_are_taken(client, server):
+    client.set_habit_schedule(7, [Weekday.MONDAY, 6])
+    sent = streakd_client.service_pb2.SetHabitScheduleRequest.FromString(server.requests[-1][1].message)
+    assert list(sent.weekdays.weekdays) == [2, 6]

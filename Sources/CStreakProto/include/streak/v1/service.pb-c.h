@@ -335,7 +335,8 @@ struct  Streak__V1__ExportDataPage
 
 /*
  * One habit of an import, matched by exact name with the user's habits (archived ones
- * included; the lowest id wins) or created.
+ * included) or created: the n-th habit of a name in the request matches the n-th habit of that
+ * name by id (docs/PROTOCOL.md section 7.2).
  */
 struct  Streak__V1__ImportHabit
 {
@@ -839,7 +840,7 @@ struct  Streak__V1__AddRestPeriodRequest
    */
   Streak__V1__Date *from;
   /*
-   * required, on or after from, at most 20 years after it
+   * required, on or after from; at most 7,320 days (about 20 years) in all
    */
   Streak__V1__Date *to;
   /*

@@ -159,7 +159,7 @@ struct  Streak__V1__WeekdaySet
 {
   ProtobufCMessage base;
   /*
-   * 1...7 distinct weekdays, any order; all seven = every day
+   * 1...7 weekdays, any order (a repeat counts once); all seven = every day
    */
   size_t n_weekdays;
   Streak__V1__Weekday *weekdays;
@@ -219,7 +219,7 @@ struct  Streak__V1__RestPeriod
    */
   Streak__V1__Date *from;
   /*
-   * required, on or after from; at most 20 years after from
+   * required, on or after from; at most 7,320 days (about 20 years) in all
    */
   Streak__V1__Date *to;
   /*

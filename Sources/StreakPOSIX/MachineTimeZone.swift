@@ -75,6 +75,24 @@ public enum MachineTimeZone {
             + (rest.count < 2 ? "0" : "") + rest
     }
 
+    /// The IANA zone that keeps `seconds` from UTC all year, when there is one: `Etc/GMT+5` for
+    /// UTC−05:00 (the `Etc` names count the other way, as POSIX does), `Etc/UTC` for zero; nil for
+    /// an offset that is not whole hours or lies outside UTC−12:00...UTC+14:00.
+    public static func fixedOffsetZone(seconds: Int) -> String? {
+        guard seconds % 3_600 == 0, (-12...14).contains(seconds / 3_600) else { return nil }
+        let hours = seconds / 3_600
+        return hours == 0 ? "Etc/UTC" : "Etc/GMT" + (hours < 0 ? "+" : "-") + String(abs(hours))
+    }
+
+    /// What to suggest to someone whose clock is `seconds` from UTC and names no IANA zone: their
+    /// region's zone, or the fixed one for that offset (`Etc/GMT+5`) when there is one.
+    public static func zoneHint(seconds: Int) -> String {
+        let fixed = fixedOffsetZone(seconds: seconds).map {
+            ", or \($0) for \(offsetText(seconds: seconds)) all year (no daylight saving time)"
+        }
+        return "your region's IANA zone (e.g. Europe/Berlin)" + (fixed ?? "")
+    }
+
     static func fromTZ(_ value: String) -> String {
         let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
         return name.hasPrefix("/") ? zoneName(inPath: name) : name

@@ -72,8 +72,11 @@ struct CLIFailure: Error {
             self.init(.badInput, error.message)
         case (.unauthenticated, _), (.permissionDenied, _):
             self.init(.unauthenticated, "\(error.message) -- \(token.hint(server: server))")
-        case (.deadlineExceeded, _):
+        case (.deadlineExceeded, _) where error.origin == .server:
             self.init(.timeout, error.message)
+        case (.deadlineExceeded, _):
+            // Connected, but the answer did not come in time: say from where, and what to change.
+            self.init(.timeout, "no answer from streakd at \(server): \(error.message) (--timeout sets it)")
         default:
             self.init(.server, error.description)
         }

@@ -109,7 +109,7 @@ final class CommandContext {
             let offset = MachineTimeZone.currentOffset()
             guard TimeZone(identifier: settings.timeZone)?.secondsFromGMT() != offset else { return }
             machine = "on TZ=\(tz) (\(MachineTimeZone.offsetText(seconds: offset)) now, not an IANA zone name)"
-            hint = "streak settings --time-zone with your IANA zone (e.g. Asia/Tokyo)"
+            hint = "streak settings --time-zone with \(MachineTimeZone.zoneHint(seconds: offset))"
             remembered = "TZ=\(tz)"
         } else {
             let local = MachineTimeZone.identifier()

@@ -36,34 +36,8 @@ struct CompletionOptions: ParsableArguments {
         try await global.run { context in
             let day = try await context.date(date, option: "--date", allowFuture: allowFuture) ?? context.asOf
             let found = try await HabitResolver.resolve(habits, client: context.client, dateOption: "--date")
-            let client = context.client
-            let changed: Bool
-            let record: WireDayRecord?
-            let streak: WireStreakSummary?
-            if found.count == 1 || action == .skip || action == .unskip {
-                var anyChanged = false
-                var last = WireCompletionResponse()
-                for habit in found {
-                    last =
-                        switch action {
-                        case .record:
-                            try await client.recordCompletion(habitID: habit.id, date: day, asOf: context.asOf)
-                        case .remove:
-                            try await client.removeCompletion(habitID: habit.id, date: day, asOf: context.asOf)
-                        case .skip: try await client.skip(habitID: habit.id, date: day, asOf: context.asOf)
-                        case .unskip: try await client.unskip(habitID: habit.id, date: day, asOf: context.asOf)
-                        }
-                    anyChanged = anyChanged || last.changed
-                }
-                (changed, record, streak) = (anyChanged, last.day, last.streak)
-            } else {
-                // Several habits: one batch, so that all of them change or none does.
-                let on = try await context.dateOrToday(date, option: "--date", allowFuture: allowFuture)
-                let completions = found.map { WireCompletion(habitId: $0.id, date: on) }
-                var request = WireBatchCompletionsRequest(asOf: context.asOf)
-                if action == .remove { request.remove = completions } else { request.record = completions }
-                let response = try await client.batchCompletions(request)
-                (changed, record, streak) = (response.changed > 0, response.days.first, response.streak)
+            let (changed, record, streak) = try await HabitNaming.naming(found) {
+                try await apply(action, to: found, on: day, context: context)
             }
             try context.emit(
                 json: .object([
@@ -73,6 +47,41 @@ struct CompletionOptions: ParsableArguments {
                 ]),
                 text: DayRecordRenderer.render(day: record, streak: streak, changed: changed, style: context.style)
             )
+        }
+    }
+
+    /// Sends the changes: whether any changed something, the day after them and the streak.
+    private func apply(
+        _ action: Action,
+        to found: [WireHabit],
+        on day: CivilDate?,
+        context: CommandContext
+    ) async throws -> (changed: Bool, record: WireDayRecord?, streak: WireStreakSummary?) {
+        let client = context.client
+        if found.count == 1 || action == .skip || action == .unskip {
+            var anyChanged = false
+            var last = WireCompletionResponse()
+            for habit in found {
+                last =
+                    switch action {
+                    case .record:
+                        try await client.recordCompletion(habitID: habit.id, date: day, asOf: context.asOf)
+                    case .remove:
+                        try await client.removeCompletion(habitID: habit.id, date: day, asOf: context.asOf)
+                    case .skip: try await client.skip(habitID: habit.id, date: day, asOf: context.asOf)
+                    case .unskip: try await client.unskip(habitID: habit.id, date: day, asOf: context.asOf)
+                    }
+                anyChanged = anyChanged || last.changed
+            }
+            return (anyChanged, last.day, last.streak)
+        } else {
+            // Several habits: one batch, so that all of them change or none does.
+            let on = try await context.dateOrToday(date, option: "--date", allowFuture: allowFuture)
+            let completions = found.map { WireCompletion(habitId: $0.id, date: on) }
+            var request = WireBatchCompletionsRequest(asOf: context.asOf)
+            if action == .remove { request.remove = completions } else { request.record = completions }
+            let response = try await client.batchCompletions(request)
+            return (response.changed > 0, response.days.first, response.streak)
         }
     }
 }

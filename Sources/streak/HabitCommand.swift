@@ -119,7 +119,7 @@ struct HabitCommand: AsyncParsableCommand {
             discussion: """
                 Examples:
                   streak habit archive Gym                    # from today
-                  streak habit archive Gym --date 2025-07-01  # a later day: it counts until then
+                  streak habit archive Gym --date 2025-07-01  # counts until then
                 """
         )
         @OptionGroup var global: GlobalOptions
@@ -135,7 +135,9 @@ struct HabitCommand: AsyncParsableCommand {
             try await global.run { context in
                 let on = try await context.date(date, option: "--date") ?? context.asOf
                 let found = try await HabitResolver.resolve(habit, client: context.client)
-                let archived = try await context.client.archiveHabit(id: found.id, on: on)
+                let archived = try await HabitNaming.naming([found]) {
+                    try await context.client.archiveHabit(id: found.id, on: on)
+                }
                 let day = archived.archivedOn.map { "\($0)" } ?? "today"
                 try context.emit(
                     json: .object([("habit", WireJSON.habit(archived))]),

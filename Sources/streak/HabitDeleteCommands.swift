@@ -36,7 +36,9 @@ extension HabitCommand {
                         flag: "--yes"
                     )
                 }
-                let deleted = try await context.client.deleteHabit(id: found.id)
+                let deleted = try await HabitNaming.naming([found]) {
+                    try await context.client.deleteHabit(id: found.id)
+                }
                 try context.emit(
                     json: .object([
                         ("habit", WireJSON.habit(deleted.habit ?? found)),
@@ -66,7 +68,9 @@ extension HabitCommand {
         func run() async throws {
             try await global.run(usesToday: false) { context in
                 let found = try await HabitResolver.resolve(habit, client: context.client)
-                let live = try await context.client.unarchiveHabit(id: found.id)
+                let live = try await HabitNaming.naming([found]) {
+                    try await context.client.unarchiveHabit(id: found.id)
+                }
                 try context.emit(
                     json: .object([("habit", WireJSON.habit(live))]),
                     text: "habit \(live.id) '\(live.name)' counts again\n"

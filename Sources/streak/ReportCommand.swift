@@ -9,7 +9,15 @@ import StreakWire
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write an HTML page: heatmap, streak, this month and the weekday chart (no external files)."
+        abstract: "Write an HTML page: heatmap, streak, this month and the weekday chart (no external files).",
+        discussion: """
+            Without -o the page goes to standard output.
+
+            Examples:
+              streak report -o report.html
+              streak report --theme dark -o dark.html
+              streak report --habit Meditate -o meditate.html   # one habit's page
+            """
     )
     @OptionGroup var global: GlobalOptions
     @OptionGroup var picture: PictureOptions

@@ -74,7 +74,11 @@ struct RestCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List rest periods.",
-            discussion: "Example: streak rest list --json"
+            discussion: """
+                Examples:
+                  streak rest list
+                  streak rest list --json
+                """
         )
         @OptionGroup var global: GlobalOptions
 
@@ -92,7 +96,11 @@ struct RestCommand: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove a rest period by its id (see: streak rest list).",
-            discussion: "Example: streak rest remove 2"
+            discussion: """
+                Examples:
+                  streak rest list     # the ids
+                  streak rest remove 2
+                """
         )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The rest period's id.") var id: Int64

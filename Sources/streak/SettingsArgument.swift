@@ -29,8 +29,9 @@ enum SettingsArgument {
     /// Why `local` names no zone when `TZ` is `tz`, with the machine's offset now as the C library
     /// gives it (`TZ=GMT+5` is UTC−05:00, not UTC+5).
     static func unnamedTZMessage(_ tz: String) -> String {
-        "--time-zone local: this machine's TZ is '\(tz)' (\(MachineTimeZone.offsetText(seconds: MachineTimeZone.currentOffset())) now), "
-            + "which is not an IANA zone name, and the server needs one; give it, e.g. "
-            + "streak settings --time-zone Asia/Tokyo, or set TZ to one"
+        let offset = MachineTimeZone.currentOffset()
+        return "--time-zone local: this machine's TZ is '\(tz)' (\(MachineTimeZone.offsetText(seconds: offset)) now), "
+            + "which is not an IANA zone name, and the server needs one; give streak settings --time-zone "
+            + "\(MachineTimeZone.zoneHint(seconds: offset)), or set TZ to one"
     }
 }

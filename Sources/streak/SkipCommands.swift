@@ -72,7 +72,9 @@ struct ScheduleCommand: AsyncParsableCommand {
             let weekdays = try WeekdayListArgument.parse(on)
             let start = try await context.date(from, option: "--from") ?? context.asOf
             let found = try await HabitResolver.resolve(habit, client: context.client)
-            let changed = try await context.client.setSchedule(habitID: found.id, weekdays: weekdays, from: start)
+            let changed = try await HabitNaming.naming([found]) {
+                try await context.client.setSchedule(habitID: found.id, weekdays: weekdays, from: start)
+            }
             try context.emit(
                 json: .object([("habit", WireJSON.habit(changed))]),
                 text: "habit \(changed.id) '\(changed.name)': \(HabitListRenderer.schedule(changed))\n"

@@ -10,7 +10,7 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "Print each change to your completions as it happens (one JSON object per line with --json).",
         discussion: """
-            Without --count it watches until interrupted (Ctrl-C). With --lifecycle it also prints a
+            Without --count it watches until interrupted (Ctrl-C). With --lifecycle it also prints a \
             line when a new day starts and when your settings change (then re-read what you show).
 
             Examples:

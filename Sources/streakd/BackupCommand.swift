@@ -88,7 +88,7 @@ struct BackupCommand: ParsableCommand {
         print(
             "backed up \(source) to \(destination): \(copy.pages) pages of \(copy.pageSize) bytes "
                 + "(\(Self.size(copy.bytes))), schema version \(copy.schemaVersion), "
-                + "in \(decimalText(copy.seconds, places: 3)) s (\(copy.steps) steps)"
+                + "in \(decimalText(copy.seconds, places: 3)) s (\(copy.steps) \(copy.steps == 1 ? "step" : "steps"))"
         )
     }
 

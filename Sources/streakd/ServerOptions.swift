@@ -154,10 +154,15 @@ struct ServerOptions: ParsableArguments {
         configuration.shutdownGracePeriod = .milliseconds(Int(shutdownGrace * 1000))
         // Checked before anything opens the store: a server that cannot bind must not create one.
         guard Self.isIPv4(configuration.host) else {
+            // A name other than localhost is not looked up: which address it binds would depend on
+            // the resolver at start.
+            let why =
+                configuration.host.contains(":")
+                ? "streakd does not listen on IPv6 yet" : "a host name other than localhost is not looked up"
             throw ValidationError(
                 """
-                --host must be an IPv4 address (or localhost), not '\(configuration.host)': streakd does \
-                not listen on IPv6 yet (use 127.0.0.1 for this machine, 0.0.0.0 for every interface)
+                --host must be an IPv4 address (or localhost), not '\(configuration.host)': \(why) (use \
+                127.0.0.1 for this machine, 0.0.0.0 for every interface)
                 """
             )
         }

@@ -32,4 +32,17 @@ struct MachineTimeZoneTests {
     @Test func theEnvironmentsZoneIsRead() {
         #expect(MachineTimeZone.identifier(environment: ["TZ": "Asia/Tokyo"]) == "Asia/Tokyo")
     }
+
+    @Test(
+        "the fixed zone of an offset: Etc/GMT counts the other way; none for half hours or past the range",
+        arguments: [
+            (-5 * 3_600, "Etc/GMT+5"), (9 * 3_600, "Etc/GMT-9"), (0, "Etc/UTC"), (14 * 3_600, "Etc/GMT-14"),
+            (-12 * 3_600, "Etc/GMT+12"), (-13 * 3_600, nil), (15 * 3_600, nil), (19_800, nil),  // UTC+05:30
+        ] as [(Int, String?)]
+    )
+    func fixedOffsetZone(seconds: Int, expected: String?) {
+        #expect(MachineTimeZone.fixedOffsetZone(seconds: seconds) == expected)
+        #expect(MachineTimeZone.zoneHint(seconds: seconds).hasPrefix("your region's IANA zone (e.g. Europe/Berlin)"))
+        if let expected { #expect(MachineTimeZone.zoneHint(seconds: seconds).contains(", or \(expected) for UTC")) }
+    }
 }

@@ -166,6 +166,11 @@ struct CLIDailyUseTests {
         )
         #expect(output.status == 75 || output.status == 69, "\(output.status) \(output.stderr)")
         #expect(!output.stderr.isEmpty)
+        if output.status == 75 {
+            // Which server did not answer, and the option that sets how long to wait.
+            #expect(output.stderr.contains("no answer from streakd at 127.0.0.1:\(silent.port)"), "\(output.stderr)")
+            #expect(output.stderr.contains("--timeout"), "\(output.stderr)")
+        }
     }
 
     static func compare(_ name: String, _ actual: String) {

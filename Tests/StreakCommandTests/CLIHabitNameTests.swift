@@ -31,6 +31,28 @@ struct CLIHabitNameTests {
         #expect(list.stdout.components(separatedBy: "\"name\"").count == 4, "\(list.stdout)")
     }
 
+    @Test("a server error about a habit names it as typed, not only by the id the server knows it by")
+    func serverErrorsNameTheHabit() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let cli = CLIRunner(server: "127.0.0.1:\(server.port)", token: server.token)
+        #expect(try cli.run(["habit", "add", "Read 20 pages", "--date", "2025-06-01"]).status == 0)
+        #expect(try cli.run(["habit", "add", "Read"]).status == 0)  // from --as-of, 2025-06-15
+        let cases: [([String], String)] = [
+            (["done", "read", "--date", "2025-06-14"], "'Read' (#2) is not active on 2025-06-14"),
+            (["done", "read", "read 20", "--date", "2025-06-14"], "'Read' (#2) is not active on 2025-06-14"),
+            (["skip", "read", "--date", "2025-06-14"], "'Read' (#2) is not active on 2025-06-14"),
+            (["habit", "archive", "read", "--date", "2025-06-01"], "'Read' (#2)"),
+            (["habit", "unarchive", "read"], "'Read' (#2) is not archived"),
+        ]
+        for (arguments, message) in cases {
+            let output = try cli.run(arguments)
+            #expect(output.status == 65, "\(arguments): \(output.status) \(output.stdout)")
+            #expect(output.stderr.contains(message), "\(arguments): \(output.stderr)")
+            #expect(!output.stderr.contains("habit 2 "), "\(arguments): \(output.stderr)")
+        }
+    }
+
     @Test func aSampleThatWouldReuseAHabitStartingTooLateAddsNothing() throws {
         let server = try ServerProcess.start()
         defer { server.stop() }

@@ -65,12 +65,12 @@ struct CLITimeZoneTests {
     @Test(
         "with TZ a POSIX rule or an offset, local is refused with TZ's value, and the note does not offer it",
         arguments: [
-            // (TZ, its offset from UTC as the C library reads it)
-            ("JST-9", "UTC+09:00"), ("GMT+5", "UTC\u{2212}05:00"), ("UTC-3", "UTC+03:00"),
-            ("EST5EDT,M3.2.0,M11.1.0", nil),
-        ] as [(String, String?)]
+            // (TZ, its offset from UTC as the C library reads it, the fixed zone suggested for it)
+            ("JST-9", "UTC+09:00", "Etc/GMT-9"), ("GMT+5", "UTC\u{2212}05:00", "Etc/GMT+5"),
+            ("UTC-3", "UTC+03:00", "Etc/GMT-3"), ("EST5EDT,M3.2.0,M11.1.0", nil, nil),
+        ] as [(String, String?, String?)]
     )
-    func posixTZ(tz: String, offset: String?) throws {
+    func posixTZ(tz: String, offset: String?, zone: String?) throws {
         let server = try ServerProcess.start(environment: ["TZ": "UTC"])
         defer { server.stop() }
         let state = ServerProcess.temporaryDirectory(prefix: "streak-state")
@@ -86,6 +86,10 @@ struct CLITimeZoneTests {
             "\(local.stderr)"
         )
         if let offset { #expect(local.stderr.contains("(\(offset) now)"), "\(local.stderr)") }
+        if let zone {
+            #expect(local.stderr.contains("--time-zone your region's IANA zone"), "\(local.stderr)")
+            #expect(local.stderr.contains("or \(zone) for \(offset ?? "") all year"), "\(local.stderr)")
+        }
         let settings = try CLIRunner.run(["--json", "settings"], environment: environment)
         #expect(settings.stdout.contains("\"time_zone\": \"UTC\""), "\(settings.stdout)")
 
@@ -94,6 +98,7 @@ struct CLITimeZoneTests {
         #expect(note.status == 0, "\(note.stderr)")
         #expect(note.stderr.contains("TZ=\(tz) (\(offset) now"), "\(note.stderr)")
         #expect(!note.stderr.contains("--time-zone local"), "\(note.stderr)")
+        if let zone { #expect(note.stderr.contains(zone), "\(note.stderr)") }
         #expect(try CLIRunner.run(["streak"], environment: environment).stderr.isEmpty)
     }
 

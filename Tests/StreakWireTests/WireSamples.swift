@@ -432,7 +432,31 @@ enum WireSamples {
                 protocolVersion: .max
             )
         ),
+        WireSample(
+            "GetServerInfoResponse with users and failing upkeep",
+            WireGetServerInfoResponse(
+                version: "0.1.0",
+                storage: "postgres",
+                usersHeld: 3,
+                usersEvicted: .max,
+                userMemoryBytes: 1 << 40,
+                userMemoryBudgetBytes: 256 << 20,
+                usersDropped: 1,
+                changeNoticesTotal: 70_000,
+                storageUpkeepFailing: [upkeepFailure, WireStorageUpkeepFailure(job: "listen_for_changes")]
+            )
+        ),
+        WireSample("StorageUpkeepFailure", upkeepFailure),
     ]
+
+    static let upkeepFailure = WireStorageUpkeepFailure(
+        job: "prune_change_log",
+        description: "pruning the change log",
+        failingSinceUnixSeconds: -1,
+        error: "internalFailure",
+        detail: "PostgreSQL query failed (42501)",
+        engineCode: "42501"
+    )
 
     /// Every message type, each at its default (every field absent, zero or empty).
     static let defaults: [WireSample] = all.reduce(into: [WireSample]()) { result, sample in

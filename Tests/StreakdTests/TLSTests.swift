@@ -349,13 +349,20 @@ struct TLSTests {
         #expect(server.log.contains("mode=644"), "\(server.logTail)")
     }
 
-    @Test("a host that is not an IPv4 address is refused before the store is made", arguments: ["::1", "example"])
-    func hostMustBeIPv4(host: String) throws {
+    @Test(
+        "a host that is not an IPv4 address is refused before the store is made, saying why",
+        arguments: [
+            ("::1", "does not listen on IPv6 yet"),
+            ("example.com", "a host name other than localhost is not looked up"),
+        ]
+    )
+    func hostMustBeIPv4(host: String, why: String) throws {
         let directory = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let refused = try ServerProcess.run(["--host", host, "--port", "0", "--data-dir", directory.path])
         #expect(refused.status == 64, "\(refused)")
         #expect(refused.error.contains("--host must be an IPv4 address"), "\(refused.error)")
+        #expect(refused.error.contains(why), "\(refused.error)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("token").path))
     }
 

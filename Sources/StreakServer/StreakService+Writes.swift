@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import StreakCore
 import StreakFraming
@@ -190,7 +191,11 @@ extension StreakService {
         )
     }
 
-    /// Hands a write to the store with its steps after the commit (see `WriteAnswer`).
+    /// Hands a write to the store with its steps after the commit (see `WriteAnswer`), unless
+    /// the request's deadline passed already: the transport answers it DEADLINE_EXCEEDED at its
+    /// deadline, and a write so answered before it reached the store is not applied. (One whose
+    /// deadline passes while the store commits it is applied: its answer is dropped for the
+    /// DEADLINE_EXCEEDED, as for any request.)
     func submit<Steps: WriteAnswer>(
         _ write: StoreWrite,
         user: UserState,
@@ -198,6 +203,7 @@ extension StreakService {
         responder: Responder,
         steps: Steps
     ) {
+        if let deadline = request.deadline, DispatchTime.now() >= deadline { return }
         let scope = WriteScope(write)
         user.beginOwnWrite(scope)
         let pending = PendingAnswer(

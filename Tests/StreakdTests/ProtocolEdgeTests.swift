@@ -11,6 +11,85 @@ import Glibc
 
 /// The protocol's edges and the server's operational safety, against the real binary.
 @Suite struct ProtocolEdgeTests {
+    @Test("a write that expired before it reached the store is answered DEADLINE_EXCEEDED and not applied")
+    func expiredWritesAreNotApplied() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let connection = try harness.server.connect()
+        // A warm token: the writes below would otherwise wait for its check with the store.
+        _ = try connection.status(of: .getSettings, WireGetSettingsRequest(), token: harness.token)
+        let habit = try connection.call(
+            .createHabit,
+            WireCreateHabitRequest(name: "Read", createdOn: try CivilDate(year: 2024, month: 1, day: 1)),
+            token: harness.token,
+            as: WireCreateHabitResponse.self
+        ).habit
+        let expired = [MetadataEntry(key: MetadataEntry.deadlineKey, value: "0")]
+        var ids: [UInt32] = []
+        ids.append(
+            try connection.sendRequest(
+                WireMethod.createHabit.rawValue,
+                message: WireCreateHabitRequest(name: "Twice").serializedBytes(),
+                token: harness.token,
+                metadata: expired
+            )
+        )
+        ids.append(
+            try connection.sendRequest(
+                WireMethod.addRestPeriod.rawValue,
+                message: WireAddRestPeriodRequest(
+                    from: try CivilDate(year: 2024, month: 2, day: 1),
+                    to: try CivilDate(year: 2024, month: 2, day: 3)
+                ).serializedBytes(),
+                token: harness.token,
+                metadata: expired
+            )
+        )
+        for day in 1...50 {
+            let record = WireRecordCompletionRequest(
+                habitId: habit?.id ?? 0,
+                date: try CivilDate(year: 2024, month: 3, day: day % 28 + 1)
+            )
+            ids.append(
+                try connection.sendRequest(
+                    WireMethod.recordCompletion.rawValue,
+                    message: record.serializedBytes(),
+                    token: harness.token,
+                    metadata: expired
+                )
+            )
+        }
+        for id in ids {
+            let (status, _) = try connection.awaitResponse(id)
+            #expect(status.code == .deadlineExceeded, "\(id): \(status)")
+        }
+        let habits = try connection.call(
+            .listHabits,
+            WireListHabitsRequest(includeArchived: true),
+            token: harness.token,
+            as: WireListHabitsResponse.self
+        ).habits
+        #expect(habits.map(\.name) == ["Read"])
+        let rests = try connection.call(
+            .listRestPeriods,
+            WireListRestPeriodsRequest(),
+            token: harness.token,
+            as: WireListRestPeriodsResponse.self
+        )
+        #expect(rests.restPeriods.isEmpty)
+        let heatmap = try connection.call(
+            .getHeatmap,
+            WireGetHeatmapRequest(
+                from: try CivilDate(year: 2024, month: 3, day: 1),
+                to: try CivilDate(year: 2024, month: 3, day: 31)
+            ),
+            token: harness.token,
+            as: WireGetHeatmapResponse.self
+        )
+        let done = heatmap.heatmap?.weeks.flatMap(\.cells).map(\.completed).reduce(0, +)
+        #expect(done == 0, "completions stored by expired writes: \(String(describing: done))")
+    }
+
     @Test func aReusedInFlightIdEndsTheConnectionAndTheFirstRequestKeepsItsOneAnswer() throws {
         let harness = try ServerHarness()
         defer { harness.finish() }

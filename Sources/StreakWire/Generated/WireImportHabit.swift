@@ -3,8 +3,9 @@
 internal import CStreakProto
 public import StreakCore
 
-/// One habit of an import, matched by exact name with the user's habits (archived ones included) or created: the n-th
-/// habit of a name in the request matches the n-th habit of that name by id (docs/PROTOCOL.md section 7.2).
+/// One habit of an import, matched by name (by Unicode canonical equivalence) with the user's habits (archived ones
+/// included) or created: the n-th habit of a name in the request matches the n-th habit of that name by id
+/// (docs/PROTOCOL.md section 7.2).
 ///
 /// Protobuf message `streak.v1.ImportHabit`.
 public struct WireImportHabit: WireMessage {

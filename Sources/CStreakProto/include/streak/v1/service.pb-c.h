@@ -334,8 +334,8 @@ struct  Streak__V1__ExportDataPage
 
 
 /*
- * One habit of an import, matched by exact name with the user's habits (archived ones
- * included) or created: the n-th habit of a name in the request matches the n-th habit of that
+ * One habit of an import, matched by name (by Unicode canonical equivalence) with the user's
+ * habits (archived ones included) or created: the n-th habit of a name in the request matches the n-th habit of that
  * name by id (docs/PROTOCOL.md section 7.2).
  */
 struct  Streak__V1__ImportHabit

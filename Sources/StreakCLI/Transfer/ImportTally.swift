@@ -22,6 +22,9 @@ public struct ImportTally: Hashable, Sendable {
     public var refusedCount = 0
     /// The archive's indexes of the habits whose name the server refused.
     public var refusedHabits: Set<Int> = []
+    /// The completions and skips that went with a refused habit: none of them was imported, but
+    /// the server counts the habit as one refused record (its name, or the habit limit).
+    public var recordsOfRefusedHabits = 0
 
     /// An empty tally for an archive of `habitCount` habits.
     public init(habitCount: Int) {
@@ -46,17 +49,18 @@ public struct ImportTally: Hashable, Sendable {
         refusedCount += max(Int(response.errorCount), response.errors.count)
         // A refused habit has an empty entry in `habits` (a refusal the server counted but did
         // not list included); an older server's answer may lack the list, but lists every error.
+        var refusedHere: Set<Int> = []
         if response.habits.count == habits.count {
-            for (index, habit) in response.habits.enumerated() where habit.id == 0 {
-                if batch.habitIndexes.indices.contains(index) { refusedHabits.insert(batch.habitIndexes[index]) }
-            }
+            for (index, habit) in response.habits.enumerated() where habit.id == 0 { refusedHere.insert(index) }
+        }
+        for error in response.errors where error.field == "name" { refusedHere.insert(Int(error.habitIndex)) }
+        for index in refusedHere where batch.habitIndexes.indices.contains(index) && habits.indices.contains(index) {
+            refusedHabits.insert(batch.habitIndexes[index])
+            recordsOfRefusedHabits += habits[index].completions.count + habits[index].skips.count
         }
         for error in response.errors {
             let index = Int(error.habitIndex)
             let known = habits.indices.contains(index)
-            if known, error.field == "name", batch.habitIndexes.indices.contains(index) {
-                refusedHabits.insert(batch.habitIndexes[index])
-            }
             let habit = known ? "'\(habits[index].name)' " : ""
             let day = error.date.map { " \($0)" } ?? ""
             errorLines.append("\(habit)\(error.field)\(day): \(error.message)")
@@ -78,6 +82,11 @@ public struct ImportTally: Hashable, Sendable {
             let count = errorLines.count
             text += "\(Plural.of(count, "record")) \(Plural.was(count)) refused (listed on standard error)\n"
         }
+        if recordsOfRefusedHabits > 0 {
+            let records = Plural.of(recordsOfRefusedHabits, "completion or skip", plural: "completions and skips")
+            text +=
+                "\(records) of the refused \(refusedHabits.count == 1 ? "habit" : "habits") \(Plural.was(recordsOfRefusedHabits)) not imported\n"
+        }
         return text
     }
 
@@ -92,6 +101,7 @@ public struct ImportTally: Hashable, Sendable {
             ("rest_periods_added", .int(Int64(restPeriods))), ("settings_changed", .bool(settingsChanged)),
             ("refused", .array(errorLines.map(JSONValue.string))),
             ("refused_count", .int(Int64(refusedCount))),
+            ("records_of_refused_habits", .int(Int64(recordsOfRefusedHabits))),
         ])
     }
 }

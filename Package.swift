@@ -196,7 +196,7 @@ let targets: [Target] = [
     // the import readers (Loop Habit Tracker's CSV export, with a small ZIP reader over zlib).
     .target(
         name: "StreakCLI",
-        dependencies: ["StreakCore", "StreakWire", "CZlib"],
+        dependencies: ["StreakCore", "StreakWire", "StreakPOSIX", "CZlib"],
         swiftSettings: swiftSettings
     ),
     // Renderers, JSON shapes, input parsing and sample data on hand-built values (no server), and

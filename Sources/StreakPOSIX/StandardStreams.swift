@@ -57,6 +57,20 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
     public var description: String { String(cString: strerror(errno)) }
 }
 
+/// `bytes` in the largest binary unit it reaches: `(3.4, "KiB")` for 3,482 bytes, unit nil below
+/// 1 KiB (then the value is the bytes themselves).
+public func binaryUnit(_ bytes: UInt64) -> (value: Double, unit: String?) {
+    let units = ["KiB", "MiB", "GiB", "TiB"]
+    guard bytes >= 1024 else { return (Double(bytes), nil) }
+    var value = Double(bytes) / 1024
+    var unit = 0
+    while value >= 1024 && unit < units.count - 1 {
+        value /= 1024
+        unit += 1
+    }
+    return (value, units[unit])
+}
+
 /// `value` with `places` decimals, rounded half away from zero ("%.2f" without Foundation).
 public func decimalText(_ value: Double, places: Int) -> String {
     guard value.isFinite else { return "\(value)" }

@@ -124,13 +124,7 @@ struct BackupCommand: ParsableCommand {
 
     /// `bytes` in KiB, MiB or GiB with one decimal.
     static func size(_ bytes: Int) -> String {
-        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1024 && unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return unit == 0 ? "\(bytes) bytes" : decimalText(value, places: 1) + " " + units[unit]
+        let (value, unit) = binaryUnit(UInt64(max(0, bytes)))
+        return unit.map { decimalText(value, places: 1) + " " + $0 } ?? "\(bytes) bytes"
     }
 }

@@ -1,4 +1,5 @@
 import StreakCore
+import StreakPOSIX
 public import StreakWire
 
 /// Draws what GetServerInfo says about a server, one `name: value` per line, then the storage
@@ -46,16 +47,10 @@ public enum ServerInfoRenderer {
 
     /// `512 B`, `3.4 KiB`, `1.6 MiB`, `256 MiB`: at most one decimal past bytes.
     static func bytes(_ count: UInt64) -> String {
-        let units = ["KiB", "MiB", "GiB", "TiB"]
-        guard count >= 1024 else { return "\(count) B" }
-        var value = Double(count) / 1024
-        var unit = 0
-        while value >= 1024 && unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        let tenths = Int((value * 10).rounded())
-        return (tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)") + " \(units[unit])"
+        let (value, unit) = binaryUnit(count)
+        guard let unit else { return "\(count) B" }
+        let text = decimalText(value, places: 1)
+        return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + " " + unit
     }
 
     /// `2026-11-28 08:33:09 UTC` for seconds since 1970.

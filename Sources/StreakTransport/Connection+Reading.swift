@@ -246,7 +246,14 @@ extension Connection {
         }
         let generation: UInt64
         let streaming = handler.isServerStreaming(method)
-        switch responder.register(id, limit: configuration.maxInFlightPerConnection, streaming: streaming) {
+        let bytes =
+            message.count + method.utf8.count + metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        switch responder.register(
+            id,
+            limit: configuration.maxInFlightPerConnection,
+            streaming: streaming,
+            bytes: bytes
+        ) {
         case .duplicate:
             // Like HTTP/2's reused stream id, a connection error: the request in flight keeps its
             // one answer, and nothing after this frame is read.
@@ -256,6 +263,13 @@ extension Connection {
             let status = Status(
                 .resourceExhausted,
                 "more than \(configuration.maxInFlightPerConnection) requests in flight on one connection"
+            )
+            refuse(id, method: method, status)
+            return
+        case .overBudget:
+            let status = Status(
+                .resourceExhausted,
+                "the server holds too many large requests in flight already; send this request again later"
             )
             refuse(id, method: method, status)
             return

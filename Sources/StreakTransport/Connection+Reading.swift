@@ -267,11 +267,7 @@ extension Connection {
             refuse(id, method: method, status)
             return
         case .overBudget:
-            let status = Status(
-                .resourceExhausted,
-                "the server holds too many large requests in flight already; send this request again later"
-            )
-            refuse(id, method: method, status)
+            refuse(id, method: method, Self.requestBudgetSpent)
             return
         case .accepted(let accepted):
             generation = accepted
@@ -330,6 +326,12 @@ extension Connection {
         let streaming = handler.isServerStreaming(method)
         responder.send(streaming ? .endStream(id: id, status: status) : .response(id: id, status: status, message: []))
     }
+
+    /// The answer to a request that the transport's request budget cannot hold.
+    static let requestBudgetSpent = Status(
+        .resourceExhausted,
+        "the server holds too many large requests in flight already; send this request again later"
+    )
 
     /// The value of `deadline-ms`: ASCII digits only (no sign, space or fraction), at most a day.
     static func deadlineMilliseconds(_ text: String) -> UInt64? {

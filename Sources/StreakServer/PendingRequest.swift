@@ -13,3 +13,10 @@ struct PendingRequest: Sendable {
     /// The user the token cache named, when its state was not in memory.
     var userID: UserID?
 }
+
+/// Whose turn a request on the slow path waits for: its user's, when the token cache named one,
+/// else its connection's (a token the store has yet to check).
+enum SlowPathClient: Hashable, Sendable {
+    case user(UserID)
+    case connection(ObjectIdentifier)
+}

@@ -9,8 +9,8 @@ import StreakWire
 import Synchronization
 
 /// The Streakd service: authenticates each request, answers cached reads inline on the
-/// connection's event loop, computes the rest on a concurrent queue (one hop per read burst),
-/// and acknowledges writes only after the store made them durable.
+/// connection's event loop, computes the rest on a few workers (one hop per read burst, each
+/// user's requests in turn: `FairWorkQueue`), and acknowledges writes only after the store made them durable.
 public final class StreakService: RequestHandler, Sendable {
     let store: any StreakStore
     let configuration: ServiceConfiguration
@@ -33,6 +33,14 @@ public final class StreakService: RequestHandler, Sendable {
     /// At most one log line about stream token checks the store could not answer per 10 s.
     let recheckFailures = Mutex(LogThrottle())
     let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
+    /// The requests the fast path could not answer, each user's in turn (each connection's while
+    /// its token is not known yet), on two workers per core: one may wait for the store while
+    /// the other computes, and no more run at once, since a costly BuildHeatmap holds over
+    /// 100 MB while it is computed.
+    let slowPath = FairWorkQueue<SlowPathClient>(
+        label: "streakd.service.slow-path",
+        width: 2 * ProcessInfo.processInfo.activeProcessorCount
+    )
     /// Encodes export pages, paced by how fast each client reads them.
     let exportQueue = DispatchQueue(label: "streakd.service.export", qos: .utility)
     /// Answers to acknowledged writes: encoded by the store's batch hook on its writer thread once
@@ -135,19 +143,25 @@ public final class StreakService: RequestHandler, Sendable {
     // MARK: RequestHandler
 
     /// Answers a read burst: inline what it can (Ping, cached reads, writes of a loaded user); the
-    /// rest, which needs the store or real computation, moves to the work queue in one hop.
+    /// rest, which needs the store or real computation, moves to the slow path in one hop, where
+    /// users (and connections whose token is not known yet) take turns.
     public func handle(_ requests: [IncomingRequest], responder: Responder) {
         var deferred: [PendingRequest] = []
         for request in requests {
             if let item = answerOrDefer(request, responder: responder) { deferred.append(item) }
         }
         guard !deferred.isEmpty else { return }
-        let pending = deferred
-        workQueue.async {
-            for item in pending where responder.isActive(item.request.id, generation: item.request.generation) {
+        // One line per user: a user's many connections take one turn together.
+        var lines: [SlowPathClient: [FairWorkQueue<SlowPathClient>.Item]] = [:]
+        for item in deferred {
+            let client =
+                (item.user?.id ?? item.userID).map(SlowPathClient.user) ?? .connection(ObjectIdentifier(responder))
+            lines[client, default: []].append {
+                guard responder.isActive(item.request.id, generation: item.request.generation) else { return }
                 self.process(item, responder: responder)
             }
         }
+        for (client, work) in lines { slowPath.submit(work, from: client) }
     }
 
     /// Watch and ExportData: the transport ends a request of theirs it refuses, cancels or expires

@@ -246,7 +246,14 @@ extension Connection {
         }
         let generation: UInt64
         let streaming = handler.isServerStreaming(method)
-        switch responder.register(id, limit: configuration.maxInFlightPerConnection, streaming: streaming) {
+        let bytes =
+            message.count + method.utf8.count + metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        switch responder.register(
+            id,
+            limit: configuration.maxInFlightPerConnection,
+            streaming: streaming,
+            bytes: bytes
+        ) {
         case .duplicate:
             // Like HTTP/2's reused stream id, a connection error: the request in flight keeps its
             // one answer, and nothing after this frame is read.
@@ -258,6 +265,9 @@ extension Connection {
                 "more than \(configuration.maxInFlightPerConnection) requests in flight on one connection"
             )
             refuse(id, method: method, status)
+            return
+        case .overBudget:
+            refuse(id, method: method, Self.requestBudgetSpent)
             return
         case .accepted(let accepted):
             generation = accepted
@@ -316,6 +326,12 @@ extension Connection {
         let streaming = handler.isServerStreaming(method)
         responder.send(streaming ? .endStream(id: id, status: status) : .response(id: id, status: status, message: []))
     }
+
+    /// The answer to a request that the transport's request budget cannot hold.
+    static let requestBudgetSpent = Status(
+        .resourceExhausted,
+        "the server holds too many large requests in flight already; send this request again later"
+    )
 
     /// The value of `deadline-ms`: ASCII digits only (no sign, space or fraction), at most a day.
     static func deadlineMilliseconds(_ text: String) -> UInt64? {

@@ -93,9 +93,18 @@ extension Connection {
             setAwaitingWritable(true)
         }
         dispatchHeld()
-        if pending > configuration.maxPendingOutputBytes || !held.isEmpty {
+        // Every burst ends here (its flush): reads stop while the output waiting passes its bound,
+        // requests are held, or the requests in flight hold `maxRequestBytesInFlight` bytes or
+        // more (a client that pipelines large requests with small answers); they resume once the
+        // output and the request bytes are down to half.
+        let requestBytes = responder.requestBytesInFlight
+        if pending > configuration.maxPendingOutputBytes || !held.isEmpty
+            || requestBytes >= configuration.maxRequestBytesInFlight
+        {
             pauseReads()
-        } else if readsPaused && machine.mayResumeReads && pending <= configuration.maxPendingOutputBytes / 2 {
+        } else if readsPaused && machine.mayResumeReads && pending <= configuration.maxPendingOutputBytes / 2
+            && requestBytes <= configuration.maxRequestBytesInFlight / 2
+        {
             readsPaused = false
             interestChanged()
             // Input a spent read budget left inside a TLS session is not reported by the socket.

@@ -95,7 +95,8 @@ final class Connection: @unchecked Sendable {
             streamOutputLimit: context.configuration.maxPendingOutputBytes,
             // What every client accepts (4 MiB), or more when the server reads larger frames too.
             maxFrameSize: max(context.configuration.maxFrameSize, FrameDecoder.defaultMaxFrameSize),
-            peer: peer
+            peer: peer,
+            requestBudget: context.requestBudget
         ) { relay.connection?.flush() }
         relay.connection = self
     }
@@ -259,6 +260,8 @@ extension Connection {
         let inputBudget: ByteBudget
         /// The unsent output the connections hold together.
         let outputBudget: ByteBudget
+        /// The bytes of requests in flight the connections hold together.
+        let requestBudget: ByteBudget
 
         init(
             configuration: TransportConfiguration,
@@ -277,6 +280,14 @@ extension Connection {
             outputBudget = ByteBudget(
                 limit: max(configuration.maxUnsentOutputBytes, 4 * configuration.maxPendingOutputBytes),
                 allowancePerConnection: ByteBudget.outputAllowance
+            )
+            requestBudget = ByteBudget(
+                limit: max(
+                    configuration.maxRequestBytesInFlightTotal,
+                    4 * configuration.maxFrameSize,
+                    configuration.maxRequestBytesInFlight + configuration.maxFrameSize
+                ),
+                allowancePerConnection: ByteBudget.requestAllowance
             )
         }
     }

@@ -23,14 +23,22 @@ extension Responder {
     /// an answer given after the last `takeOutput()` must keep the connection from closing.
     var isFinished: Bool { state.withLock { $0.inFlight.isEmpty && $0.output.isEmpty } }
 
-    /// Registers request `id`; `streaming` for a server-streaming method (whose final frame is
-    /// END_STREAM however it ends).
-    func register(_ id: UInt32, limit: Int, streaming: Bool = false) -> Registration {
+    /// The bytes of the requests in flight (as read: message, method and metadata).
+    var requestBytesInFlight: Int { state.withLock { $0.requestBytes } }
+
+    /// Registers request `id`, read with `bytes` bytes; `streaming` for a server-streaming method
+    /// (whose final frame is END_STREAM however it ends).
+    func register(_ id: UInt32, limit: Int, streaming: Bool = false, bytes: Int = 0) -> Registration {
         state.withLock { state in
             guard state.inFlight[id] == nil else { return .duplicate }
             guard state.inFlight.count < limit else { return .overLimit }
+            guard state.holdRequestBytes(state.requestBytes + bytes) else { return .overBudget }
             state.nextGeneration &+= 1
-            state.inFlight[id] = State.Entry(generation: state.nextGeneration, isStreamingMethod: streaming)
+            state.inFlight[id] = State.Entry(
+                generation: state.nextGeneration,
+                isStreamingMethod: streaming,
+                bytes: bytes
+            )
             return .accepted(generation: state.nextGeneration)
         }
     }
@@ -103,6 +111,7 @@ extension Responder {
             state.closed = true
             state.output = []
             state.drainWaiters = [:]
+            state.releaseRequestBytes()
             defer { state.inFlight = [:] }
             return state.inFlight.values.flatMap(\.terminationHandlers)
         }

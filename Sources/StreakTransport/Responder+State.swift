@@ -11,6 +11,8 @@ extension Responder {
             var isStreamingMethod = false
             /// The handler opened the stream (it sent a message or asked to hear of its end).
             var isStream = false
+            /// The bytes the request was read with (message, method and metadata), held until it ends.
+            var bytes = 0
             var terminationHandlers: [@Sendable () -> Void] = []
         }
 
@@ -37,6 +39,15 @@ extension Responder {
         /// with its stream (`remove`).
         var drainWaiters: [UInt32: DrainWaiter] = [:]
 
+        /// The bytes of the requests in flight (`Entry.bytes`): reads stop while they pass the
+        /// connection's `maxRequestBytesInFlight`.
+        var requestBytes = 0
+        /// What `requestBytes` takes from the transport's request budget, past the allowance.
+        var requestShare = 0
+        /// The request bytes every connection of the transport holds together; nil in tests of a
+        /// responder alone.
+        var requestBudget: ByteBudget?
+
         /// The output written for the client that it has not read yet.
         var pendingBytes: Int { output.count + unsentBytes }
 
@@ -50,7 +61,28 @@ extension Responder {
         @discardableResult
         mutating func remove(_ id: UInt32) -> Entry? {
             if !drainWaiters.isEmpty { drainWaiters[id] = nil }
-            return inFlight.removeValue(forKey: id)
+            guard let entry = inFlight.removeValue(forKey: id) else { return nil }
+            // Fewer bytes never take from the budget: this cannot fail.
+            if entry.bytes > 0 { _ = holdRequestBytes(requestBytes - entry.bytes) }
+            return entry
+        }
+
+        /// Sets the request bytes held to `held`, moving the share of the request budget with
+        /// them. - Returns: false, changing nothing, when the budget cannot give what `held` needs.
+        mutating func holdRequestBytes(_ held: Int) -> Bool {
+            if let requestBudget {
+                guard let share = requestBudget.take(share: requestShare, held: held) else { return false }
+                requestShare = share
+            }
+            requestBytes = held
+            return true
+        }
+
+        /// Gives back the connection's share of the request budget (it closed: nothing is in flight).
+        mutating func releaseRequestBytes() {
+            requestBudget?.release(requestShare)
+            requestShare = 0
+            requestBytes = 0
         }
 
         /// Takes the drain waiters whose threshold the pending output is now at or under.

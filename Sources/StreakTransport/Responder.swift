@@ -13,10 +13,12 @@ public final class Responder: Sendable {
         case accepted(generation: UInt64)
         case duplicate
         case overLimit
+        /// The transport's request budget cannot hold the request's bytes.
+        case overBudget
     }
 
     /// Guards everything that changes; the flush block is scheduled after the lock is released.
-    let state = Mutex(State())
+    let state: Mutex<State>
     private let executor: any LoopExecutor
     private let flush: @Sendable () -> Void
     private let streamOutputLimit: Int
@@ -30,13 +32,17 @@ public final class Responder: Sendable {
     ///   - maxFrameSize: the largest frame sent, as the largest one read: an answer or stream
     ///     message that would be larger is replaced by RESOURCE_EXHAUSTED (clients refuse such frames).
     ///   - peer: the client's address.
+    ///   - requestBudget: the request bytes in flight all connections hold together (past an
+    ///     allowance each); a request the budget cannot hold is not registered.
     init(
         executor: any LoopExecutor,
         streamOutputLimit: Int = .max,
         maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
         peer: String = "-",
+        requestBudget: ByteBudget? = nil,
         flush: @escaping @Sendable () -> Void
     ) {
+        self.state = Mutex(State(requestBudget: requestBudget))
         self.executor = executor
         self.peer = peer
         self.streamOutputLimit = streamOutputLimit

@@ -74,6 +74,8 @@ public final class ServerTransport: @unchecked Sendable {
     var unfinishedInputBytes: Int { connectionContext?.inputBudget.inUse ?? 0 }
     /// The unsent output the connections hold past their allowances (the output budget's use).
     var unsentOutputBytes: Int { connectionContext?.outputBudget.inUse ?? 0 }
+    /// Request bytes in flight taken from the transport's budget now (past each connection's allowance).
+    var budgetedRequestBytes: Int { connectionContext?.requestBudget.inUse ?? 0 }
 
     /// The open connections themselves (tests).
     var openConnections: [Connection] { registry.withLock { Array($0.connections.values) } }

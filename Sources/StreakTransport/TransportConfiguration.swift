@@ -27,6 +27,15 @@ public struct TransportConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(300)
     /// Unsent output above which a connection's reads stop until it drains to half.
     public var maxPendingOutputBytes = 4 * 1024 * 1024
+    /// The bytes of requests read from one connection and not answered yet (message, method and
+    /// metadata), at or above which reading it stops until they fall to half: a client that
+    /// pipelines large requests with small answers holds about this plus one frame.
+    public var maxRequestBytesInFlight = 8 * 1024 * 1024
+    /// The request bytes in flight all connections may hold together past 64 KiB each (at least
+    /// four frames of `maxFrameSize`, and one connection's `maxRequestBytesInFlight` plus a frame);
+    /// a request that would pass it gets RESPONSE RESOURCE_EXHAUSTED, and its connection goes on
+    /// (`ByteBudget`).
+    public var maxRequestBytesInFlightTotal = 256 * 1024 * 1024
     /// The bytes of unfinished frames all connections may hold together past 64 KiB each (at least
     /// four frames of `maxFrameSize`); a connection whose unfinished frame would pass it is closed
     /// with GOAWAY RESOURCE_EXHAUSTED (`ByteBudget`).

@@ -52,6 +52,14 @@ struct ServerOptions: ParsableArguments {
     var maxPendingOutputBytes: Int = TransportConfiguration().maxPendingOutputBytes
 
     @Option(
+        help: """
+            Bytes of requests read from one connection and not answered yet, at which reading it \
+            stops until they fall to half.
+            """
+    )
+    var maxRequestBytesInFlight: Int = TransportConfiguration().maxRequestBytesInFlight
+
+    @Option(
         name: .customLong("tls-cert"),
         help: ArgumentHelp(
             """
@@ -90,6 +98,9 @@ struct ServerOptions: ParsableArguments {
         guard (1...256).contains(eventLoops) else { throw ValidationError("--event-loops must be in 1...256") }
         guard maxPendingOutputBytes >= 4096 else {
             throw ValidationError("--max-pending-output-bytes must be at least 4096")
+        }
+        guard maxRequestBytesInFlight >= 4096 else {
+            throw ValidationError("--max-request-bytes-in-flight must be at least 4096")
         }
         try Self.check("--handshake-timeout", handshakeTimeout, atMost: 86_400)
         try Self.check("--idle-timeout", idleTimeout, atMost: 86_400)
@@ -149,6 +160,7 @@ struct ServerOptions: ParsableArguments {
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.eventLoops = eventLoops
         configuration.maxPendingOutputBytes = maxPendingOutputBytes
+        configuration.maxRequestBytesInFlight = maxRequestBytesInFlight
         configuration.handshakeTimeout = .milliseconds(Int(handshakeTimeout * 1000))
         configuration.idleTimeout = .milliseconds(Int(idleTimeout * 1000))
         configuration.shutdownGracePeriod = .milliseconds(Int(shutdownGrace * 1000))

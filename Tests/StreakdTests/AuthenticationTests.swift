@@ -97,7 +97,8 @@ import Testing
         for flag in [
             "--host", "--port", "--data-dir", "--max-frame-bytes", "--max-in-flight", "--max-connections",
             "--handshake-timeout", "--idle-timeout", "--shutdown-grace", "--max-pending-output-bytes",
-            "--event-loops", "--log-level", "--database-url", "STREAKD_DATA_DIR", "STREAKD_PORT", "STREAKD_HOST",
+            "--max-request-bytes-in-flight", "--event-loops", "--log-level", "--database-url", "STREAKD_DATA_DIR",
+            "STREAKD_PORT", "STREAKD_HOST",
             "STREAKD_DATABASE_URL",
         ] {
             #expect(help.output.contains(flag), "missing \(flag)")

@@ -68,13 +68,7 @@ public struct CompletionIndex: Hashable, Sendable {
         _ completions: [Completion],
         _ completionDays: [(habitID: Int64, dayNumbers: [Int])]
     ) -> (days: [Int], ids: [[Int64]]) {
-        var pairs: [(day: Int, habit: Int64)] = []
-        pairs.reserveCapacity(completions.count + completionDays.reduce(0) { $0 + $1.dayNumbers.count })
-        for completion in completions { pairs.append((completion.date.dayNumber, completion.habitID)) }
-        for (habitID, dayNumbers) in completionDays {
-            for day in dayNumbers { pairs.append((day, habitID)) }
-        }
-        sortByDayThenHabit(&pairs)
+        let pairs = sortedByDayThenHabit(completions, completionDays)
         var days: [Int] = []
         var ids: [[Int64]] = []
         for (day, habit) in pairs {
@@ -88,35 +82,53 @@ public struct CompletionIndex: Hashable, Sendable {
         return (days, ids)
     }
 
-    /// Sorts (day, habit) pairs: by counting the days when they span not much more days than there
-    /// are pairs (a user's years of completions), each day's few habits then sorted in place where
-    /// they came out of order; else by comparison.
-    private static func sortByDayThenHabit(_ pairs: inout [(day: Int, habit: Int64)]) {
-        guard let first = pairs.first else { return }
-        var low = first.day
-        var high = first.day
-        for pair in pairs {
-            low = Swift.min(low, pair.day)
-            high = Swift.max(high, pair.day)
+    /// Every (day, habit) pair of the input, sorted by day, then habit. By counting the days when
+    /// they span not much more days than there are pairs (a user's years of completions), placed
+    /// straight from the input into the one array (no unsorted copy: a stateless BuildHeatmap may
+    /// bring millions of completions), each day's few habits then sorted in place where they came
+    /// out of order; else collected and sorted by comparison.
+    private static func sortedByDayThenHabit(
+        _ completions: [Completion],
+        _ completionDays: [(habitID: Int64, dayNumbers: [Int])]
+    ) -> [(day: Int, habit: Int64)] {
+        func forEachPair(_ body: (Int, Int64) -> Void) {
+            for completion in completions { body(completion.date.dayNumber, completion.habitID) }
+            for (habitID, dayNumbers) in completionDays {
+                for day in dayNumbers { body(day, habitID) }
+            }
         }
+        var count = 0
+        var low = Int.max
+        var high = Int.min
+        forEachPair { day, _ in
+            count += 1
+            low = Swift.min(low, day)
+            high = Swift.max(high, day)
+        }
+        guard count > 0 else { return [] }
         let span = high - low + 1
-        guard span <= 4 * pairs.count + 64 else {
+        guard span <= 4 * count + 64 else {
+            var pairs: [(day: Int, habit: Int64)] = []
+            pairs.reserveCapacity(count)
+            forEachPair { pairs.append(($0, $1)) }
             pairs.sort { $0.day != $1.day ? $0.day < $1.day : $0.habit < $1.habit }
-            return
+            return pairs
         }
         // Where each day's pairs start, then each pair placed there in input order.
         var next = [Int](repeating: 0, count: span)
-        for pair in pairs { next[pair.day - low] += 1 }
+        forEachPair { day, _ in next[day - low] += 1 }
         var start = 0
         for offset in 0..<span {
-            let count = next[offset]
+            let dayCount = next[offset]
             next[offset] = start
-            start += count
+            start += dayCount
         }
-        var ordered = pairs
-        for pair in pairs {
-            ordered[next[pair.day - low]] = pair
-            next[pair.day - low] += 1
+        var ordered = [(day: Int, habit: Int64)](unsafeUninitializedCapacity: count) { buffer, initialized in
+            forEachPair { day, habit in
+                buffer.initializeElement(at: next[day - low], to: (day, habit))
+                next[day - low] += 1
+            }
+            initialized = count
         }
         var runStart = 0
         while runStart < ordered.count {
@@ -129,7 +141,7 @@ public struct CompletionIndex: Hashable, Sendable {
             if !ascending { ordered[runStart..<runEnd].sort { $0.habit < $1.habit } }
             runStart = runEnd
         }
-        pairs = ordered
+        return ordered
     }
 
     /// The habit with `id`, if any.

@@ -59,6 +59,13 @@ final class TokenCache: Sendable {
         return rejected ? .rejected : nil
     }
 
+    /// The user this cache last accepted `token` for, however long ago, unless the store refused
+    /// it since (or the entry was dropped to make room): what GetServerInfo, which returns no user
+    /// data, falls back on while the store cannot check tokens.
+    func lastAcceptedUser(_ token: Substring) -> UserID? {
+        contents.withLock { $0.accepted[token]?.user }
+    }
+
     /// Remembers what the store said about `token` (kept as the view it is: of the request's
     /// metadata value, which it keeps alive).
     func remember(_ token: Substring, _ entry: Entry) {

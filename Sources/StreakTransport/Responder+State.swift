@@ -67,6 +67,22 @@ extension Responder {
             return entry
         }
 
+        /// Marks `id` (in flight) as a stream the handler opened. Its request was read and decoded,
+        /// so its bytes are no longer counted as held: a stream stays open as long as its client
+        /// wants, and while counted, streams opened with large requests would keep the connection
+        /// from being read, CANCEL frames included, for good.
+        /// - Returns: whether it was not a stream before.
+        mutating func markStream(_ id: UInt32) -> Bool {
+            guard let entry = inFlight[id], !entry.isStream else { return false }
+            inFlight[id]?.isStream = true
+            if entry.bytes > 0 {
+                inFlight[id]?.bytes = 0
+                // Fewer bytes never take from the budget: this cannot fail.
+                _ = holdRequestBytes(requestBytes - entry.bytes)
+            }
+            return true
+        }
+
         /// Sets the request bytes held to `held`, moving the share of the request budget with
         /// them. - Returns: false, changing nothing, when the budget cannot give what `held` needs.
         mutating func holdRequestBytes(_ held: Int) -> Bool {

@@ -94,7 +94,7 @@ public final class Responder: Sendable {
                 let ended = state.end(id, status: Self.slowReader, asStream: true)
                 return (false, ended.handlers, ended.flush)
             }
-            state.inFlight[id]?.isStream = true
+            _ = state.markStream(id)
             return (true, [], state.write(.streamMessage(id: id, message: message)))
         }
         if scheduleFlush { self.scheduleFlush() }
@@ -156,10 +156,10 @@ public final class Responder: Sendable {
     ) {
         let (handlers, scheduleFlush) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
             guard state.isCurrent(id, generation) else { return ([handler], false) }
-            // A request that became a stream no longer counts as an answer being computed: the
-            // connection may hand over requests it held (a flush runs its dispatch).
-            let becameStream = state.inFlight[id]?.isStream == false
-            state.inFlight[id]?.isStream = true
+            // A request that became a stream no longer counts as an answer being computed, nor
+            // its bytes as held: the connection may hand over requests it held, and read again
+            // (a flush runs its dispatch and its read check).
+            let becameStream = state.markStream(id)
             state.inFlight[id]?.terminationHandlers.append(handler)
             guard let status = state.streamsEndedStatus else { return ([], becameStream && !state.inBurst) }
             return state.end(id, status: status, asStream: true)

@@ -9,6 +9,8 @@ struct DayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "day",
         abstract: "Show a day: the habits done, skipped and still open, and its percentage.",
+        // The argument is an array only so that `-1` is not taken for an option: one day at most.
+        usage: "streak day [<options>] [<date>]",
         discussion: """
             Examples:
               streak day                 # today

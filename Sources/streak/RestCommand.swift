@@ -21,6 +21,8 @@ struct RestCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a rest period, both days included.",
+            // The arguments are an array only so that `-3` is not taken for an option: exactly two.
+            usage: "streak rest add [<options>] <first-day> <last-day>",
             discussion: """
                 Examples:
                   streak rest add 2024-07-01 2024-07-14 --note 'Summer holiday'

@@ -36,4 +36,12 @@ struct CLIHelpTests {
         #expect(checked.contains(["habit", "archive"]) && checked.contains(["rest", "remove"]), "\(checked)")
         #expect(missing.isEmpty, "no examples in the help of: \(missing)")
     }
+
+    @Test("day and rest add show how many days they take, though they parse a list (so that -3 is a day)")
+    func fixedCountArgumentsShowTheirCount() throws {
+        let day = try CLIRunner.run(["day", "--help"]).stdout
+        #expect(day.contains("USAGE: streak day [<options>] [<date>]\n"), "\(day)")
+        let rest = try CLIRunner.run(["rest", "add", "--help"]).stdout
+        #expect(rest.contains("USAGE: streak rest add [<options>] <first-day> <last-day>\n"), "\(rest)")
+    }
 }

@@ -91,4 +91,18 @@ struct TokenCacheTests {
         // A bridged or sliced string (not necessarily contiguous) gets the same answer.
         #expect(TokenHasher.isWellFormed(String(Substring(token))) == wellFormed)
     }
+
+    @Test("the last accepted user outlives the TTL (GetServerInfo's fallback) but not a refusal")
+    func lastAcceptedUserOutlivesTheTTLButNotARefusal() {
+        let clock = ManualClock()
+        let cache = TokenCache(ttl: .seconds(2), clock: clock)
+        let token = Self.wrongToken(3)
+        #expect(cache.lastAcceptedUser(token) == nil, "never accepted")
+        cache.remember(token, .user(Self.user(9)))
+        clock.advance(by: .seconds(3600))
+        #expect(cache.lookup(token) == nil, "expired for every other use")
+        #expect(cache.lastAcceptedUser(token) == 9)
+        cache.remember(token, .rejected)
+        #expect(cache.lastAcceptedUser(token) == nil, "refused since: revoked")
+    }
 }

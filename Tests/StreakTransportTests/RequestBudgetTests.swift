@@ -99,4 +99,25 @@ struct RequestBudgetTests {
         }
         #expect(status.code == .ok && message.count == 200 * 1024)
     }
+
+    @Test("an open stream does not hold its request's bytes: large Watch requests leave the connection read")
+    func openStreamsHoldNoRequestBytes() throws {
+        let server = try RunningTransport { $0.maxRequestBytesInFlight = 64 * 1024 }
+        let client = try server.client()
+        // Three streams opened with 40 KiB requests: 120 KiB, past the limit, if they counted
+        // while open. Nothing would then end them: their CANCEL frames would not be read.
+        for id in UInt32(1)...3 { try client.request(id, "/watch", [UInt8](repeating: UInt8(id), count: 40 * 1024)) }
+        var opened: Set<UInt32> = []
+        while opened.count < 3, case .streamMessage(let id, _)? = try client.next() { opened.insert(id) }
+        #expect(opened == [1, 2, 3])
+        let connection = try #require(server.transport.openConnections.first)
+        #expect(waitUntil { connection.responder.requestBytesInFlight == 0 })
+        #expect(server.transport.budgetedRequestBytes == 0)
+        try client.send(.cancel(id: 2))
+        try client.request(4, "/echo", [4])
+        var frames: [Frame] = []
+        while frames.count < 2, let frame = try client.next() { frames.append(frame) }
+        #expect(frames.contains { if case .endStream(2, let status) = $0 { status.code == .cancelled } else { false } })
+        #expect(frames.contains(.response(id: 4, status: .ok, message: [4])), "\(frames)")
+    }
 }

@@ -11,7 +11,8 @@ import Glibc
 #endif
 
 /// A real `streakd` on a real PostgreSQL that stops answering (behind a proxy that freezes, as a
-/// hung database host does): requests fail with UNAVAILABLE within `--database-timeout`, and
+/// hung database host does): requests fail with UNAVAILABLE within `--database-timeout`, except
+/// GetServerInfo with a token the server accepted before, which lists the failing upkeep; and
 /// SIGTERM still ends the process within the grace period and that timeout.
 @Suite(.enabled(if: PostgresTestDatabase.serverURL != nil || PostgresTestDatabase.required))
 struct PostgresOutageTests {
@@ -29,20 +30,27 @@ struct PostgresOutageTests {
             server.removeDataDirectory()
         }
         let token = try #require(server.token)
+        // A user whose token this server has never seen.
+        let stranger = try ServerProcess.run(["user", "add", "stranger", "--database-url", database.url])
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
         let connection = try server.connect(timeout: .seconds(10))
         #expect(try connection.status(of: .getSettings, WireGetSettingsRequest(), token: token).code == .ok)
 
         proxy.freeze()
         // Past the token cache's 2 s: every request checks its token with the store again.
         usleep(2_500_000)
-        for method in [WireMethod.getServerInfo, .getSettings] {
+        for (method, bearer, expected) in [
+            (WireMethod.getSettings, token, Status.Code.unavailable),
+            (.getServerInfo, stranger, .unavailable),
+            (.getServerInfo, token, .ok),
+        ] {
             let started = Date()
             let status =
                 method == .getServerInfo
-                ? try connection.status(of: method, WireGetServerInfoRequest(), token: token)
-                : try connection.status(of: method, WireGetSettingsRequest(), token: token)
+                ? try connection.status(of: method, WireGetServerInfoRequest(), token: bearer)
+                : try connection.status(of: method, WireGetSettingsRequest(), token: bearer)
             let seconds = Date().timeIntervalSince(started)
-            #expect(status.code == .unavailable, "\(method): \(status)")
+            #expect(status.code == expected, "\(method): \(status)")
             #expect(seconds < 4, "\(method) answered after \(seconds) s")
         }
         // The server's log says that following the other servers fails, once, not every second.
@@ -50,6 +58,14 @@ struct PostgresOutageTests {
         let failing = server.log.components(separatedBy: "\n").filter { $0.contains("storage upkeep is failing") }
         #expect(failing.contains { $0.contains("reading the change log") }, "\(failing)")
         #expect(failing.count <= StoreUpkeep.allCases.count, "\(failing)")
+        // GetServerInfo, with the token the server knows, says so too.
+        let info = try connection.call(
+            .getServerInfo,
+            WireGetServerInfoRequest(),
+            token: token,
+            as: WireGetServerInfoResponse.self
+        )
+        #expect(info.storageUpkeepFailing.contains { $0.job == "read_change_log" }, "\(info.storageUpkeepFailing)")
 
         // SIGTERM with a request in flight, PostgreSQL still silent.
         _ = try connection.sendRequest(

@@ -24,8 +24,8 @@ final class FairWorkQueue<Client: Hashable & Sendable>: Sendable {
         /// The clients with items waiting, in the order they are served next, from `turnHead`.
         var turns: [Client] = []
         var turnHead = 0
-        /// Workers running or queued on the Dispatch queue.
-        var workers = 0
+        /// The workers' queues that run nothing now (`lanes`' indices).
+        var idleLanes: [Int] = []
 
         /// The next item, from the client whose turn it is (who then goes to the back of the line).
         mutating func next() -> Item? {
@@ -52,22 +52,25 @@ final class FairWorkQueue<Client: Hashable & Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
-    private let queue: DispatchQueue
-    private let width: Int
+    /// One serial queue per worker: a serial queue gets a thread even when Dispatch's pool for
+    /// concurrent queues is busy (it "overcommits"). On one concurrent queue, the workers of two
+    /// of these queues would share that pool, and the few workers of one, running costly items
+    /// for as long as items wait, would keep the other's from starting at all.
+    private let lanes: [DispatchQueue]
 
     /// - Parameters:
-    ///   - label: the label of the concurrent queue the workers run on.
+    ///   - label: the prefix of the workers' queue labels.
     ///   - width: the most workers at once; more than the cores, so that items that block on the
     ///     store (a token check, a user's load) do not leave cores idle.
     init(label: String, width: Int) {
-        self.queue = DispatchQueue(label: label, qos: .userInitiated, attributes: .concurrent)
-        self.width = max(1, width)
+        lanes = (0..<max(1, width)).map { DispatchQueue(label: "\(label).\($0)", qos: .userInitiated) }
+        state.withLock { $0.idleLanes = Array(lanes.indices.reversed()) }
     }
 
     /// Queues `items` (in order) behind `client`'s earlier ones.
     func submit(_ items: [Item], from client: Client) {
         guard !items.isEmpty else { return }
-        let start = state.withLock { state -> Int in
+        let started = state.withLock { state -> [Int] in
             if var line = state.lines.removeValue(forKey: client) {
                 if line.head > 0 && line.head * 2 >= line.items.count {
                     line.items.removeFirst(line.head)
@@ -79,18 +82,18 @@ final class FairWorkQueue<Client: Hashable & Sendable>: Sendable {
                 state.lines[client] = Line(items: items)
                 state.turns.append(client)
             }
-            let start = min(width - state.workers, items.count)
-            state.workers += start
-            return start
+            let count = min(state.idleLanes.count, items.count)
+            defer { state.idleLanes.removeLast(count) }
+            return Array(state.idleLanes.suffix(count))
         }
-        for _ in 0..<start { queue.async { self.work() } }
+        for lane in started { lanes[lane].async { self.work(on: lane) } }
     }
 
-    /// Runs items in turn until none waits.
-    private func work() {
+    /// Runs items in turn until none waits, then gives `lane` back.
+    private func work(on lane: Int) {
         while let item = state.withLock({ state -> Item? in
             guard let item = state.next() else {
-                state.workers -= 1
+                state.idleLanes.append(lane)
                 return nil
             }
             return item

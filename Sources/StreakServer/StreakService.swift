@@ -41,6 +41,14 @@ public final class StreakService: RequestHandler, Sendable {
         label: "streakd.service.slow-path",
         width: 2 * ProcessInfo.processInfo.activeProcessorCount
     )
+    /// Tokens the cache does not know (new, or past its 2 s): checked with the store on workers
+    /// of their own, each connection's in turn, so that a check (one indexed read) never waits
+    /// behind costly work on the slow path, and the many requests it lets through from memory
+    /// (a client's next request after 2 s) do not either.
+    let tokenChecks = FairWorkQueue<SlowPathClient>(
+        label: "streakd.service.token-checks",
+        width: max(2, ProcessInfo.processInfo.activeProcessorCount)
+    )
     /// Encodes export pages, paced by how fast each client reads them.
     let exportQueue = DispatchQueue(label: "streakd.service.export", qos: .utility)
     /// Answers to acknowledged writes: encoded by the store's batch hook on its writer thread once
@@ -143,25 +151,51 @@ public final class StreakService: RequestHandler, Sendable {
     // MARK: RequestHandler
 
     /// Answers a read burst: inline what it can (Ping, cached reads, writes of a loaded user); the
-    /// rest, which needs the store or real computation, moves to the slow path in one hop, where
-    /// users (and connections whose token is not known yet) take turns.
+    /// rest moves off the loop in one hop: a token the cache does not know to the token checks,
+    /// what needs the store or real computation to the slow path, where users take turns.
     public func handle(_ requests: [IncomingRequest], responder: Responder) {
         var deferred: [PendingRequest] = []
         for request in requests {
             if let item = answerOrDefer(request, responder: responder) { deferred.append(item) }
         }
         guard !deferred.isEmpty else { return }
+        var checks: [FairWorkQueue<SlowPathClient>.Item] = []
         // One line per user: a user's many connections take one turn together.
         var lines: [SlowPathClient: [FairWorkQueue<SlowPathClient>.Item]] = [:]
         for item in deferred {
-            let client =
-                (item.user?.id ?? item.userID).map(SlowPathClient.user) ?? .connection(ObjectIdentifier(responder))
-            lines[client, default: []].append {
-                guard responder.isActive(item.request.id, generation: item.request.generation) else { return }
-                self.process(item, responder: responder)
+            guard let id = item.user?.id ?? item.userID else {
+                checks.append { self.checkToken(item, responder: responder) }
+                continue
             }
+            lines[.user(id), default: []].append { self.process(item, responder: responder) }
         }
+        if !checks.isEmpty { tokenChecks.submit(checks, from: .connection(ObjectIdentifier(responder))) }
         for (client, work) in lines { slowPath.submit(work, from: client) }
+    }
+
+    /// On the token checks: asks the store whose `item`'s token is, then answers as the fast path
+    /// would have with a known token, here when it can (a cached read, a write of a user in
+    /// memory), else on the slow path in the user's line.
+    private func checkToken(_ item: PendingRequest, responder: Responder) {
+        let request = item.request
+        guard responder.isActive(request.id, generation: request.generation) else { return }
+        do {
+            guard let id = try authenticate(item) else {
+                fail(request, ServiceError.unauthenticated, responder, streaming: item.method.isServerStreaming)
+                return
+            }
+            var known = item
+            known.userID = id
+            if item.method != .getServerInfo, let user = users.loadedState(for: id) {
+                user.touch()
+                if answerInline(item.method, request, user: user, responder: responder) { return }
+                known.user = user
+            }
+            let pending = known
+            slowPath.submit([{ self.process(pending, responder: responder) }], from: .user(id))
+        } catch {
+            fail(request, error, responder, streaming: item.method.isServerStreaming)
+        }
     }
 
     /// Watch and ExportData: the transport ends a request of theirs it refuses, cancels or expires
@@ -244,9 +278,10 @@ public final class StreakService: RequestHandler, Sendable {
         return false
     }
 
-    /// The slow path, on the work queue: authenticate through the store, load the user, compute.
+    /// The slow path: load the user (authenticated already, or through the store), compute.
     private func process(_ item: PendingRequest, responder: Responder) {
         let request = item.request
+        guard responder.isActive(request.id, generation: request.generation) else { return }
         do {
             guard let id = try item.user?.id ?? item.userID ?? authenticate(item) else {
                 fail(request, ServiceError.unauthenticated, responder, streaming: item.method.isServerStreaming)

@@ -113,4 +113,32 @@ struct FairWorkQueueTests {
         #expect(most.load(ordering: .relaxed) >= 1)
         withExtendedLifetime(clients) {}
     }
+
+    @Test("one queue's busy workers never keep another queue's from starting (token checks beside costly work)")
+    func queuesDoNotStarveEachOther() throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let costly = FairWorkQueue<ObjectIdentifier>(label: "test.fair.costly", width: 2 * cores)
+        let checks = FairWorkQueue<ObjectIdentifier>(label: "test.fair.checks", width: 1)
+        let client = Client()
+        let checked = Atomic<Bool>(false)
+        let released = Atomic<Int>(0)
+        let group = DispatchGroup()
+        // Every costly worker computes (spins: a thread that waits would let Dispatch add threads)
+        // until the check ran, or 10 s passed: more workers than cores, all busy.
+        let items: [FairWorkQueue<ObjectIdentifier>.Item] = (0..<(2 * cores)).map { _ in
+            group.enter()
+            return {
+                let giveUp = ContinuousClock.now + .seconds(10)
+                while !checked.load(ordering: .acquiring) && ContinuousClock.now < giveUp {}
+                if checked.load(ordering: .acquiring) { released.add(1, ordering: .relaxed) }
+                group.leave()
+            }
+        }
+        costly.submit(items, from: client.id)
+        Thread.sleep(forTimeInterval: 0.2)  // the costly workers hold their threads
+        checks.submit([{ checked.store(true, ordering: .releasing) }], from: client.id)
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        #expect(released.load(ordering: .relaxed) == 2 * cores, "the check did not run while costly work went on")
+        withExtendedLifetime(client) {}
+    }
 }

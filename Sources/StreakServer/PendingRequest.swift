@@ -14,8 +14,8 @@ struct PendingRequest: Sendable {
     var userID: UserID?
 }
 
-/// Whose turn a request on the slow path waits for: its user's, when the token cache named one,
-/// else its connection's (a token the store has yet to check).
+/// Whose turn a request off the loop waits for: its user's on the slow path, its connection's
+/// among the token checks (whose user the store has yet to name).
 enum SlowPathClient: Hashable, Sendable {
     case user(UserID)
     case connection(ObjectIdentifier)

@@ -33,10 +33,9 @@ public final class StreakService: RequestHandler, Sendable {
     /// At most one log line about stream token checks the store could not answer per 10 s.
     let recheckFailures = Mutex(LogThrottle())
     let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
-    /// The requests the fast path could not answer, each user's in turn (each connection's while
-    /// its token is not known yet), on two workers per core: one may wait for the store while
-    /// the other computes, and no more run at once, since a costly BuildHeatmap holds over
-    /// 100 MB while it is computed.
+    /// The requests the fast path could not answer (their token known), each user's in turn, on
+    /// two workers per core: one may wait for the store while the other computes, and no more
+    /// run at once, since a costly BuildHeatmap holds over 100 MB while it is computed.
     let slowPath = FairWorkQueue<SlowPathClient>(
         label: "streakd.service.slow-path",
         width: 2 * ProcessInfo.processInfo.activeProcessorCount
@@ -309,7 +308,6 @@ public final class StreakService: RequestHandler, Sendable {
         }
     }
 
-    /// The user who owns `token`: from the cache, else from the store (and remembered).
     /// The user of `item`'s token, checked with the store. GetServerInfo reports on the server,
     /// not on a user, and an operator asks for it most during an outage: when the store cannot
     /// check a token, it accepts one this server accepted before.
@@ -323,6 +321,7 @@ public final class StreakService: RequestHandler, Sendable {
         }
     }
 
+    /// The user who owns `token`: from the cache, else from the store (and remembered).
     func userID(for token: Substring?) throws -> UserID? {
         guard let token else { return nil }
         if let entry = tokens.lookup(token) {

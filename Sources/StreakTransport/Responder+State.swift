@@ -11,7 +11,8 @@ extension Responder {
             var isStreamingMethod = false
             /// The handler opened the stream (it sent a message or asked to hear of its end).
             var isStream = false
-            /// The bytes the request was read with (message, method and metadata), held until it ends.
+            /// The bytes the request was read with (message, method and metadata), held until it ends
+            /// or the handler opens its stream (`markStream`).
             var bytes = 0
             var terminationHandlers: [@Sendable () -> Void] = []
         }

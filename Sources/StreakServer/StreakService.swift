@@ -10,7 +10,8 @@ import Synchronization
 
 /// The Streakd service: authenticates each request, answers cached reads inline on the
 /// connection's event loop, computes the rest on a few workers (one hop per read burst, each
-/// user's requests in turn: `FairWorkQueue`), and acknowledges writes only after the store made them durable.
+/// user's requests in turn: `FairWorkQueue`), and acknowledges writes only after the store made
+/// them durable.
 public final class StreakService: RequestHandler, Sendable {
     let store: any StreakStore
     let configuration: ServiceConfiguration
@@ -162,11 +163,11 @@ public final class StreakService: RequestHandler, Sendable {
         // One line per user: a user's many connections take one turn together.
         var lines: [SlowPathClient: [FairWorkQueue<SlowPathClient>.Item]] = [:]
         for item in deferred {
-            guard let id = item.user?.id ?? item.userID else {
+            guard let id = item.userID else {
                 checks.append { self.checkToken(item, responder: responder) }
                 continue
             }
-            lines[.user(id), default: []].append { self.process(item, responder: responder) }
+            lines[.user(id), default: []].append { self.process(item, userID: id, responder: responder) }
         }
         if !checks.isEmpty { tokenChecks.submit(checks, from: .connection(ObjectIdentifier(responder))) }
         for (client, work) in lines { slowPath.submit(work, from: client) }
@@ -183,15 +184,9 @@ public final class StreakService: RequestHandler, Sendable {
                 fail(request, ServiceError.unauthenticated, responder, streaming: item.method.isServerStreaming)
                 return
             }
-            var known = item
-            known.userID = id
-            if item.method != .getServerInfo, let user = users.loadedState(for: id) {
-                user.touch()
-                if answerInline(item.method, request, user: user, responder: responder) { return }
-                known.user = user
-            }
-            let pending = known
-            slowPath.submit([{ self.process(pending, responder: responder) }], from: .user(id))
+            let known = answerOrDefer(request, item.method, token: item.token, userID: id, responder: responder)
+            guard let pending = known else { return }
+            slowPath.submit([{ self.process(pending, userID: id, responder: responder) }], from: .user(id))
         } catch {
             fail(request, error, responder, streaming: item.method.isServerStreaming)
         }
@@ -224,23 +219,35 @@ public final class StreakService: RequestHandler, Sendable {
             fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
             return nil
         case .user(let id):
-            // A user not in memory (evicted, or dropped) is loaded on the work queue.
-            guard let user = users.loadedState(for: id) else {
-                return PendingRequest(
-                    request: request,
-                    responder: responder,
-                    method: method,
-                    token: token,
-                    user: nil,
-                    userID: id
-                )
-            }
+            return answerOrDefer(request, method, token: token, userID: id, responder: responder)
+        case nil:
+            return PendingRequest(request: request, responder: responder, method: method, token: token)
+        }
+    }
+
+    /// With the request's user known (from the token cache, or the store): answers inline when the
+    /// user is in memory and the answer needs nothing more; else returns what the slow path needs
+    /// (a user not in memory, evicted or dropped, is loaded there).
+    private func answerOrDefer(
+        _ request: IncomingRequest,
+        _ method: WireMethod,
+        token: Substring?,
+        userID id: UserID,
+        responder: Responder
+    ) -> PendingRequest? {
+        let user = users.loadedState(for: id)
+        if let user {
             user.touch()
             if answerInline(method, request, user: user, responder: responder) { return nil }
-            return PendingRequest(request: request, responder: responder, method: method, token: token, user: user)
-        case nil:
-            return PendingRequest(request: request, responder: responder, method: method, token: token, user: nil)
         }
+        return PendingRequest(
+            request: request,
+            responder: responder,
+            method: method,
+            token: token,
+            user: user,
+            userID: id
+        )
     }
 
     // MARK: Paths
@@ -277,15 +284,11 @@ public final class StreakService: RequestHandler, Sendable {
         return false
     }
 
-    /// The slow path: load the user (authenticated already, or through the store), compute.
-    private func process(_ item: PendingRequest, responder: Responder) {
+    /// The slow path, for user `id` (whose token was checked): load the user, compute.
+    private func process(_ item: PendingRequest, userID id: UserID, responder: Responder) {
         let request = item.request
         guard responder.isActive(request.id, generation: request.generation) else { return }
         do {
-            guard let id = try item.user?.id ?? item.userID ?? authenticate(item) else {
-                fail(request, ServiceError.unauthenticated, responder, streaming: item.method.isServerStreaming)
-                return
-            }
             // These need no user data: not worth loading one.
             if item.method == .getServerInfo {
                 responder.respond(to: request, status: .ok, message: try serverInfo(request).serializedBytes())

@@ -32,7 +32,8 @@ struct CheckpointUpkeepTests {
         try CheckpointTests.record(300, days: habit, for: user, from: day("2000-01-01"), in: fixture)
         #expect(waitUntil { flaky.attempts.load(ordering: .relaxed) >= 3 })
         let failures = reports.withLock { $0 }
-        #expect(failures.count == 1, "\(failures.count) reports for \(flaky.attempts.load(ordering: .relaxed)) attempts")
+        let attempts = flaky.attempts.load(ordering: .relaxed)
+        #expect(failures.count == 1, "\(failures.count) reports for \(attempts) attempts")
         #expect(failures.first?.upkeep == .checkpointLog)
         #expect(failures.first?.upkeep.job == "checkpoint_log")
         #expect(failures.first?.failure?.code == .io)

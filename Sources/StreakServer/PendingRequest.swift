@@ -15,6 +15,22 @@ struct PendingRequest: Sendable {
     var userID: UserID?
 }
 
+extension PendingRequest {
+    /// The smallest request message of a large stateless build: 64 KiB, at most about 65,000
+    /// completions in the compact BuildHeatmap input (one byte for a daily one), built in tens
+    /// of milliseconds. The largest requests (4 MiB) take a second and over 100 MB.
+    static let largeBuildBytes = 64 * 1024
+
+    /// Whether a request of `method` with a message of `bytes` bytes is a stateless build of a
+    /// large input, which waits for `StreakService.largeBuilds`.
+    static func isLargeBuild(_ method: WireMethod, messageBytes bytes: Int) -> Bool {
+        method.isStatelessBuilder && bytes >= largeBuildBytes
+    }
+
+    /// Whether this request waits for `StreakService.largeBuilds`.
+    var isLargeBuild: Bool { Self.isLargeBuild(method, messageBytes: request.message.count) }
+}
+
 /// Whose turn a request off the loop waits for: its user's on the slow path, its connection's
 /// among the token checks (whose user the store has yet to name).
 enum SlowPathClient: Hashable, Sendable {

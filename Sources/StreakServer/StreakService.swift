@@ -35,11 +35,19 @@ public final class StreakService: RequestHandler, Sendable {
     let recheckFailures = Mutex(LogThrottle())
     let workQueue = DispatchQueue(label: "streakd.service.work", qos: .userInitiated, attributes: .concurrent)
     /// The requests the fast path could not answer (their token known), each user's in turn, on
-    /// two workers per core: one may wait for the store while the other computes, and no more
-    /// run at once, since a costly BuildHeatmap holds over 100 MB while it is computed.
+    /// two workers per core: one may wait for the store while the other computes.
     let slowPath = FairWorkQueue<SlowPathClient>(
         label: "streakd.service.slow-path",
         width: 2 * ProcessInfo.processInfo.activeProcessorCount
+    )
+    /// Stateless builds of large inputs (`PendingRequest.isLargeBuild`), each user's in turn, one
+    /// per core at most. A BuildHeatmap of a few million completions holds over 100 MB while it is
+    /// computed and keeps a core busy throughout: more at once would add memory, not speed. On
+    /// workers of their own they never hold the slow path's, so a user whose data must be loaded
+    /// does not wait behind them.
+    let largeBuilds = FairWorkQueue<SlowPathClient>(
+        label: "streakd.service.large-builds",
+        width: ProcessInfo.processInfo.activeProcessorCount
     )
     /// Tokens the cache does not know (new, or past its 2 s): checked with the store on workers
     /// of their own, each connection's in turn, so that a check (one indexed read) never waits
@@ -152,7 +160,8 @@ public final class StreakService: RequestHandler, Sendable {
 
     /// Answers a read burst: inline what it can (Ping, cached reads, writes of a loaded user); the
     /// rest moves off the loop in one hop: a token the cache does not know to the token checks,
-    /// what needs the store or real computation to the slow path, where users take turns.
+    /// what needs the store or real computation to the slow path, where users take turns, and
+    /// large stateless builds to workers of their own, where users take turns too.
     public func handle(_ requests: [IncomingRequest], responder: Responder) {
         var deferred: [PendingRequest] = []
         for request in requests {
@@ -162,15 +171,22 @@ public final class StreakService: RequestHandler, Sendable {
         var checks: [FairWorkQueue<SlowPathClient>.Item] = []
         // One line per user: a user's many connections take one turn together.
         var lines: [SlowPathClient: [FairWorkQueue<SlowPathClient>.Item]] = [:]
+        var builds: [SlowPathClient: [FairWorkQueue<SlowPathClient>.Item]] = [:]
         for item in deferred {
             guard let id = item.userID else {
                 checks.append { self.checkToken(item, responder: responder) }
                 continue
             }
-            lines[.user(id), default: []].append { self.process(item, userID: id, responder: responder) }
+            let work: FairWorkQueue<SlowPathClient>.Item = { self.process(item, userID: id, responder: responder) }
+            if item.isLargeBuild {
+                builds[.user(id), default: []].append(work)
+            } else {
+                lines[.user(id), default: []].append(work)
+            }
         }
         if !checks.isEmpty { tokenChecks.submit(checks, from: .connection(ObjectIdentifier(responder))) }
         for (client, work) in lines { slowPath.submit(work, from: client) }
+        for (client, work) in builds { largeBuilds.submit(work, from: client) }
     }
 
     /// On the token checks: asks the store whose `item`'s token is, then answers as the fast path
@@ -186,7 +202,8 @@ public final class StreakService: RequestHandler, Sendable {
             }
             let known = answerOrDefer(request, item.method, token: item.token, userID: id, responder: responder)
             guard let pending = known else { return }
-            slowPath.submit([{ self.process(pending, userID: id, responder: responder) }], from: .user(id))
+            let workers = pending.isLargeBuild ? largeBuilds : slowPath
+            workers.submit([{ self.process(pending, userID: id, responder: responder) }], from: .user(id))
         } catch {
             fail(request, error, responder, streaming: item.method.isServerStreaming)
         }

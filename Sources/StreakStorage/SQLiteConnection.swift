@@ -196,21 +196,41 @@ final class SQLiteConnection: SQLSession {
         )
     }
 
-    /// Copies what it can of the write-ahead log into the database without waiting (PASSIVE).
-    /// - Returns: the log's frames and how many of them are now in the database; nil when
-    ///   SQLite refused (another checkpoint runs, the store is closed).
-    func checkpointPassive() -> (log: Int32, copied: Int32)? {
-        handle.flatMap(Self.checkpointPassive)
+    /// What a PASSIVE checkpoint did.
+    enum CheckpointOutcome: Sendable {
+        /// It ran: the log's frames, and how many of them are now in the database (fewer when a
+        /// reader still needs the older ones).
+        case ran(log: Int32, copied: Int32)
+        /// It could not start now (another checkpoint runs, a lock is held, the store is closed):
+        /// nothing is wrong, the next one copies it.
+        case postponed
+        /// It failed: the database file could not be read or written (an I/O error, a full disk,
+        /// a damaged file).
+        case failed(StorageError)
+
+        /// The frames now in the database; 0 unless it ran.
+        var copied: Int32 {
+            if case .ran(_, let copied) = self { copied } else { 0 }
+        }
+    }
+
+    /// Copies what it can of the write-ahead log into the database without waiting (PASSIVE), by
+    /// `checkpoint` (tests give one that fails).
+    func checkpointPassive(
+        by checkpoint: (Handle) -> CheckpointOutcome = SQLiteConnection.checkpointPassive
+    ) -> CheckpointOutcome {
+        handle.map(checkpoint) ?? .postponed
     }
 
     /// `checkpointPassive()` on a handle a hook was given (the hook's connection may checkpoint).
-    static func checkpointPassive(_ handle: Handle) -> (log: Int32, copied: Int32)? {
+    static func checkpointPassive(_ handle: Handle) -> CheckpointOutcome {
         var log: Int32 = 0
         var copied: Int32 = 0
-        guard sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) == SQLITE_OK else {
-            return nil
+        switch sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) & 0xFF {
+        case SQLITE_OK: return .ran(log: log, copied: copied)
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_MISUSE: return .postponed
+        default: return .failed(error(of: handle, "checkpoint"))
         }
-        return (log, copied)
     }
 
     private func bind(_ arguments: [SQLValue], to statement: OpaquePointer?) throws(StorageError) {
@@ -258,10 +278,15 @@ final class SQLiteConnection: SQLSession {
     /// The last failure as a StorageError, its code from SQLite's result code (`EngineFailure`);
     /// SQLite's message, which names schema objects and never a bound value, in the cause.
     private func error(_ operation: String) -> StorageError {
+        // A full disk or I/O error may have made SQLite roll the transaction back itself.
+        defer { forgetLostLogWrites() }
+        return Self.error(of: handle, operation)
+    }
+
+    /// The last failure on `handle` as a StorageError (`error(_:)`, without a transaction's care).
+    private static func error(of handle: Handle?, _ operation: String) -> StorageError {
         let code = sqlite3_extended_errcode(handle)
         let message = String(cString: sqlite3_errmsg(handle))
-        // A full disk or I/O error may have made SQLite roll the transaction back itself.
-        forgetLostLogWrites()
         let engine = EngineError(
             engine: "SQLite",
             failure: EngineFailure.sqlite(code),

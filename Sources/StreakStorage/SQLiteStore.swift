@@ -21,6 +21,8 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
     private let readers: [SQLiteConnection]
     private let writeConnection: SQLiteConnection
     private let checkpointer: WALCheckpointer
+    /// Where the checkpointer reports its failures (`onUpkeepReport`).
+    private let upkeep = UpkeepReporter()
     /// What opening did to the schema (the server logs it).
     public let migrationReport: MigrationReport
 
@@ -35,8 +37,15 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
         try self.init(directory: directory, checkpointThreshold: WALCheckpointer.defaultThreshold, policy: policy)
     }
 
-    /// Opens the store with the log size, in pages, past which a checkpoint runs (tests use small ones).
-    init(directory: String, checkpointThreshold: Int32, policy: MigrationPolicy = .upgrade) throws(StorageError) {
+    /// Opens the store with the log size, in pages, past which a checkpoint runs (tests use small
+    /// ones), and how a checkpoint runs (tests give one that fails).
+    init(
+        directory: String,
+        checkpointThreshold: Int32,
+        policy: MigrationPolicy = .upgrade,
+        checkpoint: @escaping @Sendable (SQLiteConnection.Handle) -> SQLiteConnection.CheckpointOutcome =
+            SQLiteConnection.checkpointPassive
+    ) throws(StorageError) {
         try DataDirectory.create(directory)
         path = PathText.joining(directory, Self.fileName)
         try Self.refuseForeignFile(path)
@@ -45,7 +54,12 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
         // A reading connection per core (two to four): loading users reads in parallel (WAL).
         var readers: [SQLiteConnection] = []
         for _ in 0..<Self.readerCount { readers.append(try SQLiteConnection(path: path)) }
-        checkpointer = try WALCheckpointer(path: path, threshold: checkpointThreshold)
+        checkpointer = try WALCheckpointer(
+            path: path,
+            threshold: checkpointThreshold,
+            upkeep: upkeep,
+            checkpoint: checkpoint
+        )
         writeConnection.reportCommits(to: checkpointer)
         let pageSize = try writeConnection.query("PRAGMA page_size", []).first?.first?.integer ?? 4096
         let limit = WALCheckpointer.logSizeLimit(threshold: checkpointThreshold, pageSize: Int(pageSize))
@@ -110,6 +124,11 @@ public final class SQLiteStore: SQLStore, @unchecked Sendable {
 
     /// Makes the next `count` writes to the log fail as on a full disk (tests, between writes).
     func failLogWrites(_ count: Int32) -> Bool { writeConnection.failLogWrites(count) }
+
+    /// Reports checkpoints that fail and work again (`StoreUpkeep.checkpointLog`).
+    public override func onUpkeepReport(_ handler: @escaping @Sendable (StoreUpkeepReport) -> Void) {
+        upkeep.setHandler(handler)
+    }
 
     override func writerStopped() {
         checkpointer.stop()

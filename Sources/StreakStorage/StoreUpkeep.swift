@@ -12,15 +12,20 @@ public enum StoreUpkeep: String, Sendable, Hashable, CaseIterable {
     case readChangeLog = "reading the change log"
     /// Notifying the other servers of this server's commits (PostgreSQL).
     case announceCommits = "notifying the other servers of commits"
+    /// Copying the write-ahead log into the database file (SQLite), after every few thousand
+    /// pages written. While it fails the log grows instead, and so does the time a restart takes.
+    case checkpointLog = "copying the write-ahead log into the database"
 
     /// Its name for programs (GetServerInfo's `job`), which does not change with the wording of
-    /// `rawValue`: `listen_for_changes`, `read_change_log`, `prune_change_log`, `announce_commits`.
+    /// `rawValue`: `listen_for_changes`, `read_change_log`, `prune_change_log`, `announce_commits`,
+    /// `checkpoint_log`.
     public var job: String {
         switch self {
         case .listenForChanges: "listen_for_changes"
         case .pruneChangeLog: "prune_change_log"
         case .readChangeLog: "read_change_log"
         case .announceCommits: "announce_commits"
+        case .checkpointLog: "checkpoint_log"
         }
     }
 }

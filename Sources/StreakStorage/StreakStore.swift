@@ -275,8 +275,7 @@ public protocol StreakStore: AnyObject, Sendable {
     /// Calls `handler` when a piece of the store's background upkeep (`StoreUpkeep`) starts
     /// failing, and when it works again: once per change, not once per attempt. The store carries
     /// on either way; the handler should only tell the operator. A store with no upkeep that can
-    /// fail (SQLite: its checkpoints retry by themselves) never calls it. Set it once, before
-    /// `onExternalChange` and before serving.
+    /// fail never calls it. Set it once, before `onExternalChange` and before serving.
     func onUpkeepReport(_ handler: @escaping @Sendable (StoreUpkeepReport) -> Void)
 }
 

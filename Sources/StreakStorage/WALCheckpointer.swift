@@ -31,6 +31,10 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     private let connection: SQLiteConnection
+    /// Runs one PASSIVE checkpoint on a connection (tests give one that fails).
+    private let checkpoint: @Sendable (SQLiteConnection.Handle) -> SQLiteConnection.CheckpointOutcome
+    /// Hears when checkpoints start failing and when they work again (`StoreUpkeep.checkpointLog`).
+    private let upkeep: UpkeepReporter
     private let worker = WorkerThread<Int>(name: "streakd-checkpointer")
     /// Guarded by the worker's lock.
     private var plan: CheckpointPlan
@@ -40,11 +44,19 @@ final class WALCheckpointer: @unchecked Sendable {
     private var committerCheckpoints = 0
 
     /// Opens a connection of its own to `path` and starts the thread.
+    /// - Parameters:
+    ///   - upkeep: told when checkpoints start failing (the disk, the file) and work again.
+    ///   - checkpoint: runs one PASSIVE checkpoint; tests give one that fails.
     init(
         path: String,
-        threshold: Int32 = WALCheckpointer.defaultThreshold
+        threshold: Int32 = WALCheckpointer.defaultThreshold,
+        upkeep: UpkeepReporter = UpkeepReporter(),
+        checkpoint: @escaping @Sendable (SQLiteConnection.Handle) -> SQLiteConnection.CheckpointOutcome =
+            SQLiteConnection.checkpointPassive
     ) throws(StorageError) {
         connection = try SQLiteConnection(path: path)
+        self.checkpoint = checkpoint
+        self.upkeep = upkeep
         plan = CheckpointPlan(threshold: threshold, tail: Self.defaultTail(threshold: threshold))
         worker.start(
             take: { [unowned self] stopping in
@@ -53,15 +65,25 @@ final class WALCheckpointer: @unchecked Sendable {
                 return cycle
             },
             run: { [unowned self] cycle in
-                // A failure (a reader holding an old snapshot, say) only postpones the copy: the
-                // next commit past the threshold asks again, and the log stays correct meanwhile.
-                let copied = connection.checkpointPassive()?.copied ?? 0
+                // A copy that fails or cannot start only postpones it: the next commit past the
+                // threshold asks again, and the log stays correct meanwhile (only longer).
+                let copied = report(connection.checkpointPassive(by: checkpoint))
                 worker.withLock {
                     plan.copied(frames: copied, cycle: cycle)
                     checkpoints += 1
                 }
             }
         )
+    }
+
+    /// Tells `upkeep` how a checkpoint went; returns the frames it copied.
+    private func report(_ outcome: SQLiteConnection.CheckpointOutcome) -> Int32 {
+        switch outcome {
+        case .ran: upkeep.succeeded(.checkpointLog)
+        case .failed(let error): upkeep.failed(.checkpointLog, error)
+        case .postponed: break
+        }
+        return outcome.copied
     }
 
     /// Checkpoints run so far: by the checkpointer's thread, and by the writer (the log's tails).
@@ -82,7 +104,7 @@ final class WALCheckpointer: @unchecked Sendable {
         case .inBackground(let cycle):
             worker.update { _ in requested = cycle }
         case .onCommitter:
-            let copied = SQLiteConnection.checkpointPassive(writer)?.copied ?? 0
+            let copied = report(checkpoint(writer))
             worker.withLock {
                 plan.copied(frames: copied, cycle: nil)
                 committerCheckpoints += 1

@@ -26,14 +26,24 @@ final class StoreFixture: @unchecked Sendable {
     private let database: PostgresTestDatabase?
     let store: SQLStore
 
-    init(_ engine: Engine = .sqlite, checkpointThreshold: Int32? = nil) throws {
+    /// - Parameter checkpoint: how the SQLite store's checkpoints run (with `checkpointThreshold`).
+    init(
+        _ engine: Engine = .sqlite,
+        checkpointThreshold: Int32? = nil,
+        checkpoint: @escaping @Sendable (SQLiteConnection.Handle) -> SQLiteConnection.CheckpointOutcome =
+            SQLiteConnection.checkpointPassive
+    ) throws {
         self.engine = engine
         directory = NSTemporaryDirectory() + "streakd-storage-\(UUID().uuidString)"
         switch engine {
         case .sqlite:
             database = nil
             if let checkpointThreshold {
-                store = try SQLiteStore(directory: directory, checkpointThreshold: checkpointThreshold)
+                store = try SQLiteStore(
+                    directory: directory,
+                    checkpointThreshold: checkpointThreshold,
+                    checkpoint: checkpoint
+                )
             } else {
                 store = try SQLiteStore(directory: directory)
             }

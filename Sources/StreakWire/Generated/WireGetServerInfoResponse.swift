@@ -33,8 +33,8 @@ public struct WireGetServerInfoResponse: WireMessage {
     public var usersDropped: UInt64 = 0
     /// Other servers' change notices taken for users held here.
     public var changeNoticesTotal: UInt64 = 0
-    /// Storage work no request waits for that is failing now (PostgreSQL): docs/PROTOCOL.md section 5 (GetServerInfo).
-    /// Empty while all of it works, and always on SQLite.
+    /// Storage work no request waits for that is failing now: docs/PROTOCOL.md section 5 (GetServerInfo). Empty while
+    /// all of it works.
     public var storageUpkeepFailing: [WireStorageUpkeepFailure] = []
 
     /// Creates a message with every field at its default: absent, zero or empty.

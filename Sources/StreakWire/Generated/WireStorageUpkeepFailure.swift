@@ -4,8 +4,8 @@ internal import CStreakProto
 
 /// Protobuf message `streak.v1.StorageUpkeepFailure`.
 public struct WireStorageUpkeepFailure: WireMessage {
-    /// "listen_for_changes", "read_change_log", "prune_change_log" or "announce_commits"; clients should show any other
-    /// value as it is.
+    /// "listen_for_changes", "read_change_log", "prune_change_log", "announce_commits" (PostgreSQL) or "checkpoint_log"
+    /// (SQLite); clients should show any other value as it is.
     public var job: String = ""
     /// The job in words, as the log's upkeep= names it.
     public var description: String = ""

@@ -441,7 +441,7 @@ class Pong:
 class StorageUpkeepFailure:
     """Storage work no request waits for that is failing now (PROTOCOL.md section 5, GetServerInfo)."""
 
-    job: str  # "listen_for_changes", "read_change_log", "prune_change_log", "announce_commits"
+    job: str  # "listen_for_changes", "read_change_log", "prune_change_log", "announce_commits", "checkpoint_log"
     description: str  # the job in words, as the server's log names it
     failing_since: _dt.datetime | None  # UTC; None when the server did not say
     error: str  # the failure's kind ("io", "internalFailure", ...)
@@ -472,7 +472,7 @@ class ServerInfo:
     user_memory_budget_bytes: int = 0  # 0: no budget
     users_dropped: int = 0
     change_notices_total: int = 0
-    # Storage upkeep failing now (empty: all of it works, and always on SQLite).
+    # Storage upkeep failing now (empty: all of it works).
     storage_upkeep_failing: tuple[StorageUpkeepFailure, ...] = ()
 
     @classmethod

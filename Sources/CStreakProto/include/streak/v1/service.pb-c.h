@@ -1180,8 +1180,8 @@ struct  Streak__V1__GetServerInfoResponse
    */
   uint64_t change_notices_total;
   /*
-   * Storage work no request waits for that is failing now (PostgreSQL): docs/PROTOCOL.md
-   * section 5 (GetServerInfo). Empty while all of it works, and always on SQLite.
+   * Storage work no request waits for that is failing now: docs/PROTOCOL.md section 5
+   * (GetServerInfo). Empty while all of it works.
    */
   size_t n_storage_upkeep_failing;
   Streak__V1__StorageUpkeepFailure **storage_upkeep_failing;
@@ -1195,8 +1195,8 @@ struct  Streak__V1__StorageUpkeepFailure
 {
   ProtobufCMessage base;
   /*
-   * "listen_for_changes", "read_change_log", "prune_change_log" or "announce_commits";
-   * clients should show any other value as it is.
+   * "listen_for_changes", "read_change_log", "prune_change_log", "announce_commits" (PostgreSQL)
+   * or "checkpoint_log" (SQLite); clients should show any other value as it is.
    */
   char *job;
   /*

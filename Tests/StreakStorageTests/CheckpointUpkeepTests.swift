@@ -87,18 +87,20 @@ struct CheckpointUpkeepTests {
         let habit = try fixture.habit("Read", for: user, from: "2000-01-01")
         try CheckpointTests.record(100, days: habit, for: user, from: day("2000-01-01"), in: fixture)
         #expect(waitUntil { reports.withLock(\.count) == 1 })
-        // A reader's snapshot from now keeps every later frame out of the database.
+        // A reader's snapshot from now keeps every later frame out of the database; frames past
+        // it before checkpoints work again, so that none of them can copy the whole log.
         let reader = try SQLiteConnection(path: fixture.directory + "/" + SQLiteStore.fileName)
         defer { reader.close() }
         try reader.execute("BEGIN")
         _ = try reader.query("SELECT count(*) FROM completions", [])
+        try CheckpointTests.record(50, days: habit, for: user, from: day("2001-01-01"), in: fixture)
         flaky.failing.store(false, ordering: .relaxed)
         let attempts = flaky.attempts.load(ordering: .relaxed)
-        try CheckpointTests.record(300, days: habit, for: user, from: day("2001-01-01"), in: fixture)
+        try CheckpointTests.record(300, days: habit, for: user, from: day("2002-01-01"), in: fixture)
         #expect(waitUntil { flaky.attempts.load(ordering: .relaxed) > attempts + 2 })
         #expect(reports.withLock(\.count) == 1, "a partial copy was taken for a recovery")
         try reader.execute("COMMIT")
-        try CheckpointTests.record(100, days: habit, for: user, from: day("2002-01-01"), in: fixture)
+        try CheckpointTests.record(100, days: habit, for: user, from: day("2003-01-01"), in: fixture)
         #expect(waitUntil { reports.withLock(\.count) == 2 })
         #expect(reports.withLock { $0.last?.failure } == nil)
     }

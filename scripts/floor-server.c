@@ -18,12 +18,15 @@
 // floor's requests per second and latency say nothing; its CPU time per request is the point.
 //
 // It listens on an ephemeral port of 127.0.0.1 and prints `floor listening on 127.0.0.1:PORT`.
-// Not part of the product: no limits, no authentication, no error answers.
+// Not part of the product: no authentication, no error answers; frames other than REQUEST are
+// skipped, and a connection that sends a frame over 64 KiB is closed.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,26 +103,35 @@ static void write_row(int fd, unsigned id, int removes, int *in_transaction) {
     run(statement);
 }
 
-// Parses every whole frame read so far and queues an answer for each REQUEST.
-static void answer(connection *c, int writes, int *in_transaction) {
+// The length of the whole frame at the start of `c->in`, or 0 while it is not all read.
+static size_t whole_frame(const connection *c) {
+    if (c->unread < 4) return 0;
+    size_t size = 4 + (size_t)read_u32(c->in);
+    return c->unread >= size ? size : 0;
+}
+
+// Parses the whole frames read so far and queues an answer for each REQUEST, as many as `out`
+// holds. Returns 0 when the client broke the framing, 1 otherwise.
+static int answer(connection *c, int writes, int *in_transaction) {
     size_t at = 0;
     if (!c->greeted) {
-        if (c->unread < 8) return;
+        if (c->unread < 8) return 1;
         memcpy(c->out, "STREAKD\x01", 8);
         c->pending = 8, at = 8, c->greeted = 1;
     }
     while (c->unread - at >= 4) {
         unsigned length = read_u32(c->in + at);
-        if (length < 7 || c->unread - at - 4 < length) break;
+        if (length < 5 || length > buffer_size - 4) return 0;
+        if (c->unread - at - 4 < length) break;
         const unsigned char *frame = c->in + at + 4;  // kind, request id, method length, method
-        unsigned method_length = (unsigned)frame[5] << 8 | frame[6];
-        if (method_length > length - 7) method_length = length - 7;
-        const char *method = (const char *)frame + 7;
-        int lists = memmem(method, method_length, "ListHabits", 10) != NULL;
-        if (frame[0] == 1) {
+        if (frame[0] == 1 && length >= 7) {
+            unsigned method_length = (unsigned)frame[5] << 8 | frame[6];
+            if (method_length > length - 7) method_length = length - 7;
+            const char *method = (const char *)frame + 7;
+            int lists = memmem(method, method_length, "ListHabits", 10) != NULL;
             const unsigned char *body = lists ? list_answer : canned_answer;
             size_t size = lists ? list_size : canned_size;
-            if (c->pending + 9 + size > buffer_size) break;  // far past streak-load's depths
+            if (c->pending + 9 + size > buffer_size) break;  // answered after this batch is sent
             if (writes && !lists) {
                 write_row(c->fd, read_u32(frame + 1), memmem(method, method_length, "Remove", 6) != NULL, in_transaction);
             }
@@ -135,6 +147,30 @@ static void answer(connection *c, int writes, int *in_transaction) {
     }
     memmove(c->in, c->in + at, c->unread - at);
     c->unread -= at;
+    return 1;
+}
+
+// Sends all of `c`'s queued answers, waiting for room when the socket's buffer is full.
+static void send_pending(connection *c) {
+    size_t sent = 0;
+    while (sent < c->pending) {
+        ssize_t n = send(c->fd, c->out + sent, c->pending - sent, MSG_NOSIGNAL);
+        if (n > 0) {
+            sent += (size_t)n;
+        } else if (n < 0 && errno == EAGAIN) {
+            struct pollfd room = {.fd = c->fd, .events = POLLOUT};
+            poll(&room, 1, 1000);
+        } else {
+            break;  // the client is gone: its next recv says so
+        }
+    }
+    c->pending = 0;
+}
+
+static void drop(int poll_fd, connection *c) {
+    epoll_ctl(poll_fd, EPOLL_CTL_DEL, c->fd, 0);
+    close(c->fd);
+    free(c);
 }
 
 static int listen_on_loopback(void) {
@@ -177,6 +213,7 @@ int main(int argc, char **argv) {
     connection *answered[max_events];
     for (;;) {
         int count = epoll_wait(poll, ready, max_events, -1), answering = 0, in_transaction = 0;
+        if (count < 0 && errno == EINTR) continue;
         for (int i = 0; i < count; i++) {
             connection *c = ready[i].data.ptr;
             if (c == NULL) {
@@ -185,19 +222,26 @@ int main(int argc, char **argv) {
             }
             ssize_t received = recv(c->fd, c->in + c->unread, buffer_size - c->unread, 0);
             if (received <= 0) {
-                epoll_ctl(poll, EPOLL_CTL_DEL, c->fd, 0);
-                close(c->fd);
-                free(c);
+                drop(poll, c);
                 continue;
             }
             c->unread += (size_t)received;
-            answer(c, writes, &in_transaction);
+            if (!answer(c, writes, &in_transaction)) {
+                fprintf(stderr, "floor: a frame under 5 or over %d bytes; connection closed\n", buffer_size - 4);
+                drop(poll, c);
+                continue;
+            }
             if (c->pending) answered[answering++] = c;
         }
-        if (in_transaction) run(commit);  // durable before any answer leaves
+        if (in_transaction) run(commit), in_transaction = 0;  // durable before any answer leaves
         for (int i = 0; i < answering; i++) {
-            send(answered[i]->fd, answered[i]->out, answered[i]->pending, MSG_NOSIGNAL);
-            answered[i]->pending = 0;
+            connection *c = answered[i];
+            send_pending(c);
+            // Requests whose answers did not fit: one connection at a time, each a transaction.
+            while (whole_frame(c) && answer(c, writes, &in_transaction) && c->pending) {
+                if (in_transaction) run(commit), in_transaction = 0;
+                send_pending(c);
+            }
         }
     }
 }

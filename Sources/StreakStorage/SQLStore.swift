@@ -342,7 +342,7 @@ public class SQLStore: StreakStore, @unchecked Sendable {
     /// No other server writes this store (overridden by the shared PostgreSQL store).
     public func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void) {}
 
-    /// No upkeep that can fail (overridden by both stores: checkpoints, the change log).
+    /// Nothing to report here: each store overrides it (SQLite's checkpoints, PostgreSQL's change log).
     public func onUpkeepReport(_ handler: @escaping @Sendable (StoreUpkeepReport) -> Void) {}
 
     /// Called by `close` once the writer has ended, before the reader is locked.

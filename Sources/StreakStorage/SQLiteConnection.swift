@@ -212,6 +212,18 @@ final class SQLiteConnection: SQLSession {
         var copied: Int32 {
             if case .ran(_, let copied) = self { copied } else { 0 }
         }
+
+        /// What a checkpoint's result code means, the failure aside: `.ran` for SQLITE_OK,
+        /// `.postponed` for SQLITE_BUSY and SQLITE_LOCKED (another checkpoint runs, a transaction
+        /// of the connection is open), nil for a failure. A misuse is a failure: it does not go
+        /// away by waiting, and the log would grow unreported.
+        static func kind(of resultCode: Int32) -> CheckpointOutcome? {
+            switch resultCode & 0xFF {
+            case SQLITE_OK: .ran(log: 0, copied: 0)
+            case SQLITE_BUSY, SQLITE_LOCKED: .postponed
+            default: nil
+            }
+        }
     }
 
     /// Copies what it can of the write-ahead log into the database without waiting (PASSIVE), by
@@ -226,10 +238,11 @@ final class SQLiteConnection: SQLSession {
     static func checkpointPassive(_ handle: Handle) -> CheckpointOutcome {
         var log: Int32 = 0
         var copied: Int32 = 0
-        switch sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) & 0xFF {
-        case SQLITE_OK: return .ran(log: log, copied: copied)
-        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_MISUSE: return .postponed
-        default: return .failed(error(of: handle, "checkpoint"))
+        let result = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+        switch CheckpointOutcome.kind(of: result) {
+        case .ran: return .ran(log: log, copied: copied)
+        case .some(let outcome): return outcome
+        case nil: return .failed(error(of: handle, "checkpoint"))
         }
     }
 

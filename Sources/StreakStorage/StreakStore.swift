@@ -274,8 +274,10 @@ public protocol StreakStore: AnyObject, Sendable {
     func onExternalChange(_ handler: @escaping @Sendable (ExternalChange) -> Void)
     /// Calls `handler` when a piece of the store's background upkeep (`StoreUpkeep`) starts
     /// failing, and when it works again: once per change, not once per attempt. The store carries
-    /// on either way; the handler should only tell the operator. A store with no upkeep that can
-    /// fail never calls it. Set it once, before `onExternalChange` and before serving.
+    /// on either way; the handler should only tell the operator. It may be called on the store's
+    /// writer thread, inside a commit (SQLite's checkpoints): it must return quickly and never call
+    /// the store. A store with no upkeep that can fail never calls it. Set it once, before
+    /// `onExternalChange` and before serving.
     func onUpkeepReport(_ handler: @escaping @Sendable (StoreUpkeepReport) -> Void)
 }
 

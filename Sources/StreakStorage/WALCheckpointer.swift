@@ -76,12 +76,18 @@ final class WALCheckpointer: @unchecked Sendable {
         )
     }
 
-    /// Tells `upkeep` how a checkpoint went; returns the frames it copied.
+    /// Tells `upkeep` how a checkpoint went; returns the frames it copied. Only a copy of the
+    /// whole log counts as working: while a reader holds an old snapshot a checkpoint may copy
+    /// nothing and still succeed, without having written to the database file at all.
+    ///
+    /// The two threads' reports never cross: the writer copies the log's tail only once the
+    /// checkpointer's thread has reported and finished (`CheckpointPlan`), and `UpkeepReporter`
+    /// calls its handler outside its lock, so this order is the order the handler sees.
     private func report(_ outcome: SQLiteConnection.CheckpointOutcome) -> Int32 {
         switch outcome {
-        case .ran: upkeep.succeeded(.checkpointLog)
+        case .ran(let log, let copied) where copied == log: upkeep.succeeded(.checkpointLog)
+        case .ran, .postponed: break
         case .failed(let error): upkeep.failed(.checkpointLog, error)
-        case .postponed: break
         }
         return outcome.copied
     }

@@ -9,7 +9,8 @@ struct ServerCommand: AsyncParsableCommand {
         abstract: "Show the server: version, uptime, storage, connections, users in memory, failing upkeep.",
         discussion: """
             Storage upkeep is the work no request waits for (on PostgreSQL: following the other \
-            servers, pruning the change log); each job that is failing now is listed with since \
+            servers, pruning the change log; on SQLite: copying the write-ahead log into the \
+            database); each job that is failing now is listed with since \
             when and why. The exit status is 0 either way: read `storage_upkeep_failing` of \
             --json to alert on it.
 

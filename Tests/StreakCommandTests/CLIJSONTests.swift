@@ -71,7 +71,7 @@ struct CLIJSONTests {
         #expect(settings["min_percent"] as? Int == 50)
     }
 
-    @Test("streak server: what GetServerInfo says, as text and JSON; SQLite has no upkeep that can fail")
+    @Test("streak server: what GetServerInfo says, as text and JSON; a healthy SQLite store's upkeep works")
     func serverInfo() throws {
         let server = try ServerProcess.start()
         defer { server.stop() }

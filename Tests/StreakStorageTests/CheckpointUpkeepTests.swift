@@ -53,6 +53,58 @@ struct CheckpointUpkeepTests {
         #expect(try reopened.completions(of: user).count == 600)
     }
 
+    @Test(
+        "SQLite's result codes: OK ran, BUSY and LOCKED wait for the next checkpoint, anything else failed",
+        arguments: [
+            (0, "ran"),  // SQLITE_OK
+            (5, "postponed"),  // SQLITE_BUSY: another checkpoint runs
+            (261, "postponed"),  // SQLITE_BUSY_RECOVERY
+            (6, "postponed"),  // SQLITE_LOCKED: a transaction of the connection is open
+            (10, "failed"),  // SQLITE_IOERR
+            (1034, "failed"),  // SQLITE_IOERR_FSYNC
+            (13, "failed"),  // SQLITE_FULL
+            (11, "failed"),  // SQLITE_CORRUPT
+            (21, "failed"),  // SQLITE_MISUSE: waiting would not help
+        ]
+    )
+    func resultCodes(code: Int32, meaning: String) {
+        let kind: String
+        switch SQLiteConnection.CheckpointOutcome.kind(of: code) {
+        case .ran: kind = "ran"
+        case .postponed: kind = "postponed"
+        case .failed, nil: kind = "failed"
+        }
+        #expect(kind == meaning)
+    }
+
+    @Test("a checkpoint that copies only part of the log (a reader holds the rest) reports nothing")
+    func partialCopyIsNoRecovery() throws {
+        let flaky = FlakyCheckpoint()
+        let fixture = try StoreFixture(checkpointThreshold: 8, checkpoint: { flaky.run($0) })
+        let reports = Mutex<[StoreUpkeepReport]>([])
+        fixture.store.onUpkeepReport { report in reports.withLock { $0.append(report) } }
+        let user = try fixture.store.createUser(name: "u").user.id
+        let habit = try fixture.habit("Read", for: user, from: "2000-01-01")
+        try CheckpointTests.record(100, days: habit, for: user, from: day("2000-01-01"), in: fixture)
+        #expect(waitUntil { reports.withLock(\.count) == 1 })
+        // A reader's snapshot from now keeps every later frame out of the database; frames past
+        // it before checkpoints work again, so that none of them can copy the whole log.
+        let reader = try SQLiteConnection(path: fixture.directory + "/" + SQLiteStore.fileName)
+        defer { reader.close() }
+        try reader.execute("BEGIN")
+        _ = try reader.query("SELECT count(*) FROM completions", [])
+        try CheckpointTests.record(50, days: habit, for: user, from: day("2001-01-01"), in: fixture)
+        flaky.failing.store(false, ordering: .relaxed)
+        let attempts = flaky.attempts.load(ordering: .relaxed)
+        try CheckpointTests.record(300, days: habit, for: user, from: day("2002-01-01"), in: fixture)
+        #expect(waitUntil { flaky.attempts.load(ordering: .relaxed) > attempts + 2 })
+        #expect(reports.withLock(\.count) == 1, "a partial copy was taken for a recovery")
+        try reader.execute("COMMIT")
+        try CheckpointTests.record(100, days: habit, for: user, from: day("2003-01-01"), in: fixture)
+        #expect(waitUntil { reports.withLock(\.count) == 2 })
+        #expect(reports.withLock { $0.last?.failure } == nil)
+    }
+
     @Test("a checkpoint that cannot start now is no failure")
     func postponedIsNoFailure() throws {
         let fixture = try StoreFixture(checkpointThreshold: 8, checkpoint: { _ in .postponed })

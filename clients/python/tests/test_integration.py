@@ -45,7 +45,7 @@ def test_server_info(client):
     client.get_streak()
     info = client.get_server_info()
     assert info.users_held >= 1 and info.user_memory_bytes > 0 and info.users_evicted == 0
-    assert info.storage_upkeep_failing == ()  # SQLite has none that can fail
+    assert info.storage_upkeep_failing == ()  # a healthy store's upkeep works
 
 
 # -- habits --------------------------------------------------------------------------------

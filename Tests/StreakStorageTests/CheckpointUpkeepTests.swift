@@ -20,18 +20,42 @@ struct CheckpointUpkeepTests {
         }
     }
 
+    /// The upkeep reports a store made, in order.
+    final class Reports: Sendable {
+        private let list = Mutex<[StoreUpkeepReport]>([])
+        func append(_ report: StoreUpkeepReport) { list.withLock { $0.append(report) } }
+        var all: [StoreUpkeepReport] { list.withLock { $0 } }
+    }
+
+    /// A store with an 8-frame threshold and `checkpoint`, the reports it makes, and a user with a habit.
+    struct Scene {
+        let fixture: StoreFixture
+        let reports = Reports()
+        let user: UserID
+        let habit: Habit
+
+        init(checkpoint: @escaping @Sendable (SQLiteConnection.Handle) -> SQLiteConnection.CheckpointOutcome) throws {
+            fixture = try StoreFixture(checkpointThreshold: 8, checkpoint: checkpoint)
+            fixture.store.onUpkeepReport { [reports] in reports.append($0) }
+            user = try fixture.store.createUser(name: "u").user.id
+            habit = try fixture.habit("Read", for: user, from: "2000-01-01")
+        }
+
+        /// Records `count` consecutive days from `start`, eight writes in flight.
+        func record(_ count: Int, from start: String) throws {
+            try CheckpointTests.record(count, days: habit, for: user, from: day(start), in: fixture)
+        }
+    }
+
     @Test("writes go on while checkpoints fail; the failure is reported once, and so is the recovery")
     func failingCheckpointsAreReportedOnce() throws {
         let flaky = FlakyCheckpoint()
-        let fixture = try StoreFixture(checkpointThreshold: 8, checkpoint: { flaky.run($0) })
-        let reports = Mutex<[StoreUpkeepReport]>([])
-        fixture.store.onUpkeepReport { report in reports.withLock { $0.append(report) } }
-        let user = try fixture.store.createUser(name: "u").user.id
-        let habit = try fixture.habit("Read", for: user, from: "2000-01-01")
+        let scene = try Scene(checkpoint: { flaky.run($0) })
+        let (fixture, reports) = (scene.fixture, scene.reports)
 
-        try CheckpointTests.record(300, days: habit, for: user, from: day("2000-01-01"), in: fixture)
+        try scene.record(300, from: "2000-01-01")
         #expect(waitUntil { flaky.attempts.load(ordering: .relaxed) >= 3 })
-        let failures = reports.withLock { $0 }
+        let failures = reports.all
         let attempts = flaky.attempts.load(ordering: .relaxed)
         #expect(failures.count == 1, "\(failures.count) reports for \(attempts) attempts")
         #expect(failures.first?.upkeep == .checkpointLog)
@@ -40,9 +64,9 @@ struct CheckpointUpkeepTests {
         #expect(fixture.sqlite.logRestarts == 0)
 
         flaky.failing.store(false, ordering: .relaxed)
-        try CheckpointTests.record(300, days: habit, for: user, from: day("2001-01-01"), in: fixture)
-        #expect(waitUntil { reports.withLock(\.count) == 2 })
-        let recovery = reports.withLock { $0.dropFirst().first }
+        try scene.record(300, from: "2001-01-01")
+        #expect(waitUntil { reports.all.count == 2 })
+        let recovery = reports.all.dropFirst().first
         #expect(recovery?.upkeep == .checkpointLog)
         #expect(recovery?.failure == nil)
         #expect(fixture.sqlite.logRestarts > 0)
@@ -50,7 +74,7 @@ struct CheckpointUpkeepTests {
         fixture.store.close()
         let reopened = try SQLiteStore(directory: fixture.directory)
         defer { reopened.close() }
-        #expect(try reopened.completions(of: user).count == 600)
+        #expect(try reopened.completions(of: scene.user).count == 600)
     }
 
     @Test(
@@ -80,41 +104,35 @@ struct CheckpointUpkeepTests {
     @Test("a checkpoint that copies only part of the log (a reader holds the rest) reports nothing")
     func partialCopyIsNoRecovery() throws {
         let flaky = FlakyCheckpoint()
-        let fixture = try StoreFixture(checkpointThreshold: 8, checkpoint: { flaky.run($0) })
-        let reports = Mutex<[StoreUpkeepReport]>([])
-        fixture.store.onUpkeepReport { report in reports.withLock { $0.append(report) } }
-        let user = try fixture.store.createUser(name: "u").user.id
-        let habit = try fixture.habit("Read", for: user, from: "2000-01-01")
-        try CheckpointTests.record(100, days: habit, for: user, from: day("2000-01-01"), in: fixture)
-        #expect(waitUntil { reports.withLock(\.count) == 1 })
+        let scene = try Scene(checkpoint: { flaky.run($0) })
+        let (fixture, reports) = (scene.fixture, scene.reports)
+        try scene.record(100, from: "2000-01-01")
+        #expect(waitUntil { reports.all.count == 1 })
         // A reader's snapshot from now keeps every later frame out of the database; frames past
         // it before checkpoints work again, so that none of them can copy the whole log.
         let reader = try SQLiteConnection(path: fixture.directory + "/" + SQLiteStore.fileName)
         defer { reader.close() }
         try reader.execute("BEGIN")
         _ = try reader.query("SELECT count(*) FROM completions", [])
-        try CheckpointTests.record(50, days: habit, for: user, from: day("2001-01-01"), in: fixture)
+        try scene.record(50, from: "2001-01-01")
         flaky.failing.store(false, ordering: .relaxed)
         let attempts = flaky.attempts.load(ordering: .relaxed)
-        try CheckpointTests.record(300, days: habit, for: user, from: day("2002-01-01"), in: fixture)
+        try scene.record(300, from: "2002-01-01")
         #expect(waitUntil { flaky.attempts.load(ordering: .relaxed) > attempts + 2 })
-        #expect(reports.withLock(\.count) == 1, "a partial copy was taken for a recovery")
+        #expect(reports.all.count == 1, "a partial copy was taken for a recovery")
         try reader.execute("COMMIT")
-        try CheckpointTests.record(100, days: habit, for: user, from: day("2003-01-01"), in: fixture)
-        #expect(waitUntil { reports.withLock(\.count) == 2 })
-        #expect(reports.withLock { $0.last?.failure } == nil)
+        try scene.record(100, from: "2003-01-01")
+        #expect(waitUntil { reports.all.count == 2 })
+        #expect(reports.all.last?.failure == nil)
     }
 
     @Test("a checkpoint that cannot start now is no failure")
     func postponedIsNoFailure() throws {
-        let fixture = try StoreFixture(checkpointThreshold: 8, checkpoint: { _ in .postponed })
-        let reports = Mutex<[StoreUpkeepReport]>([])
-        fixture.store.onUpkeepReport { report in reports.withLock { $0.append(report) } }
-        let user = try fixture.store.createUser(name: "u").user.id
-        let habit = try fixture.habit("Read", for: user, from: "2000-01-01")
-        try CheckpointTests.record(200, days: habit, for: user, from: day("2000-01-01"), in: fixture)
+        let scene = try Scene(checkpoint: { _ in .postponed })
+        let (fixture, reports) = (scene.fixture, scene.reports)
+        try scene.record(200, from: "2000-01-01")
         #expect(waitUntil { fixture.sqlite.completedCheckpoints.background > 0 })
-        #expect(reports.withLock { $0 }.isEmpty)
+        #expect(reports.all.isEmpty)
     }
 }
 

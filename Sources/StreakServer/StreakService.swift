@@ -41,14 +41,21 @@ public final class StreakService: RequestHandler, Sendable {
         width: 2 * ProcessInfo.processInfo.activeProcessorCount
     )
     /// Stateless builds of large inputs (`PendingRequest.isLargeBuild`), each user's in turn, one
-    /// per core at most. A BuildHeatmap of a few million completions holds over 100 MB while it is
-    /// computed and keeps a core busy throughout: more at once would add memory, not speed. On
-    /// workers of their own they never hold the slow path's, so a user whose data must be loaded
-    /// does not wait behind them.
+    /// per core and at most `maximumLargeBuilds` at once. A BuildHeatmap of a few million
+    /// completions holds over 100 MB while it is computed and keeps a core busy throughout: more
+    /// than a core's worth would add memory, not speed. On workers of their own they never hold the
+    /// slow path's, so a user whose data must be loaded does not wait behind them.
     let largeBuilds = FairWorkQueue<SlowPathClient>(
         label: "streakd.service.large-builds",
-        width: ProcessInfo.processInfo.activeProcessorCount
+        width: StreakService.largeBuildWorkers(cores: ProcessInfo.processInfo.activeProcessorCount)
     )
+    /// The most large builds computed at once on any machine: about 600 MB at the largest inputs,
+    /// whatever the core count (large builds are rare: clients that keep their own history).
+    static let maximumLargeBuilds = 4
+
+    /// Workers for large builds on a machine of `cores` cores: one a core, at least one, at most
+    /// `maximumLargeBuilds`.
+    static func largeBuildWorkers(cores: Int) -> Int { min(max(1, cores), maximumLargeBuilds) }
     /// Tokens the cache does not know (new, or past its 2 s): checked with the store on workers
     /// of their own, each connection's in turn, so that a check (one indexed read) never waits
     /// behind costly work on the slow path, and the many requests it lets through from memory

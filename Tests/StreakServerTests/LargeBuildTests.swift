@@ -21,4 +21,9 @@ struct LargeBuildTests {
     func largeBuilds(method: WireMethod, bytes: Int, large: Bool) {
         #expect(PendingRequest.isLargeBuild(method, messageBytes: bytes) == large)
     }
+
+    @Test("one worker for large builds per core, at most four", arguments: [(1, 1), (2, 2), (4, 4), (8, 4), (64, 4)])
+    func workers(cores: Int, workers: Int) {
+        #expect(StreakService.largeBuildWorkers(cores: cores) == workers)
+    }
 }

@@ -213,15 +213,15 @@ final class SQLiteConnection: SQLSession {
             if case .ran(_, let copied) = self { copied } else { 0 }
         }
 
-        /// What a checkpoint's result code means, the failure aside: `.ran` for SQLITE_OK,
-        /// `.postponed` for SQLITE_BUSY and SQLITE_LOCKED (another checkpoint runs, a transaction
-        /// of the connection is open), nil for a failure. A misuse is a failure: it does not go
-        /// away by waiting, and the log would grow unreported.
-        static func kind(of resultCode: Int32) -> CheckpointOutcome? {
+        /// What a checkpoint's result code means: `.ran` for SQLITE_OK, `.postponed` for
+        /// SQLITE_BUSY and SQLITE_LOCKED (another checkpoint runs, a transaction of the connection
+        /// is open), `.failed` with `failure()` for anything else. A misuse is a failure: it does
+        /// not go away by waiting, and the log would grow unreported.
+        init(resultCode: Int32, log: Int32, copied: Int32, failure: () -> StorageError) {
             switch resultCode & 0xFF {
-            case SQLITE_OK: .ran(log: 0, copied: 0)
-            case SQLITE_BUSY, SQLITE_LOCKED: .postponed
-            default: nil
+            case SQLITE_OK: self = .ran(log: log, copied: copied)
+            case SQLITE_BUSY, SQLITE_LOCKED: self = .postponed
+            default: self = .failed(failure())
             }
         }
     }
@@ -239,11 +239,7 @@ final class SQLiteConnection: SQLSession {
         var log: Int32 = 0
         var copied: Int32 = 0
         let result = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
-        switch CheckpointOutcome.kind(of: result) {
-        case .ran: return .ran(log: log, copied: copied)
-        case .some(let outcome): return outcome
-        case nil: return .failed(error(of: handle, "checkpoint"))
-        }
+        return CheckpointOutcome(resultCode: result, log: log, copied: copied) { error(of: handle, "checkpoint") }
     }
 
     private func bind(_ arguments: [SQLValue], to statement: OpaquePointer?) throws(StorageError) {

@@ -225,7 +225,8 @@ public final class StreakService: RequestHandler, Sendable {
     /// Answers `request` inline when it can; otherwise returns what the work queue needs to answer it.
     private func answerOrDefer(_ request: IncomingRequest, responder: Responder) -> PendingRequest? {
         counters.countRequest()
-        guard let method = MethodTable.method(request.method) else {
+        let memo = ConnectionMemo.of(responder)
+        guard let method = memo.method(request.method) else {
             fail(request, ServiceError.unimplemented(request.method), responder)
             return nil
         }
@@ -233,17 +234,22 @@ public final class StreakService: RequestHandler, Sendable {
             run(request, responder) { try self.ping(request) }
             return nil
         }
+        let authorization = BearerToken.authorization(request.metadata)
+        if let authorization, let known = memo.authentication(for: authorization, in: tokens) {
+            return answerOrDefer(request, method, token: known.token, userID: known.acceptance.user, responder: responder)
+        }
         // A token that cannot be one is refused here: not queued, not remembered, never hashed.
-        guard let token = BearerToken.from(request.metadata), TokenHasher.isWellFormed(token) else {
+        guard let authorization, let token = BearerToken.from(authorization), TokenHasher.isWellFormed(token) else {
             fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
             return nil
         }
-        switch tokens.lookup(token) {
+        switch tokens.find(token) {
         case .rejected:
             fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
             return nil
-        case .user(let id):
-            return answerOrDefer(request, method, token: token, userID: id, responder: responder)
+        case .accepted(let acceptance):
+            memo.authentication = .init(authorization: authorization, token: token, acceptance: acceptance)
+            return answerOrDefer(request, method, token: token, userID: acceptance.user, responder: responder)
         case nil:
             return PendingRequest(request: request, responder: responder, method: method, token: token)
         }

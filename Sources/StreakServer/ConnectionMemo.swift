@@ -1,0 +1,52 @@
+import StreakTransport
+import StreakWire
+
+/// What the fast path remembers of a connection's last requests, kept on its responder
+/// (`Responder.handlerMemo`) and used only on the connection's loop thread.
+///
+/// A connection repeats itself: the same `authorization` value with every request, and mostly
+/// the same few methods. The transport hands a connection's repeated strings back as the same
+/// `String` values, so recognising them is one comparison of the strings' storage, where
+/// working them out again means parsing, checking and hashing them.
+final class ConnectionMemo {
+    /// The user the connection's requests last authenticated as.
+    struct Authentication {
+        /// The whole `authorization` value, as the request carried it.
+        let authorization: String
+        /// The token in it: a view of `authorization`.
+        let token: Substring
+        let acceptance: TokenCache.Acceptance
+    }
+
+    var authentication: Authentication?
+    /// The method path of the last request, and its method.
+    private var lastMethod: (path: String, method: WireMethod)?
+
+    /// `responder`'s memo, made on its first request.
+    static func of(_ responder: Responder) -> ConnectionMemo {
+        if let memo = responder.handlerMemo as? ConnectionMemo { return memo }
+        let memo = ConnectionMemo()
+        responder.handlerMemo = memo
+        return memo
+    }
+
+    /// The method at `path` (`MethodTable.method`), without hashing the path when the last
+    /// request named the same one.
+    func method(_ path: String) -> WireMethod? {
+        if let lastMethod, lastMethod.path == path { return lastMethod.method }
+        guard let method = MethodTable.method(path) else { return nil }
+        lastMethod = (path, method)
+        return method
+    }
+
+    /// The remembered authentication, when `authorization` is the value it was remembered for
+    /// and the token cache's acceptance still holds (`TokenCache.holds`: not expired, and no
+    /// accepted token refused since). A revoked token therefore stops working here exactly when
+    /// it stops working in the cache.
+    func authentication(for authorization: String, in tokens: TokenCache) -> Authentication? {
+        guard let authentication, authentication.authorization == authorization,
+            tokens.holds(authentication.acceptance)
+        else { return nil }
+        return authentication
+    }
+}

@@ -236,7 +236,8 @@ public final class StreakService: RequestHandler, Sendable {
         }
         let authorization = BearerToken.authorization(request.metadata)
         if let authorization, let known = memo.authentication(for: authorization, in: tokens) {
-            return answerOrDefer(request, method, token: known.token, userID: known.acceptance.user, responder: responder)
+            let user = known.acceptance.user
+            return answerOrDefer(request, method, token: known.token, userID: user, responder: responder)
         }
         // A token that cannot be one is refused here: not queued, not remembered, never hashed.
         guard let authorization, let token = BearerToken.from(authorization), TokenHasher.isWellFormed(token) else {

@@ -77,6 +77,8 @@ public final class StreakService: RequestHandler, Sendable {
         let count: @Sendable () -> (open: Int, served: UInt64)
     }
     private let connectionCountSource = Mutex<ConnectionCount?>(nil)
+    /// How the service's own background jobs reach it (never weakly: `ServiceRelay`).
+    let relay = ServiceRelay()
 
     /// Creates the service over a store.
     /// - Parameters:
@@ -118,6 +120,7 @@ public final class StreakService: RequestHandler, Sendable {
         let answers = CoalescingQueue()
         self.answers = answers
         store.onBatchAcknowledged { answers.drain() }
+        relay.attach(self)
         scheduleStreamRecheck()
         users.setHooks(
             isWatched: { [watchers] in watchers.isWatched($0) },
@@ -126,9 +129,9 @@ public final class StreakService: RequestHandler, Sendable {
         follower.onChangedDays(
             isWatched: { [watchers] in watchers.isWatched($0) },
             now: now,
-            action: { [weak self] user, days in self?.notifyWatchers(user, days: days) },
-            settingsChanged: { [weak self] user, before, after in
-                self?.notifySettingsChanged(user, from: before, to: after)
+            action: { [relay] user, days in relay.current?.notifyWatchers(user, days: days) },
+            settingsChanged: { [relay] user, before, after in
+                relay.current?.notifySettingsChanged(user, from: before, to: after)
             }
         )
         store.onUpkeepReport { [logger, upkeepHealth, now] report in
@@ -161,6 +164,7 @@ public final class StreakService: RequestHandler, Sendable {
     public func close() {
         closed.store(true, ordering: .relaxed)
         tokens.removeAll()
+        relay.release()
     }
 
     // MARK: RequestHandler

@@ -19,8 +19,13 @@ final class ConnectionMemo {
     }
 
     var authentication: Authentication?
-    /// The method path of the last request, and its method.
-    private var lastMethod: (path: String, method: WireMethod)?
+    /// The method paths of the connection's last few distinct methods, with their methods.
+    private var methods: [(path: String, method: WireMethod)] = []
+    /// Where the next method path not remembered goes once `methods` is full.
+    private var nextMethodSlot = 0
+    /// Method paths remembered at most: a client alternating a few methods (a write and its
+    /// undo, a read and a write) finds each of them.
+    static let methodCapacity = 4
 
     /// `responder`'s memo, made on its first request.
     static func of(_ responder: Responder) -> ConnectionMemo {
@@ -30,12 +35,17 @@ final class ConnectionMemo {
         return memo
     }
 
-    /// The method at `path` (`MethodTable.method`), without hashing the path when the last
-    /// request named the same one.
+    /// The method at `path` (`MethodTable.method`), without hashing the path when one of the
+    /// connection's last few methods is at that path.
     func method(_ path: String) -> WireMethod? {
-        if let lastMethod, lastMethod.path == path { return lastMethod.method }
+        for entry in methods where entry.path == path { return entry.method }
         guard let method = MethodTable.method(path) else { return nil }
-        lastMethod = (path, method)
+        if methods.count < Self.methodCapacity {
+            methods.append((path, method))
+        } else {
+            methods[nextMethodSlot] = (path, method)
+            nextMethodSlot = (nextMethodSlot + 1) % Self.methodCapacity
+        }
         return method
     }
 

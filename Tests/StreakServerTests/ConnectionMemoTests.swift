@@ -33,6 +33,12 @@ struct ConnectionMemoTests {
         for path in paths {
             #expect(memo.method(path) == MethodTable.method(path), "\(path)")
         }
+        // More methods than it remembers, in turn and back again.
+        let many = WireMethod.allCases.map(\.rawValue)
+        #expect(many.count > ConnectionMemo.methodCapacity)
+        for path in many + many.reversed() + many {
+            #expect(memo.method(path) == MethodTable.method(path), "\(path)")
+        }
     }
 
     @Test("an authentication is used only for the same value, and only while the cache's acceptance holds")

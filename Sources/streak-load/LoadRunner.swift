@@ -34,7 +34,8 @@ struct ScenarioResult: Sendable {
         return "RESULT name=\(name) connections=\(connections) depth=\(depth) requests=\(requests) "
             + "rps=\(Int(rps)) p50=\(ms(50)) p99=\(ms(99)) p999=\(ms(99.9)) errors=\(errors) "
             + "cpu_us=\(perRequest(serverCPUMicroseconds)) user_us=\(perRequest(serverUserCPUMicroseconds)) "
-            + "rss_mib=\(rss) allocs=\(perRequest(serverAllocations.map(Double.init)))"
+            // `{ Double($0) }`, not `Double.init`: that reference takes a UInt64 as a bit pattern.
+            + "rss_mib=\(rss) allocs=\(perRequest(serverAllocations.map { Double($0) }))"
     }
 }
 

@@ -17,8 +17,9 @@ import Glibc
     /// Allocations per RecordCompletion/RemoveCompletion in the debug build the tests run, one
     /// write at a time (each its own group commit): 102 when this guard was set, 113 before the
     /// last allocations were taken off the write path (a release build: 30.5, and 47.5 at
-    /// 4b74496). The ceiling leaves a quarter for toolchain changes, not for new allocations.
-    static let ceiling = 130.0
+    /// 4b74496); 71.5 on 2026-11-28 (a release build under load: 17.4). The ceiling leaves a
+    /// quarter for toolchain changes, not for new allocations.
+    static let ceiling = 90.0
     static let writes = 400
 
     @Test func durableWritesStayUnderTheAllocationCeiling() throws {

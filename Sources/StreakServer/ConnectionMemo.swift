@@ -1,3 +1,4 @@
+import StreakFraming
 import StreakTransport
 import StreakWire
 
@@ -49,12 +50,13 @@ final class ConnectionMemo {
         return method
     }
 
-    /// The remembered authentication, when `authorization` is the value it was remembered for
-    /// and the token cache's acceptance still holds (`TokenCache.holds`: not expired, and no
-    /// accepted token refused since). A revoked token therefore stops working here exactly when
-    /// it stops working in the cache.
+    /// The remembered authentication, when `authorization` is byte for byte the value it was
+    /// remembered for and the token cache's acceptance still holds (`TokenCache.holds`: its entry
+    /// has not expired, and no entry that had not expired was dropped since, as a refusal of an
+    /// accepted token drops one). A revoked token therefore stops working here no later than in
+    /// the cache.
     func authentication(for authorization: String, in tokens: TokenCache) -> Authentication? {
-        guard let authentication, authentication.authorization == authorization,
+        guard let authentication, authentication.authorization.hasSameBytes(as: authorization),
             tokens.holds(authentication.acceptance)
         else { return nil }
         return authentication

@@ -11,7 +11,8 @@ final class ServiceRelay: Sendable {
     /// The service, until `release()`.
     var current: StreakService? { service.withLock { $0 } }
 
-    /// Sets the service the relay reaches (once its initializer is done).
+    /// Sets the service the relay reaches (from its initializer, once its properties are set and
+    /// before it starts any job).
     func attach(_ service: StreakService) {
         self.service.withLock { $0 = service }
     }

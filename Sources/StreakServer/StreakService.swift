@@ -161,6 +161,7 @@ public final class StreakService: RequestHandler, Sendable {
     var isClosed: Bool { closed.load(ordering: .relaxed) }
 
     /// Releases what the service holds and stops its timers; call after the transport finished.
+    /// Required: until then the service's own jobs hold it (`ServiceRelay`).
     public func close() {
         closed.store(true, ordering: .relaxed)
         tokens.removeAll()

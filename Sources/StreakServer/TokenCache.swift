@@ -22,8 +22,9 @@ final class TokenCache: Sendable {
     struct Acceptance: Sendable {
         let user: UserID
         let expiresAt: UInt64
-        /// The cache's generation when it was found: a refusal of an accepted token, or
-        /// `removeAll`, starts a new one.
+        /// The cache's generation when it was found: whatever drops an entry that has not
+        /// expired (a refusal of an accepted token, a full cache emptied, `removeAll`) starts a
+        /// new one.
         let generation: UInt64
     }
 
@@ -40,7 +41,9 @@ final class TokenCache: Sendable {
     }
 
     private let contents = Mutex(Contents())
-    /// Changes when an answer given as an `Acceptance` may no longer hold before it expires.
+    /// Changes whenever an entry that has not expired is dropped, so that an `Acceptance` found
+    /// before never outlives its entry: a token dropped from a full cache and refused later has no
+    /// entry left to show that it was accepted.
     private let generation = Atomic<UInt64>(0)
     private let ttlNanoseconds: UInt64
     private let capacity: Int
@@ -115,7 +118,10 @@ final class TokenCache: Sendable {
             contents.withLock { contents in
                 if contents.accepted[token] == nil && contents.accepted.count >= capacity {
                     contents.accepted = contents.accepted.filter { $0.value.expiresAt > now }
-                    if contents.accepted.count >= capacity { contents.accepted.removeAll() }
+                    if contents.accepted.count >= capacity {
+                        contents.accepted.removeAll()
+                        generation.add(1, ordering: .releasing)
+                    }
                 }
                 contents.accepted[token] = (user, expiresAt)
                 contents.rejected[digest] = nil

@@ -28,7 +28,7 @@ public final class Responder: Sendable {
     /// Whatever the handler keeps for this connection from one `RequestHandler.handle` call to
     /// the next; the transport never reads it. Read and written only inside `handle`, which runs
     /// on the connection's loop thread, one call at a time.
-    public nonisolated(unsafe) var handlerMemo: AnyObject?
+    package nonisolated(unsafe) var handlerMemo: AnyObject?
 
     /// - Parameters:
     ///   - streamOutputLimit: a stream message that finds more output than this waiting for the

@@ -62,6 +62,14 @@ struct ConnectionMemoTests {
         #expect(other.utf8.count == value.utf8.count)
         #expect(memo.authentication(for: other, in: tokens) == nil, "another token of the same length")
         #expect(memo.authentication(for: "Basic abc", in: tokens) == nil)
+        // Canonically equivalent text is `==`, but not the same credential: byte for byte only.
+        let kelvin = "\u{212A}"
+        #expect(kelvin == "K" && kelvin.utf8.count == 3)
+        let remembered = "Bearer K" + String(repeating: "a", count: 10)
+        memo.authentication = .init(authorization: remembered, token: remembered.dropFirst(7), acceptance: acceptance)
+        #expect(memo.authentication(for: remembered, in: tokens) != nil)
+        #expect(memo.authentication(for: "Bearer " + kelvin + String(repeating: "a", count: 10), in: tokens) == nil)
+        memo.authentication = .init(authorization: value, token: token, acceptance: acceptance)
 
         tokens.remember(Substring("stk_" + String(repeating: "b", count: 64)), .user(7))
         tokens.remember(Substring("stk_" + String(repeating: "b", count: 64)), .rejected)

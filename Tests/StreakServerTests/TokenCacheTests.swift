@@ -147,4 +147,22 @@ struct TokenCacheTests {
         #expect(!cache.holds(again), "emptied")
         #expect(cache.find(token) == nil)
     }
+
+    @Test("an acceptance ends when a full cache drops its entry, so a later refusal is not missed")
+    func acceptanceEndsWhenAFullCacheDropsItsEntry() throws {
+        let clock = ManualClock()
+        let cache = TokenCache(ttl: .seconds(2), capacity: 1, clock: clock)
+        let first = Self.wrongToken(11)
+        cache.remember(first, .user(Self.user(1)))
+        guard case .accepted(let acceptance) = cache.find(first) else {
+            Issue.record("not accepted")
+            return
+        }
+        // A second user's token finds the cache full of live entries: it empties it.
+        cache.remember(Self.wrongToken(12), .user(Self.user(2)))
+        #expect(cache.find(first) == nil, "dropped")
+        // Refused now, with no entry left to show it was accepted: the acceptance must not hold.
+        cache.remember(first, .rejected)
+        #expect(!cache.holds(acceptance))
+    }
 }

@@ -5,12 +5,19 @@ enum BearerToken {
     /// The token of `Bearer <token>`, or nil when the metadata is missing or has another form.
     /// A view of the metadata value's own storage: authenticating a request copies nothing.
     static func from(_ metadata: [MetadataEntry]) -> Substring? {
-        for entry in metadata where entry.key == MetadataEntry.authorizationKey {
-            let value = entry.value
-            guard value.hasPrefix("Bearer ") else { return nil }
-            let token = value.dropFirst(7)
-            return token.isEmpty ? nil : token
-        }
+        authorization(metadata).flatMap(from)
+    }
+
+    /// The token of an `authorization` value of the form `Bearer <token>`, else nil.
+    static func from(_ authorization: String) -> Substring? {
+        guard authorization.hasPrefix("Bearer ") else { return nil }
+        let token = authorization.dropFirst(7)
+        return token.isEmpty ? nil : token
+    }
+
+    /// The first `authorization` value of `metadata`.
+    static func authorization(_ metadata: [MetadataEntry]) -> String? {
+        for entry in metadata where entry.key == MetadataEntry.authorizationKey { return entry.value }
         return nil
     }
 }

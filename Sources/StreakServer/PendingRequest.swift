@@ -7,7 +7,8 @@ struct PendingRequest: Sendable {
     var request: IncomingRequest
     var responder: Responder
     var method: WireMethod
-    /// The bearer token, a view of the request's `authorization` value.
+    /// The bearer token: a view of the request's `authorization` value, or of an earlier request's
+    /// equal one (`ConnectionMemo`).
     var token: Substring?
     /// The user's state, when it was in memory.
     var user: UserState?

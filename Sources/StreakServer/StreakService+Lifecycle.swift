@@ -71,8 +71,8 @@ extension StreakService {
 
     private func scheduleDayTick() {
         workQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.dayTickInterval.nanoseconds))) {
-            [weak self] in
-            guard let self, !self.isClosed, self.watchers.keepDayTicker() else { return }
+            [relay] in
+            guard let self = relay.current, !self.isClosed, self.watchers.keepDayTicker() else { return }
             self.announceDayStarts()
             self.scheduleDayTick()
         }

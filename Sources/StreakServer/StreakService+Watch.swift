@@ -101,8 +101,8 @@ extension StreakService {
     /// UNAUTHENTICATED.
     func scheduleStreamRecheck() {
         let interval = max(configuration.tokenCacheTTL, .milliseconds(100))
-        workQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(interval.nanoseconds))) { [weak self] in
-            guard let self, !self.isClosed else { return }
+        workQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(interval.nanoseconds))) { [relay] in
+            guard let self = relay.current, !self.isClosed else { return }
             self.recheckStreams()
             self.scheduleStreamRecheck()
         }

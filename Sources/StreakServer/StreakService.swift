@@ -77,6 +77,8 @@ public final class StreakService: RequestHandler, Sendable {
         let count: @Sendable () -> (open: Int, served: UInt64)
     }
     private let connectionCountSource = Mutex<ConnectionCount?>(nil)
+    /// How the service's own background jobs reach it (never weakly: `ServiceRelay`).
+    let relay = ServiceRelay()
 
     /// Creates the service over a store.
     /// - Parameters:
@@ -118,6 +120,7 @@ public final class StreakService: RequestHandler, Sendable {
         let answers = CoalescingQueue()
         self.answers = answers
         store.onBatchAcknowledged { answers.drain() }
+        relay.attach(self)
         scheduleStreamRecheck()
         users.setHooks(
             isWatched: { [watchers] in watchers.isWatched($0) },
@@ -126,9 +129,9 @@ public final class StreakService: RequestHandler, Sendable {
         follower.onChangedDays(
             isWatched: { [watchers] in watchers.isWatched($0) },
             now: now,
-            action: { [weak self] user, days in self?.notifyWatchers(user, days: days) },
-            settingsChanged: { [weak self] user, before, after in
-                self?.notifySettingsChanged(user, from: before, to: after)
+            action: { [relay] user, days in relay.current?.notifyWatchers(user, days: days) },
+            settingsChanged: { [relay] user, before, after in
+                relay.current?.notifySettingsChanged(user, from: before, to: after)
             }
         )
         store.onUpkeepReport { [logger, upkeepHealth, now] report in
@@ -158,9 +161,11 @@ public final class StreakService: RequestHandler, Sendable {
     var isClosed: Bool { closed.load(ordering: .relaxed) }
 
     /// Releases what the service holds and stops its timers; call after the transport finished.
+    /// Required: until then the service's own jobs hold it (`ServiceRelay`).
     public func close() {
         closed.store(true, ordering: .relaxed)
         tokens.removeAll()
+        relay.release()
     }
 
     // MARK: RequestHandler
@@ -225,7 +230,8 @@ public final class StreakService: RequestHandler, Sendable {
     /// Answers `request` inline when it can; otherwise returns what the work queue needs to answer it.
     private func answerOrDefer(_ request: IncomingRequest, responder: Responder) -> PendingRequest? {
         counters.countRequest()
-        guard let method = MethodTable.method(request.method) else {
+        let memo = ConnectionMemo.of(responder)
+        guard let method = memo.method(request.method) else {
             fail(request, ServiceError.unimplemented(request.method), responder)
             return nil
         }
@@ -233,17 +239,23 @@ public final class StreakService: RequestHandler, Sendable {
             run(request, responder) { try self.ping(request) }
             return nil
         }
+        let authorization = BearerToken.authorization(request.metadata)
+        if let authorization, let known = memo.authentication(for: authorization, in: tokens) {
+            let user = known.acceptance.user
+            return answerOrDefer(request, method, token: known.token, userID: user, responder: responder)
+        }
         // A token that cannot be one is refused here: not queued, not remembered, never hashed.
-        guard let token = BearerToken.from(request.metadata), TokenHasher.isWellFormed(token) else {
+        guard let authorization, let token = BearerToken.from(authorization), TokenHasher.isWellFormed(token) else {
             fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
             return nil
         }
-        switch tokens.lookup(token) {
+        switch tokens.find(token) {
         case .rejected:
             fail(request, ServiceError.unauthenticated, responder, streaming: method.isServerStreaming)
             return nil
-        case .user(let id):
-            return answerOrDefer(request, method, token: token, userID: id, responder: responder)
+        case .accepted(let acceptance):
+            memo.authentication = .init(authorization: authorization, token: token, acceptance: acceptance)
+            return answerOrDefer(request, method, token: token, userID: acceptance.user, responder: responder)
         case nil:
             return PendingRequest(request: request, responder: responder, method: method, token: token)
         }

@@ -25,6 +25,10 @@ public final class Responder: Sendable {
     private let maxFrameSize: Int
     /// The client's address, for log lines about its requests.
     public let peer: String
+    /// Whatever the handler keeps for this connection from one `RequestHandler.handle` call to
+    /// the next; the transport never reads it. Read and written only inside `handle`, which runs
+    /// on the connection's loop thread, one call at a time.
+    package nonisolated(unsafe) var handlerMemo: AnyObject?
 
     /// - Parameters:
     ///   - streamOutputLimit: a stream message that finds more output than this waiting for the

@@ -12,7 +12,10 @@ struct ScenarioResult: Sendable {
     var errors: UInt64
     var seconds: Double
     var latencyMicroseconds: Histogram<UInt64>
+    /// The server's CPU time in the window (user plus system), in microseconds.
     var serverCPUMicroseconds: Double?
+    /// The user-mode part of it: the server's own code, without the kernel's work for it.
+    var serverUserCPUMicroseconds: Double?
     /// Heap allocations the server made in the window (when it counts them).
     var serverAllocations: UInt64?
     var serverPeakRSSMiB: Double?
@@ -24,14 +27,15 @@ struct ScenarioResult: Sendable {
             String(format: "%.3f", Double(latencyMicroseconds.valueAtPercentile(percentile)) / 1000)
         }
         let rps = seconds > 0 ? Double(requests) / seconds : 0
-        let cpu =
-            serverCPUMicroseconds.map { requests > 0 ? String(format: "%.1f", $0 / Double(requests)) : "-" } ?? "-"
+        func perRequest(_ total: Double?) -> String {
+            total.map { requests > 0 ? String(format: "%.1f", $0 / Double(requests)) : "-" } ?? "-"
+        }
         let rss = serverPeakRSSMiB.map { String(format: "%.1f", $0) } ?? "-"
-        let allocations =
-            serverAllocations.map { requests > 0 ? String(format: "%.1f", Double($0) / Double(requests)) : "-" } ?? "-"
         return "RESULT name=\(name) connections=\(connections) depth=\(depth) requests=\(requests) "
-            + "rps=\(Int(rps)) p50=\(ms(50)) p99=\(ms(99)) p999=\(ms(99.9)) errors=\(errors) cpu_us=\(cpu) rss_mib=\(rss) "
-            + "allocs=\(allocations)"
+            + "rps=\(Int(rps)) p50=\(ms(50)) p99=\(ms(99)) p999=\(ms(99.9)) errors=\(errors) "
+            + "cpu_us=\(perRequest(serverCPUMicroseconds)) user_us=\(perRequest(serverUserCPUMicroseconds)) "
+            // `{ Double($0) }`, not `Double.init`: that reference takes a UInt64 as a bit pattern.
+            + "rss_mib=\(rss) allocs=\(perRequest(serverAllocations.map { Double($0) }))"
     }
 }
 
@@ -128,11 +132,11 @@ struct LoadRunner {
 
     /// The server's CPU time and allocations at one edge of the window (nil without `stats`).
     private struct ServerSample {
-        var cpuMicroseconds: Double?
+        var cpu: ServerProcessStats.CPUTime?
         var allocations: UInt64?
 
         init(_ stats: ServerProcessStats?) {
-            cpuMicroseconds = stats?.cpuMicroseconds()
+            cpu = stats?.cpuTime()
             allocations = stats?.allocations()
         }
     }
@@ -155,8 +159,9 @@ struct LoadRunner {
             latencyMicroseconds: result.latency,
             firstError: result.firstError
         )
-        if let cpuBefore = before?.cpuMicroseconds, let cpuAfter = after.cpuMicroseconds {
-            summary.serverCPUMicroseconds = cpuAfter - cpuBefore
+        if let cpuBefore = before?.cpu, let cpuAfter = after.cpu {
+            summary.serverCPUMicroseconds = cpuAfter.total - cpuBefore.total
+            summary.serverUserCPUMicroseconds = cpuAfter.user - cpuBefore.user
         }
         if let allocationsBefore = before?.allocations, let allocationsAfter = after.allocations {
             summary.serverAllocations = allocationsAfter &- allocationsBefore

@@ -22,16 +22,25 @@ struct ServerProcessStats: Sendable {
         return UInt64(littleEndian: count)
     }
 
-    /// User plus system CPU time consumed so far, in microseconds.
-    func cpuMicroseconds() -> Double? {
+    /// The CPU time a process consumed so far, in microseconds: in user mode (its own code and
+    /// its libraries) and in the kernel on its behalf (system calls, and on loopback the delivery
+    /// of what it sends).
+    struct CPUTime: Sendable {
+        var user: Double
+        var system: Double
+        var total: Double { user + system }
+    }
+
+    /// The server's CPU time so far; nil when /proc cannot be read.
+    func cpuTime() -> CPUTime? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let closing = stat.lastIndex(of: ")")
         else { return nil }
         // Fields after "pid (comm)": state is field 3; utime and stime are fields 14 and 15.
         let fields = stat[stat.index(after: closing)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
-        return (user + system) / ticksPerSecond * 1_000_000
+        let microsecondsPerTick = 1_000_000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+        return CPUTime(user: user * microsecondsPerTick, system: system * microsecondsPerTick)
     }
 
     /// A `/proc/PID/status` memory field such as `VmRSS` or `VmHWM`, in MiB.

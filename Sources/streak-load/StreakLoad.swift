@@ -25,7 +25,9 @@ struct TargetOptions: ParsableArguments {
     @Option(help: "A file with one bearer token per line; one benchmark user per token.")
     var tokensFile: String
 
-    @Option(help: "The server's process id, to report its CPU time per request and its memory.")
+    @Option(
+        help: "The server's process id, to report its CPU time per request (and the user-mode part) and its memory."
+    )
     var serverPid: Int32?
 
     @Option(help: "The server's allocation count file (scripts/malloc-count.c), to report its allocations per request.")

@@ -172,3 +172,30 @@ struct RepeatedRequestPartsTests {
         #expect(parts.count == 4 && Self.storage(parts[2].bearer) == Self.storage(parts[3].bearer))
     }
 }
+
+@Suite("Strings compared byte for byte")
+struct SameBytesTests {
+    @Test(
+        "the same bytes, whatever their length; a difference in any byte; canonically equal text",
+        arguments: [
+            ("", "", true),
+            ("a", "a", true),
+            ("a", "b", false),
+            ("abcdefgh", "abcdefgh", true),
+            ("abcdefgh", "abcdefgx", false),
+            ("abcdefghi", "abcdefghj", false),
+            ("xbcdefghijklmnopq", "abcdefghijklmnopq", false),
+            ("abcdefghijklmnopq", "abcdefghijklmnopq", true),
+            ("abcdefghijklmnopq", "abcdefghijklmnopr", false),
+            ("abc", "abcd", false),
+            ("Bearer K", "Bearer \u{212A}", false),
+            ("caf\u{E9}", "cafe\u{301}", false),
+            ("caf\u{E9}", "caf\u{E9}", true),
+        ]
+    )
+    func sameBytes(left: String, right: String, same: Bool) {
+        #expect(left.hasSameBytes(as: right) == same)
+        #expect(right.hasSameBytes(as: left) == same)
+        #expect(left.hasSameBytes(as: right) == (Array(left.utf8) == Array(right.utf8)))
+    }
+}

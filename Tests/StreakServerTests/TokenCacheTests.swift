@@ -105,4 +105,64 @@ struct TokenCacheTests {
         cache.remember(token, .rejected)
         #expect(cache.lastAcceptedUser(token) == nil, "refused since: revoked")
     }
+
+    @Test("an acceptance holds until its entry expires, an accepted token is refused, or the cache is emptied")
+    func acceptanceHoldsUntilExpiryRefusalOrRemoval() throws {
+        let clock = ManualClock()
+        let cache = TokenCache(ttl: .seconds(2), clock: clock)
+        let token = Self.wrongToken(7)
+        let other = Self.wrongToken(8)
+        #expect(cache.find(token) == nil)
+        cache.remember(token, .user(Self.user(7)))
+        cache.remember(other, .user(Self.user(8)))
+        guard case .accepted(let acceptance) = cache.find(token) else {
+            Issue.record("the remembered token is not accepted")
+            return
+        }
+        #expect(acceptance.user == 7 && cache.holds(acceptance))
+        clock.advance(by: .milliseconds(1999))
+        #expect(cache.holds(acceptance), "alive until the TTL")
+        clock.advance(by: .milliseconds(1))
+        #expect(!cache.holds(acceptance), "expired with its entry")
+
+        // Found again after a new check: a refusal of a token never accepted changes nothing...
+        cache.remember(token, .user(Self.user(7)))
+        guard case .accepted(let renewed) = cache.find(token) else {
+            Issue.record("the checked-again token is not accepted")
+            return
+        }
+        cache.remember(Self.wrongToken(9), .rejected)
+        #expect(cache.holds(renewed))
+        // ...a refusal of an accepted one (another user's, even) ends every acceptance found before.
+        cache.remember(other, .rejected)
+        #expect(!cache.holds(renewed))
+        if case .rejected = cache.find(other) {} else { Issue.record("the refused token is not refused") }
+
+        guard case .accepted(let again) = cache.find(token) else {
+            Issue.record("the first token is no longer accepted")
+            return
+        }
+        #expect(cache.holds(again))
+        cache.removeAll()
+        #expect(!cache.holds(again), "emptied")
+        #expect(cache.find(token) == nil)
+    }
+
+    @Test("an acceptance ends when a full cache drops its entry, so a later refusal is not missed")
+    func acceptanceEndsWhenAFullCacheDropsItsEntry() throws {
+        let clock = ManualClock()
+        let cache = TokenCache(ttl: .seconds(2), capacity: 1, clock: clock)
+        let first = Self.wrongToken(11)
+        cache.remember(first, .user(Self.user(1)))
+        guard case .accepted(let acceptance) = cache.find(first) else {
+            Issue.record("not accepted")
+            return
+        }
+        // A second user's token finds the cache full of live entries: it empties it.
+        cache.remember(Self.wrongToken(12), .user(Self.user(2)))
+        #expect(cache.find(first) == nil, "dropped")
+        // Refused now, with no entry left to show it was accepted: the acceptance must not hold.
+        cache.remember(first, .rejected)
+        #expect(!cache.holds(acceptance))
+    }
 }

@@ -55,6 +55,40 @@ import Testing
         #expect(unknown.status != 0)
     }
 
+    /// The server remembers the user of a connection's last token; a connection that changes
+    /// tokens between requests must get each request answered as the token's own user.
+    @Test("one connection alternating tokens is answered as each token's user, every time")
+    func alternatingTokensOnOneConnection() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let directory = harness.server.dataDirectory.path
+        let carol = try ServerProcess.run(["user", "add", "carol", "--data-dir", directory])
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let connection = harness.connection
+        _ = try harness.createHabit("local's habit", on: try CivilDate(year: 2026, month: 1, day: 1))
+        let created: WireCreateHabitResponse = try connection.call(
+            .createHabit,
+            WireCreateHabitRequest.with { $0.name = "carol's habit" },
+            token: carol
+        )
+        #expect(created.habit?.name == "carol's habit")
+        func names(_ token: String) throws -> [String] {
+            let list: WireListHabitsResponse = try connection.call(.listHabits, WireListHabitsRequest(), token: token)
+            return list.habits.map(\.name)
+        }
+        // Carol's token with its last character changed: the same length, another token.
+        let forged = String(carol.dropLast()) + (carol.hasSuffix("0") ? "1" : "0")
+        for round in 0..<20 {
+            #expect(try names(harness.token) == ["local's habit"], "round \(round)")
+            #expect(try names(carol) == ["carol's habit"], "round \(round)")
+            #expect(try names(carol) == ["carol's habit"], "round \(round), twice in a row")
+            let refused = try connection.status(of: .listHabits, WireListHabitsRequest(), token: forged)
+            #expect(refused.code == .unauthenticated, "round \(round)")
+            let missing = try connection.status(of: .listHabits, WireListHabitsRequest(), token: nil)
+            #expect(missing.code == .unauthenticated, "round \(round)")
+        }
+    }
+
     @Test func impossibleDateIsInvalidArgument() throws {
         let harness = try ServerHarness()
         defer { harness.finish() }

@@ -25,15 +25,7 @@ import Glibc
     @Test func durableWritesStayUnderTheAllocationCeiling() throws {
         let work = ServerProcess.temporaryDirectory(prefix: "streakd-allocations")
         defer { try? FileManager.default.removeItem(at: work) }
-        let library = work.appendingPathComponent("malloc-count.so").path
-        let counter = work.appendingPathComponent("malloc.count").path
-        try Self.buildCounter(into: library)
-        let data = work.appendingPathComponent("data", isDirectory: true)
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let server = try ServerProcess.start(
-            dataDirectory: data,
-            environment: ["LD_PRELOAD": library, "STREAKD_MALLOC_COUNT_FILE": counter]
-        )
+        let (server, counter) = try Self.startCountedServer(in: work)
         defer { server.stop() }
         let token = try #require(server.token)
         let connection = try server.connect()
@@ -64,15 +56,7 @@ import Glibc
     func loadGeneratorReportsWhatTheServerSpent() throws {
         let work = ServerProcess.temporaryDirectory(prefix: "streakd-load-columns")
         defer { try? FileManager.default.removeItem(at: work) }
-        let library = work.appendingPathComponent("malloc-count.so").path
-        let counter = work.appendingPathComponent("malloc.count").path
-        try Self.buildCounter(into: library)
-        let data = work.appendingPathComponent("data", isDirectory: true)
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let server = try ServerProcess.start(
-            dataDirectory: data,
-            environment: ["LD_PRELOAD": library, "STREAKD_MALLOC_COUNT_FILE": counter]
-        )
+        let (server, counter) = try Self.startCountedServer(in: work)
         defer { server.stop() }
         let tokens = work.appendingPathComponent("tokens").path
         try (try #require(server.token) + "\n").write(toFile: tokens, atomically: true, encoding: .utf8)
@@ -131,6 +115,21 @@ import Glibc
             }
             try #require(status.code == .ok, "\(status)")
         }
+    }
+
+    /// A `streakd` with the counting library preloaded, its data and the library under `work`.
+    /// - Returns: the server and the path of its allocation counter.
+    private static func startCountedServer(in work: URL) throws -> (server: ServerProcess, counter: String) {
+        let library = work.appendingPathComponent("malloc-count.so").path
+        let counter = work.appendingPathComponent("malloc.count").path
+        try buildCounter(into: library)
+        let data = work.appendingPathComponent("data", isDirectory: true)
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let server = try ServerProcess.start(
+            dataDirectory: data,
+            environment: ["LD_PRELOAD": library, "STREAKD_MALLOC_COUNT_FILE": counter]
+        )
+        return (server, counter)
     }
 
     /// Compiles scripts/malloc-count.c with the system's C compiler.

@@ -94,8 +94,8 @@ final class TokenCache: Sendable {
         return rejected ? .rejected : nil
     }
 
-    /// Whether `acceptance` still holds: it has not expired, and since it was found no accepted
-    /// token was refused and the cache was not emptied. Reads the clock and one atomic value.
+    /// Whether `acceptance` still holds: it has not expired, and since it was found the cache
+    /// dropped no entry that had not expired (`generation`). Reads the clock and one atomic value.
     func holds(_ acceptance: Acceptance) -> Bool {
         clock.nanoseconds < acceptance.expiresAt && generation.load(ordering: .acquiring) == acceptance.generation
     }

@@ -11,12 +11,21 @@ struct ResponseCacheLimits: Sendable {
 /// Encoded responses by key, bounded by count and by bytes: a request of a few megabytes, or
 /// its answer, cannot make the cache hold gigabytes. Emptied when an insert would pass a bound
 /// (the simplest policy that keeps the hot entries cheap to look up; they come back at once).
-struct BoundedResponseCache<Key: Hashable> {
+///
+/// An entry may keep a `Recipe`: how its response was made, so that `revise` can bring it up to
+/// date after a change instead of dropping it.
+struct BoundedResponseCache<Key: Hashable, Recipe> {
     /// Bytes counted per entry besides its key and value: the dictionary slot and array headers.
     static var overheadBytes: Int { 64 }
 
+    private struct Entry {
+        var value: [UInt8]
+        var cost: Int
+        var recipe: Recipe?
+    }
+
     let limits: ResponseCacheLimits
-    private var entries: [Key: (value: [UInt8], cost: Int)] = [:]
+    private var entries: [Key: Entry] = [:]
     /// The bytes counted for every entry held.
     private(set) var bytes = 0
 
@@ -27,18 +36,44 @@ struct BoundedResponseCache<Key: Hashable> {
     /// The number of entries held.
     var count: Int { entries.count }
 
+    /// Whether no entry is held.
+    var isEmpty: Bool { entries.isEmpty }
+
     /// The response cached under `key`.
     subscript(key: Key) -> [UInt8]? { entries[key]?.value }
 
-    /// Caches `value` under `key`, whose own size is `keyBytes`; skipped when the entry is over
-    /// the per-entry bound.
-    mutating func insert(_ value: [UInt8], for key: Key, keyBytes: Int) {
+    /// Caches `value` under `key`, whose own size (with its recipe's) is `keyBytes`; skipped when
+    /// the entry is over the per-entry bound.
+    mutating func insert(_ value: [UInt8], for key: Key, keyBytes: Int, recipe: Recipe? = nil) {
         let cost = keyBytes + value.count + Self.overheadBytes
         guard cost <= limits.entryBytes else { return }
         if let old = entries.removeValue(forKey: key) { bytes -= old.cost }
         if entries.count >= limits.entries || bytes + cost > limits.bytes { removeAll() }
-        entries[key] = (value, cost)
+        entries[key] = Entry(value: value, cost: cost, recipe: recipe)
         bytes += cost
+    }
+
+    /// Replaces every entry that has a recipe by what `revise` makes of it, and drops the others
+    /// and those `revise` returns nil for. Emptied when the revised entries pass a bound.
+    mutating func revise(_ revise: (_ value: [UInt8], _ recipe: Recipe) -> [UInt8]?) {
+        guard !entries.isEmpty else { return }
+        var dropped: [Key] = []
+        var index = entries.startIndex
+        while index != entries.endIndex {
+            let entry = entries.values[index]
+            if let recipe = entry.recipe, let value = revise(entry.value, recipe),
+                entry.cost - entry.value.count + value.count <= limits.entryBytes
+            {
+                let cost = entry.cost - entry.value.count + value.count
+                bytes += cost - entry.cost
+                entries.values[index] = Entry(value: value, cost: cost, recipe: recipe)
+            } else {
+                dropped.append(entries.keys[index])
+            }
+            entries.formIndex(after: &index)
+        }
+        for key in dropped { bytes -= entries.removeValue(forKey: key)?.cost ?? 0 }
+        if bytes > limits.bytes { removeAll() }
     }
 
     /// Empties the cache.

@@ -12,8 +12,16 @@ extension StreakService {
             responder.respond(to: request, status: .ok, message: bytes)
             return
         }
-        let bytes = try ReadComputer(data: snapshot.data, today: snapshot.today).response(method, request.message)
-        user.cache(bytes, for: key, version: snapshot.version)
+        let computer = ReadComputer(data: snapshot.data, today: snapshot.today)
+        let bytes: [UInt8]
+        if method == .getHeatmap {
+            let answer = try computer.heatmap(request.message)
+            bytes = answer.bytes
+            user.cache(bytes, for: key, version: snapshot.version, recipe: answer.recipe)
+        } else {
+            bytes = try computer.response(method, request.message)
+            user.cache(bytes, for: key, version: snapshot.version)
+        }
         responder.respond(to: request, status: .ok, message: bytes)
     }
 }
@@ -40,7 +48,7 @@ struct ReadComputer {
             let detail = DayDetail(data.index, date: date, threshold: data.threshold, locale: try locale(""))
             return WireGetDayResponse(day: WireDayDetail(detail)).serializedBytes()
         case .getHeatmap:
-            return try heatmap(WireGetHeatmapRequest(serializedBytes: bytes))
+            return try heatmap(bytes).bytes
         case .getStreak:
             let request = try WireGetStreakRequest(serializedBytes: bytes)
             let data = try view(request.habitIds)
@@ -62,8 +70,10 @@ struct ReadComputer {
         }
     }
 
-    /// GetHeatmap: the classic answer, or the packed one when the request asks.
-    private func heatmap(_ request: WireGetHeatmapRequest) throws -> [UInt8] {
+    /// GetHeatmap: the classic answer, with the recipe that can patch it after a change of some
+    /// days, or the packed one when the request asks.
+    func heatmap(_ bytes: [UInt8]) throws -> (bytes: [UInt8], recipe: HeatmapRecipe?) {
+        let request = try WireGetHeatmapRequest(serializedBytes: bytes)
         let data = try view(request.habitIds)
         let options = HeatmapOptions(
             asOf: request.asOf ?? today,
@@ -78,9 +88,10 @@ struct ReadComputer {
         let heatmap = try HeatmapBuilder.build(data.index, options: options)
         if request.packed {
             let packed = WirePackedHeatmap(heatmap, monthLabels: request.packedMonthLabels)
-            return WireGetHeatmapResponse(packed: packed).serializedBytes()
+            return (WireGetHeatmapResponse(packed: packed).serializedBytes(), nil)
         }
-        return WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
+        let recipe = HeatmapRecipe(options: options, habitIDs: Set(request.habitIds))
+        return (WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes(), recipe)
     }
 
     /// GetWeekdayChart: completions per weekday, per habit and in total.

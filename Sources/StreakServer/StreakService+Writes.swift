@@ -233,7 +233,9 @@ extension StreakService {
         // Asked under the lock that applies the change: a Watch registered after the answer gets
         // the change's events; one registered before it finds the change in what it reads.
         var watched = false
-        let inMemory = user.update(now: now()) { data in
+        // Only these days' records change: a cached heatmap is patched, not built again.
+        let records = DayRecordChange(days: changes.map(\.date), habitIDs: Set(changes.map(\.habitID)))
+        let inMemory = user.update(now: now(), changing: records) { data in
             watched = watchers.isWatched(user.id)
             return data.apply(changes, reportingDays: watched)
         }.0

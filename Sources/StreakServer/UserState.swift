@@ -17,7 +17,7 @@ final class UserState: Sendable {
     private struct Contents {
         var data: UserData
         var version: UInt64 = 0
-        var cache: BoundedResponseCache<ResponseKey>
+        var cache: BoundedResponseCache<ResponseKey, HeatmapRecipe>
         /// Streak summaries of the current version by `as_of` day number: concurrent writes of one
         /// user answer from whatever state is current, and share one computation.
         var summaries: [Int: StreakSummary] = [:]
@@ -179,11 +179,13 @@ final class UserState: Sendable {
         }
     }
 
-    /// Caches a response computed from the snapshot of `version`, unless a write came since.
-    func cache(_ bytes: [UInt8], for key: ResponseKey, version: UInt64) {
+    /// Caches a response computed from the snapshot of `version`, unless a write came since; with
+    /// its recipe, a change of some days' records patches it (`update(now:changing:_:)`).
+    func cache(_ bytes: [UInt8], for key: ResponseKey, version: UInt64, recipe: HeatmapRecipe? = nil) {
         contents.withLock { contents in
             guard contents.version == version, !contents.retired else { return }
-            contents.cache.insert(bytes, for: key, keyBytes: key.message.count + 16)
+            let keyBytes = key.message.count + 16 + (recipe?.bytes ?? 0)
+            contents.cache.insert(bytes, for: key, keyBytes: keyBytes, recipe: recipe)
             recount(&contents, data: false)
         }
     }
@@ -214,13 +216,30 @@ final class UserState: Sendable {
 
     // MARK: This server's writes
 
-    /// Applies an acknowledged write and empties the cache.
+    /// Brings the cached answers up to date after `change` to the data: those with a recipe are
+    /// patched, the others dropped; all are dropped when the change is not known (nil).
+    private static func revise(_ contents: inout Contents, after change: DayRecordChange?) {
+        guard let change else {
+            contents.cache.removeAll()
+            return
+        }
+        let index = contents.data.index
+        contents.cache.revise { bytes, recipe in recipe.patched(bytes, after: change, index: index) }
+    }
+
+    /// Applies an acknowledged write and empties the cache, except for the answers that can be
+    /// patched for `change` when the write changed no more than it says (asked only when
+    /// something is cached).
     /// - Returns: what `body` returns, and the snapshot after the change.
-    func update<T>(now: Date, _ body: (inout UserData) throws -> T) rethrows -> (T, Snapshot) {
+    func update<T>(
+        now: Date,
+        changing change: @autoclosure () -> DayRecordChange? = nil,
+        _ body: (inout UserData) throws -> T
+    ) rethrows -> (T, Snapshot) {
         try contents.withLock { contents in
             let result = try body(&contents.data)
             contents.version &+= 1
-            contents.cache.removeAll()
+            if !contents.cache.isEmpty { UserState.revise(&contents, after: change()) }
             contents.summaries.removeAll(keepingCapacity: true)
             recount(&contents, data: true)
             let today = contents.today(now: now)
@@ -323,7 +342,7 @@ final class UserState: Sendable {
                 return ExternalApplied(changedDays: [], unapplied: unapplied)
             }
             contents.version &+= 1
-            contents.cache.removeAll()
+            UserState.revise(&contents, after: changed ? nil : DayRecordChange(days: changedDays, habitIDs: nil))
             contents.summaries.removeAll(keepingCapacity: true)
             recount(&contents, data: true)
             return ExternalApplied(changedDays: changedDays, unapplied: unapplied, before: before)

@@ -224,7 +224,7 @@ extension StreakService {
     /// follower, reading that day later, finds nothing to send (`UserState.applyExternal`).
     /// - Returns: whether each change changed anything in the store.
     func applyCompletions(
-        _ changes: some Collection<CompletionChange>,
+        _ changes: some Collection<CompletionChange> & Sendable,
         _ result: StoreWriteResult,
         user: UserState
     ) throws -> [Bool] {
@@ -234,8 +234,7 @@ extension StreakService {
         // the change's events; one registered before it finds the change in what it reads.
         var watched = false
         // Only these days' records change: a cached heatmap is patched, not built again.
-        let records = DayRecordChange(days: changes.map(\.date), habitIDs: Set(changes.map(\.habitID)))
-        let inMemory = user.update(now: now(), changing: records) { data in
+        let inMemory = user.update(now: now(), changing: CompletionChanges(changes: changes)) { data in
             watched = watchers.isWatched(user.id)
             return data.apply(changes, reportingDays: watched)
         }.0

@@ -148,18 +148,29 @@ final class UserState: Sendable {
 
     // MARK: Reads
 
-    /// The cached response for a read, or the key to cache it under once computed.
+    /// The cached response for a read (a stale one brought up to date first), or the key to cache
+    /// it under once computed.
     func cachedResponse(_ method: WireMethod, message: [UInt8], now: Date) -> (key: ResponseKey, bytes: [UInt8]?) {
         contents.withLock { contents in
             let today = contents.today(now: now)
             let key = ResponseKey(method: method, todayDayNumber: today.dayNumber, message: message)
-            return (key, contents.cache[key])
+            return (key, cached(key, in: &contents))
         }
     }
 
-    /// The cached response under `key`, if any.
+    /// The cached response under `key` (a stale one brought up to date first), if any.
     func cachedResponse(_ key: ResponseKey) -> [UInt8]? {
-        contents.withLock { $0.cache[key] }
+        contents.withLock { contents in cached(key, in: &contents) }
+    }
+
+    /// The response under `key`; a stale heatmap has its stale columns built again from the data
+    /// as it is now, and is counted at its new size.
+    private func cached(_ key: ResponseKey, in contents: inout Contents) -> [UInt8]? {
+        let before = contents.cache.bytes
+        let index = contents.data.index
+        let bytes = contents.cache.value(for: key) { recipe, stale in recipe.refreshed(stale, index: index) }
+        if contents.cache.bytes != before { recount(&contents, data: false) }
+        return bytes
     }
 
     /// Runs `body` with the data as it is now and today's date in the user's zone, under the
@@ -216,30 +227,35 @@ final class UserState: Sendable {
 
     // MARK: This server's writes
 
-    /// Brings the cached answers up to date after `change` to the data: those with a recipe are
-    /// patched, the others dropped; all are dropped when the change is not known (nil).
-    private static func revise(_ contents: inout Contents, after change: DayRecordChange?) {
+    /// After a change of the data: the cached heatmaps that can be patched for `change` are
+    /// marked stale (their next lookup patches them), the other answers dropped; all are dropped
+    /// when the change is not described (nil).
+    private static func revise(_ contents: inout Contents, after change: (some DayRecordChange)?) {
         guard let change else {
             contents.cache.removeAll()
             return
         }
-        let index = contents.data.index
-        contents.cache.revise { bytes, recipe in recipe.patched(bytes, after: change, index: index) }
+        contents.cache.revise { recipe in recipe.note(change) }
     }
 
-    /// Applies an acknowledged write and empties the cache, except for the answers that can be
-    /// patched for `change` when the write changed no more than it says (asked only when
-    /// something is cached).
+    /// Applies an acknowledged write and empties the cache.
+    /// - Returns: what `body` returns, and the snapshot after the change.
+    func update<T>(now: Date, _ body: (inout UserData) throws -> T) rethrows -> (T, Snapshot) {
+        try update(now: now, changing: nil as ChangedRecordDays?, body)
+    }
+
+    /// Applies an acknowledged write that changed no more than `change` says (nil: not described)
+    /// and empties the cache, except for the heatmaps that can be patched for it.
     /// - Returns: what `body` returns, and the snapshot after the change.
     func update<T>(
         now: Date,
-        changing change: @autoclosure () -> DayRecordChange? = nil,
+        changing change: (some DayRecordChange)?,
         _ body: (inout UserData) throws -> T
     ) rethrows -> (T, Snapshot) {
         try contents.withLock { contents in
             let result = try body(&contents.data)
             contents.version &+= 1
-            if !contents.cache.isEmpty { UserState.revise(&contents, after: change()) }
+            UserState.revise(&contents, after: change)
             contents.summaries.removeAll(keepingCapacity: true)
             recount(&contents, data: true)
             let today = contents.today(now: now)
@@ -342,7 +358,7 @@ final class UserState: Sendable {
                 return ExternalApplied(changedDays: [], unapplied: unapplied)
             }
             contents.version &+= 1
-            UserState.revise(&contents, after: changed ? nil : DayRecordChange(days: changedDays, habitIDs: nil))
+            UserState.revise(&contents, after: changed ? nil : ChangedRecordDays(days: changedDays))
             contents.summaries.removeAll(keepingCapacity: true)
             recount(&contents, data: true)
             return ExternalApplied(changedDays: changedDays, unapplied: unapplied, before: before)

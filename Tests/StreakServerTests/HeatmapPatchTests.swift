@@ -108,7 +108,7 @@ struct HeatmapPatchTests {
             let change = Self.randomChange(&random, user)
             _ = user.update(
                 now: Self.now,
-                changing: DayRecordChange(days: [change.date], habitIDs: [change.habitID])
+                changing: CompletionChanges(changes: [change])
             ) { $0.apply([change]) }
             let cached = try Self.checkCached(user, "seed \(seed), step \(step), \(change)")
             for position in Self.requests.indices {
@@ -129,32 +129,54 @@ struct HeatmapPatchTests {
         user.cache([1, 2, 3], for: streakKey, version: user.snapshot(now: Self.now).version)
         // Four columns: patched; the streak answer, which has no recipe, is dropped.
         let four = (0..<4).map { CompletionChange.record(habitID: 1, date: Self.day(100 + 7 * $0)) }
-        _ = user.update(now: Self.now, changing: DayRecordChange(days: four.map(\.date), habitIDs: [1])) {
+        _ = user.update(now: Self.now, changing: CompletionChanges(changes: four)) {
             $0.apply(four)
         }
         #expect(try Self.checkCached(user, "four columns").filter { $0 }.count == Self.requests.count - 1)
         #expect(user.cachedResponse(streakKey) == nil)
         // Days outside every range change nothing that is cached.
         let outside = [CompletionChange.record(habitID: 1, date: try CivilDate(year: 2020, month: 1, day: 1))]
-        _ = user.update(now: Self.now, changing: DayRecordChange(days: outside.map(\.date), habitIDs: [1])) {
+        _ = user.update(now: Self.now, changing: CompletionChanges(changes: outside)) {
             $0.apply(outside)
         }
         #expect(try Self.checkCached(user, "outside").filter { $0 }.count == Self.requests.count - 1)
         // Five columns: built again, except the filtered answer that shows none of the habit.
         let five = (0..<5).map { CompletionChange.record(habitID: 3, date: Self.day(150 + 7 * $0)) }
-        _ = user.update(now: Self.now, changing: DayRecordChange(days: five.map(\.date), habitIDs: [3])) {
+        _ = user.update(now: Self.now, changing: CompletionChanges(changes: five)) {
             $0.apply(five)
         }
         #expect(try Self.checkCached(user, "five columns") == Self.requests.map { !$0.habitIds.isEmpty })
         try Self.fill(user)
         // A change of unknown habits keeps no filtered answer; one not described keeps nothing.
         let one = [CompletionChange.remove(habitID: 3, date: Self.day(150))]
-        _ = user.update(now: Self.now, changing: DayRecordChange(days: one.map(\.date), habitIDs: nil)) {
+        _ = user.update(now: Self.now, changing: ChangedRecordDays(days: one.map(\.date))) {
             $0.apply(one)
         }
         #expect(try Self.checkCached(user, "unknown habits") == Self.requests.map { $0.habitIds.isEmpty && !$0.packed })
         _ = user.update(now: Self.now) { $0.settings.minPercent = 50 }
         #expect(try Self.checkCached(user, "settings").allSatisfy { !$0 })
+    }
+
+    @Test("writes between two reads only note their columns; the read patches them all; a fifth column drops it")
+    func writesBetweenReads() throws {
+        var random = SplitMix64(seed: 17)
+        let user = UserState(id: 1, data: Self.randomData(&random), cacheLimits: Self.limits)
+        // Every habit is written: the answer filtered to habits 2 and 4 goes too.
+        let patchable = Self.requests.map { !$0.packed && $0.habitIds.isEmpty }
+        try Self.fill(user)
+        // Ten writes in three columns, nothing read between them.
+        for step in 0..<10 {
+            let change = CompletionChange.record(habitID: Int64(step % 5 + 1), date: Self.day(200 + 7 * (step % 3)))
+            _ = user.update(now: Self.now, changing: CompletionChanges(changes: [change])) { $0.apply([change]) }
+        }
+        #expect(try Self.checkCached(user, "three columns") == patchable)
+        try Self.fill(user)
+        // Five more columns of habit 1: too many to patch, except where habit 1 is not shown.
+        for step in 0..<5 {
+            let change = CompletionChange.record(habitID: 1, date: Self.day(70 + 7 * step))
+            _ = user.update(now: Self.now, changing: CompletionChanges(changes: [change])) { $0.apply([change]) }
+        }
+        #expect(try Self.checkCached(user, "five columns") == Self.requests.map { !$0.habitIds.isEmpty })
     }
 
     @Test("the cache counts a patched answer's bytes as it counts the same answer built again")
@@ -166,10 +188,12 @@ struct HeatmapPatchTests {
         // Every habit done on a day: its label and percentage grow.
         let date = Self.day(330)
         let changes = (1...5).map { CompletionChange.record(habitID: $0, date: date) }
-        _ = user.update(now: Self.now, changing: DayRecordChange(days: [date], habitIDs: Set(1...5))) {
+        _ = user.update(now: Self.now, changing: CompletionChanges(changes: changes)) {
             $0.apply(changes)
         }
         let classic = { (request: WireGetHeatmapRequest) in !request.packed && request.habitIds.isEmpty }
+        // Marked stale by the write, patched by the lookups.
+        _ = try Self.checkCached(user, "after the write")
         let fresh = UserState(id: 2, data: user.snapshot(now: Self.now).data, cacheLimits: Self.limits)
         try Self.fill(fresh, only: classic)
         #expect(user.cacheUsage == fresh.cacheUsage)

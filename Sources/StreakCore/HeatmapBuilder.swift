@@ -66,7 +66,8 @@ public struct HeatmapOptions: Hashable, Sendable {
 public enum HeatmapBuilder {
     /// The heatmap of `index` under `options`: one column per week from the week holding
     /// `from` to the week holding `to`, seven cells each, absent outside the range and after `asOf`.
-    /// Cost: linear in the days of the range, the completions in it and the habits (one `DaySweep`).
+    /// Cost: linear in the days of the range, the completions in it and the habits (one sweep:
+    /// `DaySweep`, or `DueSweep` with schedules, skips or rest periods).
     /// - Throws: `CoreError(.invalidArgument)` for a bad range.
     public static func build(_ index: CompletionIndex, options: HeatmapOptions) throws(CoreError) -> Heatmap {
         var steps = 0

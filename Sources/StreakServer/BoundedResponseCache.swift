@@ -24,7 +24,8 @@ enum NoRecipe: CacheRecipe {
 }
 
 /// Encoded responses by key, bounded by count and by bytes: a request of a few megabytes, or
-/// its answer, cannot make the cache hold gigabytes. Emptied when an insert would pass a bound
+/// its answer, cannot make the cache hold gigabytes. Emptied when an insert (or a refresh) would
+/// pass a bound
 /// (the simplest policy that keeps the hot entries cheap to look up; they come back at once).
 ///
 /// An entry may keep a `Recipe`: how its response was made, so that a change can mark it stale
@@ -92,12 +93,12 @@ struct BoundedResponseCache<Key: Hashable, Recipe: CacheRecipe> {
     }
 
     /// After a change: keeps the entries whose recipe `note` accepts (and updates, e.g. marks
-    /// stale), and drops the others and those without a recipe.
-    mutating func revise(_ note: (inout Recipe) -> Bool) {
+    /// stale), given their key, and drops the others and those without a recipe.
+    mutating func revise(_ note: (Key, inout Recipe) -> Bool) {
         var dropped: [Key] = []
         var index = entries.startIndex
         while index != entries.endIndex {
-            if var recipe = entries.values[index].recipe, note(&recipe) {
+            if var recipe = entries.values[index].recipe, note(entries.keys[index], &recipe) {
                 entries.values[index].recipe = recipe
             } else {
                 dropped.append(entries.keys[index])

@@ -24,6 +24,12 @@ struct HeatmapRecipe: CacheRecipe {
         self.habitIDs = habitIDs
     }
 
+    /// The largest answer that gets a recipe: its stale columns are built again on the event loop,
+    /// and each one spliced in copies the answer. A year of five habits with accessibility labels
+    /// is about 24 KB, without them about 9 KB; a larger answer is dropped by a write and built
+    /// again on the slow path.
+    static let maximumAnswerBytes = 32 * 1024
+
     /// The bytes this recipe adds to its cache entry (besides the key).
     var bytes: Int { MemoryLayout<HeatmapRecipe>.stride + habitIDs.count * 8 }
 

@@ -90,8 +90,9 @@ struct ReadComputer {
             let packed = WirePackedHeatmap(heatmap, monthLabels: request.packedMonthLabels)
             return (WireGetHeatmapResponse(packed: packed).serializedBytes(), nil)
         }
-        let recipe = HeatmapRecipe(options: options, habitIDs: Set(request.habitIds))
-        return (WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes(), recipe)
+        let bytes = WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
+        guard bytes.count <= HeatmapRecipe.maximumAnswerBytes else { return (bytes, nil) }
+        return (bytes, HeatmapRecipe(options: options, habitIDs: Set(request.habitIds)))
     }
 
     /// GetWeekdayChart: completions per weekday, per habit and in total.

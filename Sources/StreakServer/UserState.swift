@@ -5,7 +5,8 @@ import StreakWire
 import Synchronization
 
 /// One user's data held in memory, loaded from the store and updated after every acknowledged
-/// write, with a cache of encoded responses that any write empties.
+/// write, with a cache of encoded responses that a write empties (except the heatmaps it can
+/// patch: `HeatmapRecipe`).
 ///
 /// The registry may evict it (`retire`) when it was used least recently and nothing pins it: a
 /// write between its validation and its answer, or an open Watch (which the registry checks).
@@ -227,15 +228,17 @@ final class UserState: Sendable {
 
     // MARK: This server's writes
 
-    /// After a change of the data: the cached heatmaps that can be patched for `change` are
-    /// marked stale (their next lookup patches them), the other answers dropped; all are dropped
-    /// when the change is not described (nil).
-    private static func revise(_ contents: inout Contents, after change: (some DayRecordChange)?) {
-        guard let change else {
+    /// After a change of the data: today's cached heatmaps that can be patched for `change` are
+    /// marked stale (their next lookup patches them), the other answers dropped (those of an
+    /// earlier "today" too: nobody asks for them again); all are dropped when the change is not
+    /// described (nil).
+    private static func revise(_ contents: inout Contents, after change: (some DayRecordChange)?, now: Date) {
+        guard let change, !contents.cache.isEmpty else {
             contents.cache.removeAll()
             return
         }
-        contents.cache.revise { recipe in recipe.note(change) }
+        let today = contents.today(now: now).dayNumber
+        contents.cache.revise { key, recipe in key.todayDayNumber == today && recipe.note(change) }
     }
 
     /// Applies an acknowledged write and empties the cache.
@@ -255,7 +258,7 @@ final class UserState: Sendable {
         try contents.withLock { contents in
             let result = try body(&contents.data)
             contents.version &+= 1
-            UserState.revise(&contents, after: change)
+            UserState.revise(&contents, after: change, now: now)
             contents.summaries.removeAll(keepingCapacity: true)
             recount(&contents, data: true)
             let today = contents.today(now: now)
@@ -305,10 +308,12 @@ final class UserState: Sendable {
     /// still touches, keep their in-memory state and come back in `unapplied` to be read again:
     /// the rows may predate that write. (Days read with habits that cannot be applied wait with them.)
     /// When `keepBefore` (asked under the lock, as the writes of this server ask whether the user
-    /// is watched) says so, the answer has the data as it was before.
+    /// is watched) says so, the answer has the data as it was before. `now` tells today's cached
+    /// answers, which may be patched, from older ones.
     func applyExternal(
         _ rows: ExternalRows,
         mark: UInt64,
+        now: Date = Date(),
         keepBefore: () -> Bool = { false }
     ) -> ExternalApplied {
         contents.withLock { contents in
@@ -358,7 +363,7 @@ final class UserState: Sendable {
                 return ExternalApplied(changedDays: [], unapplied: unapplied)
             }
             contents.version &+= 1
-            UserState.revise(&contents, after: changed ? nil : ChangedRecordDays(days: changedDays))
+            UserState.revise(&contents, after: changed ? nil : ChangedRecordDays(days: changedDays), now: now)
             contents.summaries.removeAll(keepingCapacity: true)
             recount(&contents, data: true)
             return ExternalApplied(changedDays: changedDays, unapplied: unapplied, before: before)

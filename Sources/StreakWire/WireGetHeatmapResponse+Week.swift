@@ -5,11 +5,13 @@ extension WireGetHeatmapResponse {
     ///
     /// The column is encoded by protobuf-c like every message; around it, the answer's bytes are
     /// kept and only the two length prefixes that hold the column (the `heatmap` field's and the
-    /// column's own) are written again. Fields are in field-number order and each column is its
-    /// own length-delimited `weeks` entry, so the result is byte for byte the encoding of the
-    /// answer with that column changed.
-    /// - Returns: nil when `response` is not such an encoding (only a `heatmap` field, every
-    ///   field well formed), or has no column `weekIndex`.
+    /// column's own) are written again, in the fewest bytes as protobuf-c writes them. Each column
+    /// is its own length-delimited `weeks` entry, and protobuf-c encodes a message the same way
+    /// alone as inside another, so the result is byte for byte the encoding of the answer with
+    /// that column changed.
+    /// - Returns: nil when `response` is not such an encoding (a `heatmap` field and nothing else,
+    ///   whose own fields are framed well: their contents are not read), or has no column
+    ///   `weekIndex`.
     public static func replacingWeek(_ weekIndex: Int, with week: WireHeatmapWeek, in response: [UInt8]) -> [UInt8]? {
         guard weekIndex >= 0 else { return nil }
         var reader = FieldReader(response, from: 0, to: response.count)
@@ -115,13 +117,15 @@ private struct FieldReader {
         return nil
     }
 
-    /// A base-128 varint of at most ten bytes.
+    /// A base-128 varint of at most ten bytes that fits 64 bits.
     private mutating func varint() -> UInt64? {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while offset < end && shift < 64 {
             let byte = bytes[offset]
             offset += 1
+            // The tenth byte holds the 64th bit only.
+            if shift == 63 && byte > 1 { return nil }
             value |= UInt64(byte & 0x7F) << shift
             if byte & 0x80 == 0 { return value }
             shift += 7

@@ -29,9 +29,14 @@ struct HeatmapWeekTests {
             Completion(habitID: Int64.random(in: 1...5, using: &random), date: randomDay(&random))
         }
         guard schedulesAndSkips else { return CompletionIndex(habits: habits, completions: completions) }
-        let skips = (0..<40).map { _ in Skip(habitID: Int64.random(in: 1...5, using: &random), date: randomDay(&random)) }
+        let skips = (0..<40).map { _ in
+            Skip(habitID: Int64.random(in: 1...5, using: &random), date: randomDay(&random))
+        }
         let restStart = randomDay(&random)
-        let rest = try! RestPeriod(from: restStart, to: try! restStart.adding(days: Int.random(in: 0..<20, using: &random)))
+        let rest = try! RestPeriod(
+            from: restStart,
+            to: try! restStart.adding(days: Int.random(in: 0..<20, using: &random))
+        )
         return CompletionIndex(habits: habits, completions: completions, skips: skips, restPeriods: [rest])
     }
 
@@ -75,7 +80,9 @@ struct HeatmapWeekTests {
                 }
             }
             #expect(throws: CoreError.self) { try HeatmapBuilder.week(-1, of: index, options: options) }
-            #expect(throws: CoreError.self) { try HeatmapBuilder.week(heatmap.weeks.count, of: index, options: options) }
+            #expect(throws: CoreError.self) {
+                try HeatmapBuilder.week(heatmap.weeks.count, of: index, options: options)
+            }
         }
     }
 
@@ -105,7 +112,9 @@ struct HeatmapWeekTests {
         // hours, so neither moves a cell.
         let index = CompletionIndex(
             habits: [Habit(id: 1, name: "h", createdOn: day("2024-01-01"))],
-            completions: [Completion(habitID: 1, date: day("2024-02-29")), Completion(habitID: 1, date: day("2024-03-31"))]
+            completions: [
+                Completion(habitID: 1, date: day("2024-02-29")), Completion(habitID: 1, date: day("2024-03-31")),
+            ]
         )
         for (weekStart, leapRow, dstRow) in [(Weekday.monday, 3, 6), (.sunday, 4, 0), (.saturday, 5, 1)] {
             let options = HeatmapOptions(asOf: day("2024-04-30"), from: day("2024-02-01"), weekStart: weekStart)

@@ -25,9 +25,17 @@ struct HeatmapPatchTests {
         let completions = (0..<600).map { _ in
             Completion(habitID: Int64.random(in: 1...5, using: &random), date: randomDay(&random))
         }
-        let skips = (0..<30).map { _ in Skip(habitID: Int64.random(in: 1...5, using: &random), date: randomDay(&random)) }
+        let skips = (0..<30).map { _ in
+            Skip(habitID: Int64.random(in: 1...5, using: &random), date: randomDay(&random))
+        }
         let rest = RestPeriodRecord(id: 1, period: try! RestPeriod(from: day(200), to: day(206)), note: "")
-        return UserData(habits: habits, completions: completions, skips: skips, restPeriods: [rest], settings: .defaults)
+        return UserData(
+            habits: habits,
+            completions: completions,
+            skips: skips,
+            restPeriods: [rest],
+            settings: .defaults
+        )
     }
 
     static func day(_ offset: Int) -> CivilDate { try! start.adding(days: offset) }
@@ -91,7 +99,9 @@ struct HeatmapPatchTests {
         case 0: return .record(habitID: habit, date: date)
         case 1: return .remove(habitID: habit, date: date)
         case 2:
-            let valid = user.inspect(now: now) { data, _ in (try? data.index.validateSkip(habitID: habit, date: date)) != nil }
+            let valid = user.inspect(now: now) { data, _ in
+                (try? data.index.validateSkip(habitID: habit, date: date)) != nil
+            }
             return valid ? .skip(habitID: habit, date: date) : .record(habitID: habit, date: date)
         default: return .unskip(habitID: habit, date: date)
         }
@@ -112,9 +122,9 @@ struct HeatmapPatchTests {
             ) { $0.apply([change]) }
             let cached = try Self.checkCached(user, "seed \(seed), step \(step), \(change)")
             for position in Self.requests.indices {
-                let expected =
-                    position == packed ? false
-                    : position == filtered ? !Self.requests[filtered].habitIds.contains(change.habitID) : true
+                // Packed answers are dropped; the filtered one is kept when its habits did not change.
+                var expected = position != packed
+                if position == filtered { expected = !Self.requests[filtered].habitIds.contains(change.habitID) }
                 #expect(cached[position] == expected, "seed \(seed), step \(step), request \(position), \(change)")
             }
         }
@@ -179,6 +189,32 @@ struct HeatmapPatchTests {
         #expect(try Self.checkCached(user, "five columns") == Self.requests.map { !$0.habitIds.isEmpty })
     }
 
+    @Test("an answer of an earlier today, or one too large to patch on the event loop, goes at a write")
+    func earlierTodayAndLargeAnswers() throws {
+        var random = SplitMix64(seed: 23)
+        let user = UserState(id: 1, data: Self.randomData(&random), cacheLimits: Self.limits)
+        let snapshot = user.snapshot(now: Self.now)
+        let computer = ReadComputer(data: snapshot.data, today: snapshot.today)
+        var years = WireGetHeatmapRequest()
+        years.from = Self.day(-1_500)
+        years.asOf = Self.day(340)
+        years.accessibilityLabels = true
+        let large = try computer.heatmap(years.serializedBytes())
+        #expect(large.bytes.count > HeatmapRecipe.maximumAnswerBytes && large.recipe == nil)
+        let request = WireGetHeatmapRequest().serializedBytes()
+        let answer = try computer.heatmap(request)
+        let today = snapshot.today.dayNumber
+        let keys = [today - 1, today].map { ResponseKey(method: .getHeatmap, todayDayNumber: $0, message: request) }
+        for key in keys { user.cache(answer.bytes, for: key, version: snapshot.version, recipe: answer.recipe) }
+        let largeKey = ResponseKey(method: .getHeatmap, todayDayNumber: today, message: years.serializedBytes())
+        user.cache(large.bytes, for: largeKey, version: snapshot.version)
+        let change = CompletionChange.record(habitID: 1, date: Self.day(330))
+        _ = user.update(now: Self.now, changing: CompletionChanges(changes: [change])) { $0.apply([change]) }
+        #expect(user.cachedResponse(keys[0]) == nil && user.cachedResponse(largeKey) == nil)
+        let patched = try #require(user.cachedResponse(keys[1]))
+        #expect(patched == (try Self.answer(user, WireGetHeatmapRequest())) && patched != answer.bytes)
+    }
+
     @Test("the cache counts a patched answer's bytes as it counts the same answer built again")
     func bytesFollow() throws {
         var random = SplitMix64(seed: 5)
@@ -200,7 +236,10 @@ struct HeatmapPatchTests {
         #expect(user.cacheUsage.entries == Self.requests.filter(classic).count)
         for (position, request) in Self.requests.enumerated() where classic(request) {
             // The answer as of day 300 has no cell for day 330.
-            #expect((try Self.answer(user, request) != before[position]) == (request.asOf == nil), "request \(position)")
+            #expect(
+                (try Self.answer(user, request) != before[position]) == (request.asOf == nil),
+                "request \(position)"
+            )
         }
         // The labelled answer now says "100% completed, 5 of 5 habits": more bytes than before.
         let labelled = Self.requests.firstIndex { $0.accessibilityLabels }!

@@ -58,10 +58,10 @@ struct ResponseCacheTests {
         cache.insert(value, for: 3, keyBytes: 10)
         cache.insert(value, for: 4, keyBytes: 10, recipe: Length(length: -1))
         cache.insert(value, for: 5, keyBytes: 10, recipe: Length(length: 0))
-        // 3 has no recipe and 5's refuses the change: dropped. The others are stale, not yet changed.
-        cache.revise { recipe in
+        // 3 has no recipe and 5 is refused: dropped. The others are stale, not yet changed.
+        cache.revise { key, recipe in
             recipe.isStale = true
-            return recipe.length != 0
+            return key != 5
         }
         #expect(cache.count == 3 && cache.bytes == 3 * (110 + overhead) && cache[1] == value)
         let refresh = { (recipe: inout Length, _: [UInt8]) -> [UInt8]? in
@@ -69,9 +69,13 @@ struct ResponseCacheTests {
             return recipe.length < 0 ? nil : [UInt8](repeating: 2, count: recipe.length)
         }
         var refreshes = 0
-        #expect(cache.value(for: 1) { refreshes += 1; return refresh(&$0, $1) } == [UInt8](repeating: 2, count: 200))
+        let counted = { (recipe: inout Length, stale: [UInt8]) -> [UInt8]? in
+            refreshes += 1
+            return refresh(&recipe, stale)
+        }
+        #expect(cache.value(for: 1, refreshing: counted) == [UInt8](repeating: 2, count: 200))
         // Fresh now: not refreshed again.
-        #expect(cache.value(for: 1) { refreshes += 1; return refresh(&$0, $1) }?.count == 200 && refreshes == 1)
+        #expect(cache.value(for: 1, refreshing: counted)?.count == 200 && refreshes == 1)
         // Past the per-entry bound once refreshed, or unable to refresh: dropped.
         #expect(cache.value(for: 2, refreshing: refresh) == nil && cache.value(for: 4, refreshing: refresh) == nil)
         #expect(cache.count == 1 && cache.bytes == 10 + 200 + overhead)

@@ -35,7 +35,8 @@ struct HeatmapWeekSpliceTests {
             weekStart: Weekday.allCases.randomElement(using: &random)!,
             weeks: weeks,
             monthLabels: (0..<count / 4).map { WireMonthLabel(label: "Mär", weekIndex: Int32($0 * 4)) },
-            legend: Bool.random(using: &random) ? [WireLegendEntry(level: 1, minPercent: 1, maxPercent: 49, description: "1-49%")] : []
+            legend: Bool.random(using: &random)
+                ? [WireLegendEntry(level: 1, minPercent: 1, maxPercent: 49, description: "1-49%")] : []
         )
     }
 
@@ -97,6 +98,7 @@ struct HeatmapWeekSpliceTests {
             ("a field after the heatmap", 0, bytes + [0x12, 0x00]),
             ("a length past the end", 0, [0x0A, 0x7F] + bytes.dropFirst(2)),
             ("an overlong varint", 0, [0x0A] + [UInt8](repeating: 0xFF, count: 11)),
+            ("a varint past 64 bits", 0, [0x0A] + [UInt8](repeating: 0x80, count: 9) + [0x02]),
             ("field number 0", 0, [0x0A, 0x02, 0x02, 0x00]),
             ("wire type 3", 0, [0x0A, 0x02, 0x23, 0x00]),
         ]

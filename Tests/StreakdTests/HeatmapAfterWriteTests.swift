@@ -31,14 +31,20 @@ import Testing
             .batchCompletions,
             WireBatchCompletionsRequest.with { batch in
                 for offset in 0..<300 where below(2) == 0 {
-                    batch.record.append(WireCompletion(habitId: habits[below(3)].id, date: try? start.adding(days: offset)))
+                    batch.record.append(
+                        WireCompletion(habitId: habits[below(3)].id, date: try? start.adding(days: offset))
+                    )
                 }
             }
         )
         // As of a fixed day with labels, and today's default: the writes without a date change today.
         let asOf = day("2024-10-31")
         let requests = [
-            WireGetHeatmapRequest(asOf: asOf, weekStart: WireWeekStart(kind: .weekday(.sunday)), accessibilityLabels: true),
+            WireGetHeatmapRequest(
+                asOf: asOf,
+                weekStart: WireWeekStart(kind: .weekday(.sunday)),
+                accessibilityLabels: true
+            ),
             WireGetHeatmapRequest(),
         ]
         for step in 0..<40 {

@@ -26,6 +26,23 @@ extension StreakService {
     }
 }
 
+extension StreakService {
+    /// GetStreak of every habit answered inline from the summary a write's answer computed since
+    /// the last change (after a check-in, the next GetStreak would otherwise go to the slow path
+    /// to walk the history again), and cached like any answer. False when there is none, or the
+    /// request names habits or cannot be read (the slow path answers it, errors included).
+    func answerSharedStreak(_ request: IncomingRequest, key: ResponseKey, user: UserState, responder: Responder) -> Bool
+    {
+        guard let message = try? WireGetStreakRequest(serializedBytes: request.message), message.habitIds.isEmpty,
+            let (summary, version) = user.sharedStreak(asOf: message.asOf, now: now())
+        else { return false }
+        let bytes = WireGetStreakResponse(streak: WireStreakSummary(summary)).serializedBytes()
+        user.cache(bytes, for: key, version: version)
+        responder.respond(to: request, status: .ok, message: bytes)
+        return true
+    }
+}
+
 /// Computes the answers of the stateful reads from one consistent snapshot of a user's data.
 struct ReadComputer {
     let data: UserData

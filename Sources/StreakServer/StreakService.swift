@@ -297,8 +297,10 @@ public final class StreakService: RequestHandler, Sendable {
         responder: Responder
     ) -> Bool {
         if method.isCacheableRead {
-            let (_, bytes) = user.cachedResponse(method, message: request.message, now: now())
-            guard let bytes else { return false }
+            let (key, bytes) = user.cachedResponse(method, message: request.message, now: now())
+            guard let bytes else {
+                return method == .getStreak && answerSharedStreak(request, key: key, user: user, responder: responder)
+            }
             responder.respond(to: request, status: .ok, message: bytes)
             return true
         }

@@ -207,6 +207,15 @@ final class UserState: Sendable {
         contents.withLock { ($0.cache.count, $0.cache.bytes) }
     }
 
+    /// The streak summary as of `asOf` (nil: today) if one was computed since the last change (a
+    /// write's answer computes it), with the version it is of; nil otherwise. Computes nothing.
+    func sharedStreak(asOf: CivilDate?, now: Date) -> (summary: StreakSummary, version: UInt64)? {
+        contents.withLock { contents in
+            let day = asOf?.dayNumber ?? contents.today(now: now).dayNumber
+            return contents.summaries[day].map { ($0, contents.version) }
+        }
+    }
+
     /// The streak summary as of `asOf` (nil: today) in the current state, shared by everyone
     /// who asks before the next write.
     /// - Returns: the summary and the snapshot it was computed from.

@@ -4,9 +4,10 @@ import StreakTestSupport
 import StreakWire
 import Testing
 
-/// A real streakd patches a cached GetHeatmap answer after a write of some days; whatever the
-/// write, the next answer equals the one built from scratch (the same request naming every habit,
-/// which the server cannot patch after a change of one of them).
+/// A real streakd patches a cached GetHeatmap answer after a write of some days, and answers the
+/// next GetStreak from the summary the write's answer computed; whatever the write, the answers
+/// equal those built from scratch (the same requests naming every habit, which the server neither
+/// patches after a change of one of them nor answers from a shared summary).
 @Suite struct HeatmapAfterWriteTests {
     @Test(arguments: [UInt64(41), 42])
     func patchedAnswersEqualBuiltOnes(seed: UInt64) throws {
@@ -51,6 +52,9 @@ import Testing
             for request in requests { let _: WireGetHeatmapResponse = try harness.call(.getHeatmap, request) }
             let habit = habits[below(3)].id
             let date: CivilDate? = below(4) == 0 ? nil : try start.adding(days: below(320))
+            // The write's answer has the streak as of today or of `asOf`: the next GetStreak as of
+            // that day is answered from it.
+            let writeAsOf: CivilDate? = below(2) == 0 ? asOf : nil
             switch below(4) {
             case 0:
                 let _: WireCompletionResponse = try harness.call(
@@ -58,6 +62,7 @@ import Testing
                     WireRemoveCompletionRequest.with {
                         $0.habitId = habit
                         $0.date = date
+                        $0.asOf = writeAsOf
                     }
                 )
             case 1:
@@ -66,6 +71,7 @@ import Testing
                     WireSkipHabitRequest.with {
                         $0.habitId = habit
                         $0.date = date
+                        $0.asOf = writeAsOf
                     }
                 )
             case 2:
@@ -74,6 +80,7 @@ import Testing
                     WireUnskipHabitRequest.with {
                         $0.habitId = habit
                         $0.date = date
+                        $0.asOf = writeAsOf
                     }
                 )
             default:
@@ -82,6 +89,7 @@ import Testing
                     WireRecordCompletionRequest.with {
                         $0.habitId = habit
                         $0.date = date
+                        $0.asOf = writeAsOf
                     }
                 )
             }
@@ -92,6 +100,17 @@ import Testing
                 let built: WireGetHeatmapResponse = try harness.call(.getHeatmap, everyHabit)
                 #expect(patched == built, "seed \(seed), step \(step)")
                 #expect(patched.heatmap?.weeks.isEmpty == false)
+            }
+            for streakAsOf in [nil, asOf] {
+                let shared: WireGetStreakResponse = try harness.call(.getStreak, WireGetStreakRequest(asOf: streakAsOf))
+                let walked: WireGetStreakResponse = try harness.call(
+                    .getStreak,
+                    WireGetStreakRequest(asOf: streakAsOf, habitIds: habits.map(\.id))
+                )
+                #expect(
+                    shared == walked && shared.streak != nil,
+                    "seed \(seed), step \(step), as of \(streakAsOf as Any)"
+                )
             }
         }
     }

@@ -55,44 +55,14 @@ import Testing
             // The write's answer has the streak as of today or of `asOf`: the next GetStreak as of
             // that day is answered from it.
             let writeAsOf: CivilDate? = below(2) == 0 ? asOf : nil
-            switch below(4) {
-            case 0:
-                let _: WireCompletionResponse = try harness.call(
-                    .removeCompletion,
-                    WireRemoveCompletionRequest.with {
-                        $0.habitId = habit
-                        $0.date = date
-                        $0.asOf = writeAsOf
-                    }
-                )
-            case 1:
-                let _: WireCompletionResponse = try harness.call(
-                    .skipHabit,
-                    WireSkipHabitRequest.with {
-                        $0.habitId = habit
-                        $0.date = date
-                        $0.asOf = writeAsOf
-                    }
-                )
-            case 2:
-                let _: WireCompletionResponse = try harness.call(
-                    .unskipHabit,
-                    WireUnskipHabitRequest.with {
-                        $0.habitId = habit
-                        $0.date = date
-                        $0.asOf = writeAsOf
-                    }
-                )
-            default:
-                let _: WireCompletionResponse = try harness.call(
-                    .recordCompletion,
-                    WireRecordCompletionRequest.with {
-                        $0.habitId = habit
-                        $0.date = date
-                        $0.asOf = writeAsOf
-                    }
-                )
-            }
+            let writes: [(WireMethod, any WireMessage)] = [
+                (.removeCompletion, WireRemoveCompletionRequest(habitId: habit, date: date, asOf: writeAsOf)),
+                (.skipHabit, WireSkipHabitRequest(habitId: habit, date: date, asOf: writeAsOf)),
+                (.unskipHabit, WireUnskipHabitRequest(habitId: habit, date: date, asOf: writeAsOf)),
+                (.recordCompletion, WireRecordCompletionRequest(habitId: habit, date: date, asOf: writeAsOf)),
+            ]
+            let (method, write) = writes[below(4)]
+            let _: WireCompletionResponse = try harness.call(method, write)
             for request in requests {
                 var everyHabit = request
                 everyHabit.habitIds = habits.map(\.id)

@@ -278,6 +278,10 @@ public struct CompletionIndex: Hashable, Sendable {
         return slot < daysWithCompletions.count && daysWithCompletions[slot] == day ? slot : nil
     }
 
+    /// Whether every completion is on a day its habit was active: a day's completed count is then
+    /// the number of its ids, with no window to check.
+    var everyCompletionIsActive: Bool { inactiveCompletionCount == 0 }
+
     func isActive(_ id: Int64, onDayNumber day: Int) -> Bool {
         windows[id]?.contains(day) ?? false
     }

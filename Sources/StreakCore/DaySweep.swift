@@ -2,7 +2,7 @@
 ///
 /// The creation and archive days and the days with completions are passed once each over the
 /// whole walk, and each completion is checked against its habit's window by one dictionary
-/// lookup, so the walk costs
+/// lookup (none while every completion is on an active day), so the walk costs
 /// O(days + completions + habits): a heatmap of ten years of fifty habits never scans every
 /// completion or every habit for every day.
 struct DaySweep {
@@ -42,9 +42,13 @@ struct DaySweep {
         while slot < days.count && days[slot] < day { slot += 1 }
         var completed = 0
         if slot < days.count && days[slot] == day {
-            for id in index.completedIDs[slot] {
-                steps += 1
-                if index.windows[id]?.contains(day) ?? false { completed += 1 }
+            let ids = index.completedIDs[slot]
+            steps += ids.count
+            if index.everyCompletionIsActive {
+                // Nothing to check: no completion of the index is on a day its habit was inactive.
+                completed = ids.count
+            } else {
+                for id in ids where index.windows[id]?.contains(day) ?? false { completed += 1 }
             }
             slot += 1
         }

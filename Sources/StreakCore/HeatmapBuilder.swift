@@ -66,7 +66,8 @@ public struct HeatmapOptions: Hashable, Sendable {
 public enum HeatmapBuilder {
     /// The heatmap of `index` under `options`: one column per week from the week holding
     /// `from` to the week holding `to`, seven cells each, absent outside the range and after `asOf`.
-    /// Cost: linear in the days of the range, the completions in it and the habits (one `DaySweep`).
+    /// Cost: linear in the days of the range, the completions in it and the habits (one sweep:
+    /// `DaySweep`, or `DueSweep` with schedules, skips or rest periods).
     /// - Throws: `CoreError(.invalidArgument)` for a bad range.
     public static func build(_ index: CompletionIndex, options: HeatmapOptions) throws(CoreError) -> Heatmap {
         var steps = 0
@@ -80,16 +81,7 @@ public enum HeatmapBuilder {
         steps: inout Int
     ) throws(CoreError) -> Heatmap {
         let range = try options.resolvedRange()
-        let weeks: [HeatmapWeek]
-        if index.hasSchedulesSkipsOrRest {
-            var sweep = DueSweep(index)
-            weeks = columns(range, options: options, sweep: &sweep)
-            steps += sweep.steps
-        } else {
-            var sweep = DaySweep(index)
-            weeks = columns(range, options: options, sweep: &sweep)
-            steps += sweep.steps
-        }
+        let weeks = columns(index, range, options: options, steps: &steps)
         return Heatmap(
             from: range.lowerBound,
             to: range.upperBound,
@@ -100,20 +92,81 @@ public enum HeatmapBuilder {
         )
     }
 
-    /// The week columns of `range`, each day's counts taken from `sweep`.
+    /// The column `weekIndex` (0 for the first) of the heatmap of `index` under `options`, as
+    /// `build` makes it: what a cached heatmap needs again after its days' records changed.
+    /// Cost: the days and completions of that week, plus the habits' creation and archive days
+    /// and schedule entries before it.
+    /// - Throws: `CoreError(.invalidArgument)` for a bad range or a column the heatmap does not have.
+    public static func week(
+        _ weekIndex: Int,
+        of index: CompletionIndex,
+        options: HeatmapOptions
+    ) throws(CoreError) -> HeatmapWeek {
+        let range = try options.resolvedRange()
+        var steps = 0
+        let weeks = columns(index, range, options: options, only: weekIndex, steps: &steps)
+        guard let week = weeks.first else {
+            throw CoreError(.invalidArgument, "the heatmap has no column \(weekIndex)")
+        }
+        return week
+    }
+
+    /// The index of the column that shows `date` in the heatmap of `options`, or nil when the
+    /// heatmap has no cell for it (outside the range, or after `asOf`).
+    /// - Throws: `CoreError(.invalidArgument)` for a bad range.
+    public static func weekIndex(of date: CivilDate, options: HeatmapOptions) throws(CoreError) -> Int? {
+        let range = try options.resolvedRange()
+        let day = date.dayNumber
+        guard day >= range.lowerBound.dayNumber, day <= min(range.upperBound, options.asOf).dayNumber else {
+            return nil
+        }
+        return (day - firstColumnStart(range, options: options)) / 7
+    }
+
+    /// The first day of the first column: the day on or before `from` that is `weekStart`.
+    private static func firstColumnStart(_ range: ClosedRange<CivilDate>, options: HeatmapOptions) -> Int {
+        range.lowerBound.dayNumber - range.lowerBound.weekday.offset(from: options.weekStart)
+    }
+
+    /// The week columns of `range` (only column `only` when given), each day's counts taken from
+    /// the sweep that suits `index`.
+    private static func columns(
+        _ index: CompletionIndex,
+        _ range: ClosedRange<CivilDate>,
+        options: HeatmapOptions,
+        only: Int? = nil,
+        steps: inout Int
+    ) -> [HeatmapWeek] {
+        if index.hasSchedulesSkipsOrRest {
+            var sweep = DueSweep(index)
+            defer { steps += sweep.steps }
+            return columns(range, options: options, only: only, sweep: &sweep)
+        }
+        var sweep = DaySweep(index)
+        defer { steps += sweep.steps }
+        return columns(range, options: options, only: only, sweep: &sweep)
+    }
+
+    /// The week columns of `range` (only column `only` when given), each day's counts taken from `sweep`.
     private static func columns(
         _ range: ClosedRange<CivilDate>,
         options: HeatmapOptions,
+        only: Int?,
         sweep: inout some DayCounting
     ) -> [HeatmapWeek] {
         let from = range.lowerBound.dayNumber
         let to = range.upperBound.dayNumber
         let lastPresent = min(to, options.asOf.dayNumber)
-        let firstColumn = from - range.lowerBound.weekday.offset(from: options.weekStart)
-        var weeks: [HeatmapWeek] = []
-        weeks.reserveCapacity((to - firstColumn) / 7 + 1)
+        let firstColumn = firstColumnStart(range, options: options)
         var columnStart = firstColumn
-        while columnStart <= to {
+        var lastColumn = to
+        if let only {
+            columnStart = firstColumn + 7 * max(only, 0)
+            lastColumn = only >= 0 ? min(to, columnStart) : columnStart - 1
+        }
+        var weeks: [HeatmapWeek] = []
+        weeks.reserveCapacity(max(0, (lastColumn - columnStart) / 7 + 1))
+        while columnStart <= lastColumn {
             var cells: [HeatmapCell?] = []
             cells.reserveCapacity(7)
             for day in columnStart..<(columnStart + 7) {

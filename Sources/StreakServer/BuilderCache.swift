@@ -9,7 +9,7 @@ final class BuilderCache: Sendable {
         var message: [UInt8]
     }
 
-    private let entries: Mutex<BoundedResponseCache<Key>>
+    private let entries: Mutex<BoundedResponseCache<Key, NoRecipe>>
 
     /// - Parameters:
     ///   - limit: the most entries.

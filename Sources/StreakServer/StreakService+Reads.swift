@@ -12,9 +12,34 @@ extension StreakService {
             responder.respond(to: request, status: .ok, message: bytes)
             return
         }
-        let bytes = try ReadComputer(data: snapshot.data, today: snapshot.today).response(method, request.message)
-        user.cache(bytes, for: key, version: snapshot.version)
+        let computer = ReadComputer(data: snapshot.data, today: snapshot.today)
+        let bytes: [UInt8]
+        if method == .getHeatmap {
+            let answer = try computer.heatmap(request.message)
+            bytes = answer.bytes
+            user.cache(bytes, for: key, version: snapshot.version, recipe: answer.recipe)
+        } else {
+            bytes = try computer.response(method, request.message)
+            user.cache(bytes, for: key, version: snapshot.version)
+        }
         responder.respond(to: request, status: .ok, message: bytes)
+    }
+}
+
+extension StreakService {
+    /// GetStreak of every habit answered inline from the summary a write's answer computed since
+    /// the last change (after a check-in, the next GetStreak would otherwise go to the slow path
+    /// to walk the history again), and cached like any answer. False when there is none, or the
+    /// request names habits or cannot be read (the slow path answers it, errors included).
+    func answerSharedStreak(_ request: IncomingRequest, key: ResponseKey, user: UserState, responder: Responder) -> Bool
+    {
+        guard let message = try? WireGetStreakRequest(serializedBytes: request.message), message.habitIds.isEmpty,
+            let (summary, version) = user.sharedStreak(asOf: message.asOf, now: now())
+        else { return false }
+        let bytes = WireGetStreakResponse(streak: WireStreakSummary(summary)).serializedBytes()
+        user.cache(bytes, for: key, version: version)
+        responder.respond(to: request, status: .ok, message: bytes)
+        return true
     }
 }
 
@@ -40,7 +65,7 @@ struct ReadComputer {
             let detail = DayDetail(data.index, date: date, threshold: data.threshold, locale: try locale(""))
             return WireGetDayResponse(day: WireDayDetail(detail)).serializedBytes()
         case .getHeatmap:
-            return try heatmap(WireGetHeatmapRequest(serializedBytes: bytes))
+            return try heatmap(bytes).bytes
         case .getStreak:
             let request = try WireGetStreakRequest(serializedBytes: bytes)
             let data = try view(request.habitIds)
@@ -62,8 +87,10 @@ struct ReadComputer {
         }
     }
 
-    /// GetHeatmap: the classic answer, or the packed one when the request asks.
-    private func heatmap(_ request: WireGetHeatmapRequest) throws -> [UInt8] {
+    /// GetHeatmap: the classic answer, with the recipe that can patch it after a change of some
+    /// days, or the packed one when the request asks.
+    func heatmap(_ bytes: [UInt8]) throws -> (bytes: [UInt8], recipe: HeatmapRecipe?) {
+        let request = try WireGetHeatmapRequest(serializedBytes: bytes)
         let data = try view(request.habitIds)
         let options = HeatmapOptions(
             asOf: request.asOf ?? today,
@@ -78,9 +105,11 @@ struct ReadComputer {
         let heatmap = try HeatmapBuilder.build(data.index, options: options)
         if request.packed {
             let packed = WirePackedHeatmap(heatmap, monthLabels: request.packedMonthLabels)
-            return WireGetHeatmapResponse(packed: packed).serializedBytes()
+            return (WireGetHeatmapResponse(packed: packed).serializedBytes(), nil)
         }
-        return WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
+        let bytes = WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
+        guard bytes.count <= HeatmapRecipe.maximumAnswerBytes else { return (bytes, nil) }
+        return (bytes, HeatmapRecipe(options: options, habitIDs: Set(request.habitIds)))
     }
 
     /// GetWeekdayChart: completions per weekday, per habit and in total.

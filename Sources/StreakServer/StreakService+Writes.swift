@@ -224,7 +224,7 @@ extension StreakService {
     /// follower, reading that day later, finds nothing to send (`UserState.applyExternal`).
     /// - Returns: whether each change changed anything in the store.
     func applyCompletions(
-        _ changes: some Collection<CompletionChange>,
+        _ changes: some Collection<CompletionChange> & Sendable,
         _ result: StoreWriteResult,
         user: UserState
     ) throws -> [Bool] {
@@ -233,7 +233,8 @@ extension StreakService {
         // Asked under the lock that applies the change: a Watch registered after the answer gets
         // the change's events; one registered before it finds the change in what it reads.
         var watched = false
-        let inMemory = user.update(now: now()) { data in
+        // Only these days' records change: a cached heatmap is patched, not built again.
+        let inMemory = user.update(now: now(), changing: CompletionChanges(changes: changes)) { data in
             watched = watchers.isWatched(user.id)
             return data.apply(changes, reportingDays: watched)
         }.0

@@ -170,8 +170,9 @@ public final class StreakService: RequestHandler, Sendable {
 
     // MARK: RequestHandler
 
-    /// Answers a read burst: inline what it can (Ping, cached reads, writes of a loaded user); the
-    /// rest moves off the loop in one hop: a token the cache does not know to the token checks,
+    /// Answers a read burst: inline what it can (Ping, cached reads, writes of a loaded user; a
+    /// cached heatmap a write made stale has its few changed columns built here, bounded by
+    /// `HeatmapRecipe.maximumAnswerBytes`); the rest moves off the loop in one hop: a token the cache does not know to the token checks,
     /// what needs the store or real computation to the slow path, where users take turns, and
     /// large stateless builds to workers of their own, where users take turns too.
     public func handle(_ requests: [IncomingRequest], responder: Responder) {
@@ -296,8 +297,10 @@ public final class StreakService: RequestHandler, Sendable {
         responder: Responder
     ) -> Bool {
         if method.isCacheableRead {
-            let (_, bytes) = user.cachedResponse(method, message: request.message, now: now())
-            guard let bytes else { return false }
+            let (key, bytes) = user.cachedResponse(method, message: request.message, now: now())
+            guard let bytes else {
+                return method == .getStreak && answerSharedStreak(request, key: key, user: user, responder: responder)
+            }
             responder.respond(to: request, status: .ok, message: bytes)
             return true
         }

@@ -5,7 +5,8 @@ import StreakWire
 import Synchronization
 
 /// One user's data held in memory, loaded from the store and updated after every acknowledged
-/// write, with a cache of encoded responses that any write empties.
+/// write, with a cache of encoded responses that a write empties (except the heatmaps it can
+/// patch: `HeatmapRecipe`).
 ///
 /// The registry may evict it (`retire`) when it was used least recently and nothing pins it: a
 /// write between its validation and its answer, or an open Watch (which the registry checks).
@@ -17,7 +18,7 @@ final class UserState: Sendable {
     private struct Contents {
         var data: UserData
         var version: UInt64 = 0
-        var cache: BoundedResponseCache<ResponseKey>
+        var cache: BoundedResponseCache<ResponseKey, HeatmapRecipe>
         /// Streak summaries of the current version by `as_of` day number: concurrent writes of one
         /// user answer from whatever state is current, and share one computation.
         var summaries: [Int: StreakSummary] = [:]
@@ -148,18 +149,29 @@ final class UserState: Sendable {
 
     // MARK: Reads
 
-    /// The cached response for a read, or the key to cache it under once computed.
+    /// The cached response for a read (a stale one brought up to date first), or the key to cache
+    /// it under once computed.
     func cachedResponse(_ method: WireMethod, message: [UInt8], now: Date) -> (key: ResponseKey, bytes: [UInt8]?) {
         contents.withLock { contents in
             let today = contents.today(now: now)
             let key = ResponseKey(method: method, todayDayNumber: today.dayNumber, message: message)
-            return (key, contents.cache[key])
+            return (key, cached(key, in: &contents))
         }
     }
 
-    /// The cached response under `key`, if any.
+    /// The cached response under `key` (a stale one brought up to date first), if any.
     func cachedResponse(_ key: ResponseKey) -> [UInt8]? {
-        contents.withLock { $0.cache[key] }
+        contents.withLock { contents in cached(key, in: &contents) }
+    }
+
+    /// The response under `key`; a stale heatmap has its stale columns built again from the data
+    /// as it is now, and is counted at its new size.
+    private func cached(_ key: ResponseKey, in contents: inout Contents) -> [UInt8]? {
+        let before = contents.cache.bytes
+        let index = contents.data.index
+        let bytes = contents.cache.value(for: key) { recipe, stale in recipe.refreshed(stale, index: index) }
+        if contents.cache.bytes != before { recount(&contents, data: false) }
+        return bytes
     }
 
     /// Runs `body` with the data as it is now and today's date in the user's zone, under the
@@ -179,11 +191,13 @@ final class UserState: Sendable {
         }
     }
 
-    /// Caches a response computed from the snapshot of `version`, unless a write came since.
-    func cache(_ bytes: [UInt8], for key: ResponseKey, version: UInt64) {
+    /// Caches a response computed from the snapshot of `version`, unless a write came since; with
+    /// its recipe, a change of some days' records patches it (`update(now:changing:_:)`).
+    func cache(_ bytes: [UInt8], for key: ResponseKey, version: UInt64, recipe: HeatmapRecipe? = nil) {
         contents.withLock { contents in
             guard contents.version == version, !contents.retired else { return }
-            contents.cache.insert(bytes, for: key, keyBytes: key.message.count + 16)
+            let keyBytes = key.message.count + 16 + (recipe?.bytes ?? 0)
+            contents.cache.insert(bytes, for: key, keyBytes: keyBytes, recipe: recipe)
             recount(&contents, data: false)
         }
     }
@@ -191,6 +205,15 @@ final class UserState: Sendable {
     /// The entries and bytes the response cache holds.
     var cacheUsage: (entries: Int, bytes: Int) {
         contents.withLock { ($0.cache.count, $0.cache.bytes) }
+    }
+
+    /// The streak summary as of `asOf` (nil: today) if one was computed since the last change (a
+    /// write's answer computes it), with the version it is of; nil otherwise. Computes nothing.
+    func sharedStreak(asOf: CivilDate?, now: Date) -> (summary: StreakSummary, version: UInt64)? {
+        contents.withLock { contents in
+            let day = asOf?.dayNumber ?? contents.today(now: now).dayNumber
+            return contents.summaries[day].map { ($0, contents.version) }
+        }
     }
 
     /// The streak summary as of `asOf` (nil: today) in the current state, shared by everyone
@@ -214,13 +237,37 @@ final class UserState: Sendable {
 
     // MARK: This server's writes
 
+    /// After a change of the data: today's cached heatmaps that can be patched for `change` are
+    /// marked stale (their next lookup patches them), the other answers dropped (those of an
+    /// earlier "today" too: nobody asks for them again); all are dropped when the change is not
+    /// described (nil).
+    private static func revise(_ contents: inout Contents, after change: (some DayRecordChange)?, now: Date) {
+        guard let change, !contents.cache.isEmpty else {
+            contents.cache.removeAll()
+            return
+        }
+        let today = contents.today(now: now).dayNumber
+        contents.cache.revise { key, recipe in key.todayDayNumber == today && recipe.note(change) }
+    }
+
     /// Applies an acknowledged write and empties the cache.
     /// - Returns: what `body` returns, and the snapshot after the change.
     func update<T>(now: Date, _ body: (inout UserData) throws -> T) rethrows -> (T, Snapshot) {
+        try update(now: now, changing: nil as ChangedRecordDays?, body)
+    }
+
+    /// Applies an acknowledged write that changed no more than `change` says (nil: not described)
+    /// and empties the cache, except for the heatmaps that can be patched for it.
+    /// - Returns: what `body` returns, and the snapshot after the change.
+    func update<T>(
+        now: Date,
+        changing change: (some DayRecordChange)?,
+        _ body: (inout UserData) throws -> T
+    ) rethrows -> (T, Snapshot) {
         try contents.withLock { contents in
             let result = try body(&contents.data)
             contents.version &+= 1
-            contents.cache.removeAll()
+            UserState.revise(&contents, after: change, now: now)
             contents.summaries.removeAll(keepingCapacity: true)
             recount(&contents, data: true)
             let today = contents.today(now: now)
@@ -270,10 +317,12 @@ final class UserState: Sendable {
     /// still touches, keep their in-memory state and come back in `unapplied` to be read again:
     /// the rows may predate that write. (Days read with habits that cannot be applied wait with them.)
     /// When `keepBefore` (asked under the lock, as the writes of this server ask whether the user
-    /// is watched) says so, the answer has the data as it was before.
+    /// is watched) says so, the answer has the data as it was before. `now` tells today's cached
+    /// answers, which may be patched, from older ones.
     func applyExternal(
         _ rows: ExternalRows,
         mark: UInt64,
+        now: Date = Date(),
         keepBefore: () -> Bool = { false }
     ) -> ExternalApplied {
         contents.withLock { contents in
@@ -323,7 +372,7 @@ final class UserState: Sendable {
                 return ExternalApplied(changedDays: [], unapplied: unapplied)
             }
             contents.version &+= 1
-            contents.cache.removeAll()
+            UserState.revise(&contents, after: changed ? nil : ChangedRecordDays(days: changedDays), now: now)
             contents.summaries.removeAll(keepingCapacity: true)
             recount(&contents, data: true)
             return ExternalApplied(changedDays: changedDays, unapplied: unapplied, before: before)

@@ -11,8 +11,8 @@ struct ResponseCacheTests {
 
     @Test("the byte budget counts keys and values; an insert past it empties the cache first")
     func byteBudget() {
-        var cache = BoundedResponseCache<Int>(limits: Self.limits)
-        let overhead = BoundedResponseCache<Int>.overheadBytes
+        var cache = BoundedResponseCache<Int, NoRecipe>(limits: Self.limits)
+        let overhead = BoundedResponseCache<Int, NoRecipe>.overheadBytes
         for key in 0..<4 { cache.insert([UInt8](repeating: 1, count: 2_000), for: key, keyBytes: 400) }
         #expect(cache.count == 4 && cache.bytes == 4 * (2_400 + overhead))
         cache.insert([UInt8](repeating: 2, count: 2_000), for: 4, keyBytes: 400)  // would pass 10,000
@@ -22,7 +22,7 @@ struct ResponseCacheTests {
 
     @Test("an entry over the per-entry bound is not cached; a big key counts like a big value")
     func entryBound() {
-        var cache = BoundedResponseCache<Int>(limits: Self.limits)
+        var cache = BoundedResponseCache<Int, NoRecipe>(limits: Self.limits)
         cache.insert([UInt8](repeating: 1, count: 3_000), for: 1, keyBytes: 8)
         cache.insert([1], for: 2, keyBytes: 4 << 20)  // a 4 MiB request as the key
         cache.insert([1], for: 3, keyBytes: 8)
@@ -31,7 +31,7 @@ struct ResponseCacheTests {
 
     @Test("replacing an entry does not count it twice; the entry count still bounds")
     func replaceAndCount() {
-        var cache = BoundedResponseCache<Int>(
+        var cache = BoundedResponseCache<Int, NoRecipe>(
             limits: ResponseCacheLimits(entries: 3, bytes: 1 << 20, entryBytes: 1 << 20)
         )
         cache.insert([1, 2, 3], for: 1, keyBytes: 8)
@@ -40,6 +40,50 @@ struct ResponseCacheTests {
         #expect(cache.bytes == once && cache[1] == [4, 5, 6])
         for key in 2...4 { cache.insert([0], for: key, keyBytes: 8) }
         #expect(cache.count <= 3)
+    }
+
+    /// A recipe for the tests: the length the entry's value has once refreshed (-1: it cannot be).
+    struct Length: CacheRecipe {
+        var length: Int
+        var isStale = false
+    }
+
+    @Test("a change keeps the entries whose recipe accepts it; a lookup refreshes a stale one at its new size")
+    func reviseAndRefresh() {
+        var cache = BoundedResponseCache<Int, Length>(limits: Self.limits)
+        let overhead = BoundedResponseCache<Int, Length>.overheadBytes
+        let value = [UInt8](repeating: 1, count: 100)
+        cache.insert(value, for: 1, keyBytes: 10, recipe: Length(length: 200))
+        cache.insert(value, for: 2, keyBytes: 10, recipe: Length(length: 3_000))
+        cache.insert(value, for: 3, keyBytes: 10)
+        cache.insert(value, for: 4, keyBytes: 10, recipe: Length(length: -1))
+        cache.insert(value, for: 5, keyBytes: 10, recipe: Length(length: 0))
+        // 3 has no recipe and 5 is refused: dropped. The others are stale, not yet changed.
+        cache.revise { key, recipe in
+            recipe.isStale = true
+            return key != 5
+        }
+        #expect(cache.count == 3 && cache.bytes == 3 * (110 + overhead) && cache[1] == value)
+        let refresh = { (recipe: inout Length, _: [UInt8]) -> [UInt8]? in
+            recipe.isStale = false
+            return recipe.length < 0 ? nil : [UInt8](repeating: 2, count: recipe.length)
+        }
+        var refreshes = 0
+        let counted = { (recipe: inout Length, stale: [UInt8]) -> [UInt8]? in
+            refreshes += 1
+            return refresh(&recipe, stale)
+        }
+        #expect(cache.value(for: 1, refreshing: counted) == [UInt8](repeating: 2, count: 200))
+        // Fresh now: not refreshed again.
+        #expect(cache.value(for: 1, refreshing: counted)?.count == 200 && refreshes == 1)
+        // Past the per-entry bound once refreshed, or unable to refresh: dropped.
+        #expect(cache.value(for: 2, refreshing: refresh) == nil && cache.value(for: 4, refreshing: refresh) == nil)
+        #expect(cache.count == 1 && cache.bytes == 10 + 200 + overhead)
+        // Refreshed past the byte budget: emptied.
+        for key in 6..<10 { cache.insert([1], for: key, keyBytes: 10, recipe: Length(length: 2_900, isStale: true)) }
+        for key in 6..<9 { #expect(cache.value(for: key, refreshing: refresh)?.count == 2_900) }
+        #expect(cache.count == 5 && cache.bytes == 10 + 200 + 3 * (10 + 2_900) + 10 + 1 + 5 * overhead)
+        #expect(cache.value(for: 9, refreshing: refresh) != nil && cache.isEmpty && cache.bytes == 0)
     }
 
     @Test("a user's cache and the builder cache keep their budgets whatever they are offered")

@@ -34,6 +34,11 @@ struct SharedPostgresTests {
             token: token
         )
         #expect(before.streak?.current == 0)
+        let heatmapRequest = WireGetHeatmapRequest.with {
+            $0.from = day("2024-01-01")
+            $0.asOf = day("2024-01-10")
+        }
+        let heatmapBefore: WireGetHeatmapResponse = try reader.call(.getHeatmap, heatmapRequest, token: token)
         let streamID = try reader.sendRequest(
             WireMethod.watch.rawValue,
             message: WireWatchRequest.with { $0.asOf = day("2024-01-10") }.serializedBytes(),
@@ -66,6 +71,10 @@ struct SharedPostgresTests {
             token: token
         )
         #expect(after.streak?.current == 1)
+        // Its cached heatmap was patched for the day: what the writer builds from scratch.
+        let patched: WireGetHeatmapResponse = try reader.call(.getHeatmap, heatmapRequest, token: token)
+        let built: WireGetHeatmapResponse = try writer.call(.getHeatmap, heatmapRequest, token: token)
+        #expect(patched == built && patched != heatmapBefore)
 
         // A habit renamed on the second server is renamed on the first.
         let _: WireRenameHabitResponse = try reader.call(

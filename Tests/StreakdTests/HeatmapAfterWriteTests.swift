@@ -1,0 +1,87 @@
+import Foundation
+import StreakCore
+import StreakTestSupport
+import StreakWire
+import Testing
+
+/// A real streakd patches a cached GetHeatmap answer after a write of some days, and answers the
+/// next GetStreak from the summary the write's answer computed; whatever the write, the answers
+/// equal those built from scratch (the same requests naming every habit, which the server neither
+/// patches after a change of one of them nor answers from a shared summary).
+@Suite struct HeatmapAfterWriteTests {
+    @Test(arguments: [UInt64(41), 42])
+    func patchedAnswersEqualBuiltOnes(seed: UInt64) throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        var random = SplitMix64(seed: seed)
+        func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        let start = day("2024-01-01")
+        var habits: [WireHabit] = []
+        for index in 0..<3 {
+            let created: WireCreateHabitResponse = try harness.call(
+                .createHabit,
+                WireCreateHabitRequest.with {
+                    $0.name = "h\(index)"
+                    $0.createdOn = start
+                    if index == 2 { $0.schedule = WireWeekdaySet(weekdays: [.monday, .thursday]) }
+                }
+            )
+            habits.append(try #require(created.habit))
+        }
+        let _: WireBatchCompletionsResponse = try harness.call(
+            .batchCompletions,
+            WireBatchCompletionsRequest.with { batch in
+                for offset in 0..<300 where below(2) == 0 {
+                    batch.record.append(
+                        WireCompletion(habitId: habits[below(3)].id, date: try? start.adding(days: offset))
+                    )
+                }
+            }
+        )
+        // As of a fixed day with labels, and today's default: the writes without a date change today.
+        let asOf = day("2024-10-31")
+        let requests = [
+            WireGetHeatmapRequest(
+                asOf: asOf,
+                weekStart: WireWeekStart(kind: .weekday(.sunday)),
+                accessibilityLabels: true
+            ),
+            WireGetHeatmapRequest(),
+        ]
+        for step in 0..<40 {
+            for request in requests { let _: WireGetHeatmapResponse = try harness.call(.getHeatmap, request) }
+            let habit = habits[below(3)].id
+            let date: CivilDate? = below(4) == 0 ? nil : try start.adding(days: below(320))
+            // The write's answer has the streak as of today or of `asOf`: the next GetStreak as of
+            // that day is answered from it.
+            let writeAsOf: CivilDate? = below(2) == 0 ? asOf : nil
+            let writes: [(WireMethod, any WireMessage)] = [
+                (.removeCompletion, WireRemoveCompletionRequest(habitId: habit, date: date, asOf: writeAsOf)),
+                (.skipHabit, WireSkipHabitRequest(habitId: habit, date: date, asOf: writeAsOf)),
+                (.unskipHabit, WireUnskipHabitRequest(habitId: habit, date: date, asOf: writeAsOf)),
+                (.recordCompletion, WireRecordCompletionRequest(habitId: habit, date: date, asOf: writeAsOf)),
+            ]
+            let (method, write) = writes[below(4)]
+            let _: WireCompletionResponse = try harness.call(method, write)
+            for request in requests {
+                var everyHabit = request
+                everyHabit.habitIds = habits.map(\.id)
+                let patched: WireGetHeatmapResponse = try harness.call(.getHeatmap, request)
+                let built: WireGetHeatmapResponse = try harness.call(.getHeatmap, everyHabit)
+                #expect(patched == built, "seed \(seed), step \(step)")
+                #expect(patched.heatmap?.weeks.isEmpty == false)
+            }
+            for streakAsOf in [nil, asOf] {
+                let shared: WireGetStreakResponse = try harness.call(.getStreak, WireGetStreakRequest(asOf: streakAsOf))
+                let walked: WireGetStreakResponse = try harness.call(
+                    .getStreak,
+                    WireGetStreakRequest(asOf: streakAsOf, habitIds: habits.map(\.id))
+                )
+                #expect(
+                    shared == walked && shared.streak != nil,
+                    "seed \(seed), step \(step), as of \(streakAsOf as Any)"
+                )
+            }
+        }
+    }
+}

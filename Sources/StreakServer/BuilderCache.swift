@@ -7,6 +7,11 @@ final class BuilderCache: Sendable {
     private struct Key: Hashable {
         var method: WireMethod
         var message: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(method)
+            hasher.combine(requestBytes: message)
+        }
     }
 
     private let entries: Mutex<BoundedResponseCache<Key, NoRecipe>>

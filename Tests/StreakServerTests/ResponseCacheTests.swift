@@ -86,6 +86,28 @@ struct ResponseCacheTests {
         #expect(cache.value(for: 9, refreshing: refresh) != nil && cache.isEmpty && cache.bytes == 0)
     }
 
+    @Test("keys hashed as a block of bytes: equal requests share an entry, requests a byte apart do not")
+    func keysByRequestBytes() {
+        var cache = BoundedResponseCache<ResponseKey, NoRecipe>(limits: Self.limits)
+        let messages: [[UInt8]] = [[], [0], [0, 0], [1, 2], [1, 2, 0], [2, 1], Array(0..<200), Array(1...200)]
+        for (position, message) in messages.enumerated() {
+            cache.insert(
+                [UInt8(position)],
+                for: ResponseKey(method: .getHeatmap, todayDayNumber: 5, message: message),
+                keyBytes: 8
+            )
+        }
+        #expect(cache.count == messages.count)
+        for (position, message) in messages.enumerated() {
+            // The same bytes in another array find the entry.
+            let key = ResponseKey(method: .getHeatmap, todayDayNumber: 5, message: Array(message[...]))
+            #expect(cache[key] == [UInt8(position)])
+            #expect(key.hashValue == ResponseKey(method: .getHeatmap, todayDayNumber: 5, message: message).hashValue)
+            #expect(cache[ResponseKey(method: .getStreak, todayDayNumber: 5, message: message)] == nil)
+            #expect(cache[ResponseKey(method: .getHeatmap, todayDayNumber: 6, message: message)] == nil)
+        }
+    }
+
     @Test("a user's cache and the builder cache keep their budgets whatever they are offered")
     func userAndBuilderCaches() {
         let limits = ResponseCacheLimits(entries: 512, bytes: 64 << 10, entryBytes: 16 << 10)

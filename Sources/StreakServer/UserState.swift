@@ -123,6 +123,7 @@ final class UserState: Sendable {
             guard contents.pins == 0 else { return false }
             contents.retired = true
             contents.cache.removeAll()
+            contents.summaries.removeAll()
             meter.add(-contents.counted)
             contents.counted = 0
             return true
@@ -208,9 +209,11 @@ final class UserState: Sendable {
     }
 
     /// The streak summary as of `asOf` (nil: today) if one was computed since the last change (a
-    /// write's answer computes it), with the version it is of; nil otherwise. Computes nothing.
+    /// write's answer computes it), with the version it is of; nil otherwise, and once retired
+    /// (the state takes no more changes). Computes nothing.
     func sharedStreak(asOf: CivilDate?, now: Date) -> (summary: StreakSummary, version: UInt64)? {
         contents.withLock { contents in
+            guard !contents.retired else { return nil }
             let day = asOf?.dayNumber ?? contents.today(now: now).dayNumber
             return contents.summaries[day].map { ($0, contents.version) }
         }

@@ -215,6 +215,38 @@ struct HeatmapPatchTests {
         #expect(patched == (try Self.answer(user, WireGetHeatmapRequest())) && patched != answer.bytes)
     }
 
+    @Test("an answer computed from the data before a write is not cached after it")
+    func answerOfAnOlderVersion() throws {
+        var random = SplitMix64(seed: 4)
+        let user = UserState(id: 1, data: Self.randomData(&random), cacheLimits: Self.limits)
+        let request = WireGetHeatmapRequest().serializedBytes()
+        let snapshot = user.snapshot(now: Self.now)
+        let answer = try ReadComputer(data: snapshot.data, today: snapshot.today).heatmap(request)
+        // A write lands while the answer is computed (on the slow path): it finds nothing to mark.
+        let change = CompletionChange.record(habitID: 2, date: Self.day(300))
+        _ = user.update(now: Self.now, changing: CompletionChanges(changes: [change])) { $0.apply([change]) }
+        let key = ResponseKey(method: .getHeatmap, todayDayNumber: snapshot.today.dayNumber, message: request)
+        user.cache(answer.bytes, for: key, version: snapshot.version, recipe: answer.recipe)
+        #expect(user.cachedResponse(key) == nil)
+    }
+
+    @Test("a computed streak summary is shared until the next change, and not by a retired state")
+    func sharedStreak() throws {
+        var random = SplitMix64(seed: 3)
+        let user = UserState(id: 1, data: Self.randomData(&random), cacheLimits: Self.limits)
+        #expect(user.sharedStreak(asOf: nil, now: Self.now) == nil)
+        let (summary, snapshot) = user.currentStreak(asOf: nil, now: Self.now)
+        let shared = try #require(user.sharedStreak(asOf: nil, now: Self.now))
+        #expect(shared.summary == summary && shared.version == snapshot.version)
+        #expect(user.sharedStreak(asOf: Self.day(100), now: Self.now) == nil)
+        let change = CompletionChange.record(habitID: 1, date: Self.day(340))
+        _ = user.update(now: Self.now, changing: CompletionChanges(changes: [change])) { $0.apply([change]) }
+        #expect(user.sharedStreak(asOf: nil, now: Self.now) == nil)
+        _ = user.currentStreak(asOf: nil, now: Self.now)
+        #expect(user.retire())
+        #expect(user.sharedStreak(asOf: nil, now: Self.now) == nil)
+    }
+
     @Test("the cache counts a patched answer's bytes as it counts the same answer built again")
     func bytesFollow() throws {
         var random = SplitMix64(seed: 5)

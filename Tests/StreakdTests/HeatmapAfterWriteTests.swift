@@ -1,7 +1,9 @@
 import Foundation
 import StreakCore
+import StreakFraming
 import StreakTestSupport
 import StreakWire
+import Synchronization
 import Testing
 
 /// A real streakd patches a cached GetHeatmap answer after a write of some days, and answers the
@@ -82,6 +84,77 @@ import Testing
                     "seed \(seed), step \(step), as of \(streakAsOf as Any)"
                 )
             }
+        }
+    }
+
+    @Test("writers and readers at once: once they stop, every cached answer equals one built from scratch")
+    func concurrentWritesAndReads() throws {
+        let harness = try ServerHarness()
+        defer { harness.finish() }
+        let habits = try (0..<3).map { try harness.createHabit("h\($0)", on: day("2024-01-01")) }
+        let asOf = day("2024-12-31")
+        let heatmaps = [
+            WireGetHeatmapRequest(asOf: asOf), WireGetHeatmapRequest(asOf: asOf, accessibilityLabels: true),
+        ]
+        let (port, token) = (harness.server.port, harness.token)
+        let failures = Mutex<[String]>([])
+        let finished = Atomic<Int>(0)
+        let writersDone = Atomic<Int>(0)
+        // Three writers of one user, 150 writes each, and three readers that read until they end.
+        let threads = (0..<6).map { index in
+            Thread {
+                defer { finished.add(1, ordering: .relaxed) }
+                defer { if index < 3 { writersDone.add(1, ordering: .relaxed) } }
+                do {
+                    let connection = try TestConnection(port: port)
+                    var random = SplitMix64(seed: UInt64(index))
+                    var step = 0
+                    while index < 3 ? step < 150 : writersDone.load(ordering: .relaxed) < 3 && step < 100_000 {
+                        step += 1
+                        let method: WireMethod
+                        let message: [UInt8]
+                        let habit = habits[Int(random.next() % 3)].id
+                        let date = try day("2024-01-01").adding(days: Int(random.next() % 320))
+                        if index < 3 && random.next() % 4 == 0 {
+                            // Days in more columns than a patch takes: the answers are built again
+                            // on the slow path while the other writers go on.
+                            method = .batchCompletions
+                            message = WireBatchCompletionsRequest(
+                                record: try (0..<6).map {
+                                    WireCompletion(habitId: habit, date: try date.adding(days: 9 * $0))
+                                }
+                            ).serializedBytes()
+                        } else if index < 3 {
+                            let remove = random.next() % 3 == 0
+                            method = remove ? .removeCompletion : .recordCompletion
+                            message =
+                                remove
+                                ? WireRemoveCompletionRequest(habitId: habit, date: date).serializedBytes()
+                                : WireRecordCompletionRequest(habitId: habit, date: date).serializedBytes()
+                        } else {
+                            method = .getHeatmap
+                            message = heatmaps[index % 2].serializedBytes()
+                        }
+                        let id = try connection.sendRequest(method.rawValue, message: message, token: token)
+                        let (status, _) = try connection.awaitResponse(id)
+                        if status.code != .ok { failures.withLock { $0.append("\(method): \(status)") } }
+                    }
+                } catch {
+                    failures.withLock { $0.append("client \(index): \(error)") }
+                }
+            }
+        }
+        for thread in threads { thread.start() }
+        let deadline = Date().addingTimeInterval(60)
+        while finished.load(ordering: .relaxed) < threads.count && Date() < deadline { usleep(1_000) }
+        #expect(finished.load(ordering: .relaxed) == threads.count, "client threads still running")
+        #expect(failures.withLock { $0 } == [])
+        for request in heatmaps {
+            var everyHabit = request
+            everyHabit.habitIds = habits.map(\.id)
+            let cached: WireGetHeatmapResponse = try harness.call(.getHeatmap, request)
+            let built: WireGetHeatmapResponse = try harness.call(.getHeatmap, everyHabit)
+            #expect(cached == built)
         }
     }
 }

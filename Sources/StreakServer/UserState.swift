@@ -169,8 +169,10 @@ final class UserState: Sendable {
     /// as it is now, and is counted at its new size.
     private func cached(_ key: ResponseKey, in contents: inout Contents) -> [UInt8]? {
         let before = contents.cache.bytes
-        let index = contents.data.index
-        let bytes = contents.cache.value(for: key) { recipe, stale in recipe.refreshed(stale, index: index) }
+        // The index is read only for a stale answer: a fresh hit (every cached read) copies nothing.
+        let bytes = contents.cache.value(for: key) { recipe, stale in
+            recipe.refreshed(stale, index: contents.data.index)
+        }
         if contents.cache.bytes != before { recount(&contents, data: false) }
         return bytes
     }

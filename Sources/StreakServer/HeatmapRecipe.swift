@@ -2,9 +2,9 @@ import StreakCore
 import StreakStorage
 import StreakWire
 
-/// How a cached classic GetHeatmap answer was made, so that a change of a few days' records can
-/// bring it up to date instead of dropping it: after a check-in, the next heatmap is answered from
-/// the cache with the changed column built again, rather than built and encoded whole.
+/// How a cached GetHeatmap answer (classic or packed) was made, so that a change of a few days'
+/// records can bring it up to date instead of dropping it: after a check-in, the next heatmap is
+/// answered from the cache with the changed column built again, rather than built and encoded whole.
 ///
 /// A cell shows one day's counts only (its level and percentage come from them; the month labels
 /// and legend depend on the range alone), so a change of some days changes only their cells. A
@@ -16,12 +16,15 @@ struct HeatmapRecipe: CacheRecipe {
     let options: HeatmapOptions
     /// The habits it shows (empty: all).
     let habitIDs: Set<Int64>
+    /// Whether the answer is the packed one (`GetHeatmapResponse.packed`).
+    let packed: Bool
     /// The columns whose days changed since the answer was made.
     private var stale = StaleColumns()
 
-    init(options: HeatmapOptions, habitIDs: Set<Int64>) {
+    init(options: HeatmapOptions, habitIDs: Set<Int64>, packed: Bool = false) {
         self.options = options
         self.habitIDs = habitIDs
+        self.packed = packed
     }
 
     /// The largest answer that gets a recipe: its stale columns are built again on the event loop,
@@ -55,6 +58,7 @@ struct HeatmapRecipe: CacheRecipe {
     /// `response` with its stale columns built again from `index` (the user's data now), the
     /// others kept byte for byte; nil when a column cannot be (then the answer is built whole).
     mutating func refreshed(_ response: [UInt8], index: CompletionIndex) -> [UInt8]? {
+        if packed { return refreshedPacked(response, index: index) }
         var bytes = response
         for position in 0..<stale.count {
             let column = stale[position]
@@ -65,6 +69,22 @@ struct HeatmapRecipe: CacheRecipe {
         }
         stale = StaleColumns()
         return bytes
+    }
+
+    /// A packed `response` with its stale columns built again: the packed cells are in date order
+    /// and the runs in row order, so the answer is decoded, its changed days replaced and packed again
+    /// (about 500 bytes for a year). Nil when that fails (then the answer is built whole).
+    private mutating func refreshedPacked(_ response: [UInt8], index: CompletionIndex) -> [UInt8]? {
+        var weeks: [HeatmapWeek] = []
+        for position in 0..<stale.count {
+            guard let week = try? HeatmapBuilder.week(stale[position], of: index, options: options) else { return nil }
+            weeks.append(week)
+        }
+        guard let packed = try? WireGetHeatmapResponse(serializedBytes: response).packed,
+            let patched = try? packed.replacingCells(of: weeks)
+        else { return nil }
+        stale = StaleColumns()
+        return WireGetHeatmapResponse(packed: patched).serializedBytes()
     }
 }
 

@@ -87,8 +87,8 @@ struct ReadComputer {
         }
     }
 
-    /// GetHeatmap: the classic answer, with the recipe that can patch it after a change of some
-    /// days, or the packed one when the request asks.
+    /// GetHeatmap: the classic answer, or the packed one when the request asks, with the recipe that
+    /// can patch it after a change of some days.
     func heatmap(_ bytes: [UInt8]) throws -> (bytes: [UInt8], recipe: HeatmapRecipe?) {
         let request = try WireGetHeatmapRequest(serializedBytes: bytes)
         let data = try view(request.habitIds)
@@ -103,13 +103,13 @@ struct ReadComputer {
             accessibilityLabels: request.accessibilityLabels && !request.packed
         )
         let heatmap = try HeatmapBuilder.build(data.index, options: options)
-        if request.packed {
-            let packed = WirePackedHeatmap(heatmap, monthLabels: request.packedMonthLabels)
-            return (WireGetHeatmapResponse(packed: packed).serializedBytes(), nil)
-        }
-        let bytes = WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
+        let bytes =
+            request.packed
+            ? WireGetHeatmapResponse(packed: WirePackedHeatmap(heatmap, monthLabels: request.packedMonthLabels))
+                .serializedBytes()
+            : WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
         guard bytes.count <= HeatmapRecipe.maximumAnswerBytes else { return (bytes, nil) }
-        return (bytes, HeatmapRecipe(options: options, habitIDs: Set(request.habitIds)))
+        return (bytes, HeatmapRecipe(options: options, habitIDs: Set(request.habitIds), packed: request.packed))
     }
 
     /// GetWeekdayChart: completions per weekday, per habit and in total.

@@ -5,7 +5,7 @@ import StreakWire
 enum ScenarioName: String, CaseIterable, Sendable {
     /// GetHeatmap for a year, the read that heatmap screens make.
     case heatmap
-    /// The same GetHeatmap in the packed encoding (docs/PROTOCOL.md section 8): about 500 bytes instead of 9 KB.
+    /// The same GetHeatmap in the packed encoding (docs/PROTOCOL.md section 9): about 500 bytes instead of 9 KB.
     case heatmapPacked = "heatmap-packed"
     /// RecordCompletion and RemoveCompletion in turn on one (habit, date), so every request is a durable change.
     case record
@@ -13,6 +13,8 @@ enum ScenarioName: String, CaseIterable, Sendable {
     case labels
     /// 70% GetHeatmap, 10% GetStreak, 10% BuildMonthLabels, 10% durable writes.
     case mix
+    /// The same mix with the heatmaps packed, as a compact client (a watch face) would ask.
+    case mixPacked = "mix-packed"
     /// GetStreak only: the normal client of `streak-load hostile`.
     case streak
 }
@@ -92,12 +94,12 @@ struct RequestMix: Sendable {
         case .labels: return labels
         case .streak: return streak
         case .record: return nextWrite()
-        case .mix:
+        case .mix, .mixPacked:
             switch sent % 10 {
             case 7: return streak
             case 8: return labels
             case 9: return nextWrite()
-            default: return heatmap
+            default: return scenario == .mix ? heatmap : packedHeatmap
             }
         }
     }

@@ -93,12 +93,12 @@ extension StreakLoad {
     /// Runs one scenario and prints its RESULT line.
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run one scenario: heatmap, heatmap-packed, record, labels, mix or streak."
+            abstract: "Run one scenario: heatmap, heatmap-packed, record, labels, mix, mix-packed or streak."
         )
 
         @OptionGroup var target: TargetOptions
 
-        @Argument(help: "heatmap | heatmap-packed | record | labels | mix | streak")
+        @Argument(help: "heatmap | heatmap-packed | record | labels | mix | mix-packed | streak")
         var scenario: String
 
         @Option(help: "Concurrent connections.")
@@ -125,7 +125,7 @@ extension StreakLoad {
         func validate() throws {
             guard ScenarioName(rawValue: scenario) != nil else {
                 throw ValidationError(
-                    "unknown scenario \(scenario); choose heatmap, heatmap-packed, record, labels, mix or streak"
+                    "unknown scenario \(scenario); choose heatmap, heatmap-packed, record, labels, mix, mix-packed or streak"
                 )
             }
             guard connections > 0, depth > 0, duration > 0, warmup >= 0 else {

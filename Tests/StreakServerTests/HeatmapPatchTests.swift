@@ -6,8 +6,8 @@ import Testing
 
 @testable import StreakServer
 
-/// A user's cached classic heatmaps are patched after a change of some days' records, and every
-/// patched answer is byte for byte the answer built from scratch.
+/// A user's cached heatmaps, classic and packed, are patched after a change of some days' records,
+/// and every patched answer is byte for byte the answer built from scratch.
 @Suite("Cached heatmaps patched after a write")
 struct HeatmapPatchTests {
     static let limits = ResponseCacheLimits(entries: 64, bytes: 4 << 20, entryBytes: 1 << 20)
@@ -42,7 +42,7 @@ struct HeatmapPatchTests {
     static func randomDay(_ random: inout SplitMix64) -> CivilDate { day(Int.random(in: 0..<350, using: &random)) }
 
     /// GetHeatmap requests: the default, other week starts and ranges, labels, `as_of`, habit
-    /// filters, and a packed one (which is never patched).
+    /// filters, and packed ones (with month labels, another week start and a range).
     static let requests: [WireGetHeatmapRequest] = {
         var list = [WireGetHeatmapRequest()]
         for weekday in [Weekday.sunday, .saturday] {
@@ -61,7 +61,11 @@ struct HeatmapPatchTests {
         filtered.habitIds = [2, 4]
         var packed = WireGetHeatmapRequest()
         packed.packed = true
-        return list + [labels, range, filtered, packed]
+        var packedRange = range
+        packedRange.packed = true
+        packedRange.packedMonthLabels = true
+        packedRange.weekStart = WireWeekStart(kind: .weekday(.saturday))
+        return list + [labels, range, filtered, packed, packedRange]
     }()
 
     /// Caches the answer of every request (of those `only` keeps) that is not cached.
@@ -72,7 +76,7 @@ struct HeatmapPatchTests {
             let key = ResponseKey(method: .getHeatmap, todayDayNumber: snapshot.today.dayNumber, message: bytes)
             guard user.cachedResponse(key) == nil else { continue }
             let answer = try ReadComputer(data: snapshot.data, today: snapshot.today).heatmap(bytes)
-            #expect(answer.recipe == nil || !request.packed)
+            #expect(answer.recipe != nil)
             user.cache(answer.bytes, for: key, version: snapshot.version, recipe: answer.recipe)
         }
     }
@@ -112,7 +116,6 @@ struct HeatmapPatchTests {
         var random = SplitMix64(seed: seed)
         let user = UserState(id: 1, data: Self.randomData(&random), cacheLimits: Self.limits)
         let filtered = Self.requests.firstIndex { !$0.habitIds.isEmpty }!
-        let packed = Self.requests.firstIndex { $0.packed }!
         for step in 0..<80 {
             try Self.fill(user)
             let change = Self.randomChange(&random, user)
@@ -122,9 +125,9 @@ struct HeatmapPatchTests {
             ) { $0.apply([change]) }
             let cached = try Self.checkCached(user, "seed \(seed), step \(step), \(change)")
             for position in Self.requests.indices {
-                // Packed answers are dropped; the filtered one is kept when its habits did not change.
-                var expected = position != packed
-                if position == filtered { expected = !Self.requests[filtered].habitIds.contains(change.habitID) }
+                // The filtered answer is kept when its habits did not change; the others are patched.
+                let expected =
+                    position != filtered || !Self.requests[filtered].habitIds.contains(change.habitID)
                 #expect(cached[position] == expected, "seed \(seed), step \(step), request \(position), \(change)")
             }
         }
@@ -142,14 +145,14 @@ struct HeatmapPatchTests {
         _ = user.update(now: Self.now, changing: CompletionChanges(changes: four)) {
             $0.apply(four)
         }
-        #expect(try Self.checkCached(user, "four columns").filter { $0 }.count == Self.requests.count - 1)
+        #expect(try Self.checkCached(user, "four columns").allSatisfy { $0 })
         #expect(user.cachedResponse(streakKey) == nil)
         // Days outside every range change nothing that is cached.
         let outside = [CompletionChange.record(habitID: 1, date: try CivilDate(year: 2020, month: 1, day: 1))]
         _ = user.update(now: Self.now, changing: CompletionChanges(changes: outside)) {
             $0.apply(outside)
         }
-        #expect(try Self.checkCached(user, "outside").filter { $0 }.count == Self.requests.count - 1)
+        #expect(try Self.checkCached(user, "outside").allSatisfy { $0 })
         // Five columns: built again, except the filtered answer that shows none of the habit.
         let five = (0..<5).map { CompletionChange.record(habitID: 3, date: Self.day(150 + 7 * $0)) }
         _ = user.update(now: Self.now, changing: CompletionChanges(changes: five)) {
@@ -162,7 +165,7 @@ struct HeatmapPatchTests {
         _ = user.update(now: Self.now, changing: ChangedRecordDays(days: one.map(\.date))) {
             $0.apply(one)
         }
-        #expect(try Self.checkCached(user, "unknown habits") == Self.requests.map { $0.habitIds.isEmpty && !$0.packed })
+        #expect(try Self.checkCached(user, "unknown habits") == Self.requests.map { $0.habitIds.isEmpty })
         _ = user.update(now: Self.now) { $0.settings.minPercent = 50 }
         #expect(try Self.checkCached(user, "settings").allSatisfy { !$0 })
     }
@@ -172,7 +175,7 @@ struct HeatmapPatchTests {
         var random = SplitMix64(seed: 17)
         let user = UserState(id: 1, data: Self.randomData(&random), cacheLimits: Self.limits)
         // Every habit is written: the answer filtered to habits 2 and 4 goes too.
-        let patchable = Self.requests.map { !$0.packed && $0.habitIds.isEmpty }
+        let patchable = Self.requests.map { $0.habitIds.isEmpty }
         try Self.fill(user)
         // Ten writes in three columns, nothing read between them.
         for step in 0..<10 {
@@ -259,14 +262,14 @@ struct HeatmapPatchTests {
         _ = user.update(now: Self.now, changing: CompletionChanges(changes: changes)) {
             $0.apply(changes)
         }
-        let classic = { (request: WireGetHeatmapRequest) in !request.packed && request.habitIds.isEmpty }
+        let unfiltered = { (request: WireGetHeatmapRequest) in request.habitIds.isEmpty }
         // Marked stale by the write, patched by the lookups.
         _ = try Self.checkCached(user, "after the write")
         let fresh = UserState(id: 2, data: user.snapshot(now: Self.now).data, cacheLimits: Self.limits)
-        try Self.fill(fresh, only: classic)
+        try Self.fill(fresh, only: unfiltered)
         #expect(user.cacheUsage == fresh.cacheUsage)
-        #expect(user.cacheUsage.entries == Self.requests.filter(classic).count)
-        for (position, request) in Self.requests.enumerated() where classic(request) {
+        #expect(user.cacheUsage.entries == Self.requests.filter(unfiltered).count)
+        for (position, request) in Self.requests.enumerated() where unfiltered(request) {
             // The answer as of day 300 has no cell for day 330.
             #expect(
                 (try Self.answer(user, request) != before[position]) == (request.asOf == nil),

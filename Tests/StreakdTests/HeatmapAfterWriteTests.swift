@@ -40,7 +40,8 @@ import Testing
                 }
             }
         )
-        // As of a fixed day with labels, and today's default: the writes without a date change today.
+        // As of a fixed day with labels, and today's default (the writes without a date change
+        // today), each classic and packed.
         let asOf = day("2024-10-31")
         let requests = [
             WireGetHeatmapRequest(
@@ -49,6 +50,13 @@ import Testing
                 accessibilityLabels: true
             ),
             WireGetHeatmapRequest(),
+            WireGetHeatmapRequest(
+                asOf: asOf,
+                weekStart: WireWeekStart(kind: .weekday(.saturday)),
+                packed: true,
+                packedMonthLabels: true
+            ),
+            WireGetHeatmapRequest(packed: true),
         ]
         for step in 0..<40 {
             for request in requests { let _: WireGetHeatmapResponse = try harness.call(.getHeatmap, request) }
@@ -71,7 +79,7 @@ import Testing
                 let patched: WireGetHeatmapResponse = try harness.call(.getHeatmap, request)
                 let built: WireGetHeatmapResponse = try harness.call(.getHeatmap, everyHabit)
                 #expect(patched == built, "seed \(seed), step \(step)")
-                #expect(patched.heatmap?.weeks.isEmpty == false)
+                #expect(patched.heatmap?.weeks.isEmpty == false || (patched.packed?.days ?? 0) > 0)
             }
             for streakAsOf in [nil, asOf] {
                 let shared: WireGetStreakResponse = try harness.call(.getStreak, WireGetStreakRequest(asOf: streakAsOf))
@@ -95,6 +103,7 @@ import Testing
         let asOf = day("2024-12-31")
         let heatmaps = [
             WireGetHeatmapRequest(asOf: asOf), WireGetHeatmapRequest(asOf: asOf, accessibilityLabels: true),
+            WireGetHeatmapRequest(asOf: asOf, packed: true),
         ]
         let (port, token) = (harness.server.port, harness.token)
         let failures = Mutex<[String]>([])
@@ -133,7 +142,7 @@ import Testing
                                 : WireRecordCompletionRequest(habitId: habit, date: date).serializedBytes()
                         } else {
                             method = .getHeatmap
-                            message = heatmaps[index % 2].serializedBytes()
+                            message = heatmaps[index % heatmaps.count].serializedBytes()
                         }
                         let id = try connection.sendRequest(method.rawValue, message: message, token: token)
                         let (status, _) = try connection.awaitResponse(id)

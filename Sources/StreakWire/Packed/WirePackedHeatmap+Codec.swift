@@ -1,12 +1,25 @@
 public import StreakCore
 
 /// The counts of one present cell, as the compact encoding carries them.
-private struct PackedCell {
+struct PackedCell {
     var completed: Int
     var active: Int
     var due: Int
     var level: Int
     var percent: Int
+}
+
+extension PackedCell {
+    /// The counts of a cell the server built.
+    init(_ cell: HeatmapCell) {
+        self.init(
+            completed: cell.completed,
+            active: cell.active,
+            due: cell.due,
+            level: cell.level.rawValue,
+            percent: cell.percentage
+        )
+    }
 }
 
 // The compact heatmap encoding of docs/PROTOCOL.md section 9: packing (the server) and unpacking
@@ -22,17 +35,7 @@ extension WirePackedHeatmap {
         var cells: [PackedCell] = []
         cells.reserveCapacity(heatmap.weeks.count * 7)
         for week in heatmap.weeks {
-            for case let cell? in week.cells {
-                cells.append(
-                    PackedCell(
-                        completed: cell.completed,
-                        active: cell.active,
-                        due: cell.due,
-                        level: cell.level.rawValue,
-                        percent: cell.percentage
-                    )
-                )
-            }
+            for case let cell? in week.cells { cells.append(PackedCell(cell)) }
         }
         self.init(
             from: heatmap.from,
@@ -80,7 +83,7 @@ extension WirePackedHeatmap {
         )
     }
 
-    private init(from: CivilDate, to: CivilDate, weekStart: Weekday, cells: [PackedCell], labels: [WireMonthLabel]) {
+    init(from: CivilDate, to: CivilDate, weekStart: Weekday, cells: [PackedCell], labels: [WireMonthLabel]) {
         self.init()
         self.from = from
         self.to = to
@@ -96,7 +99,7 @@ extension WirePackedHeatmap {
                 PackedVarint.append(UInt32(cell.completed), to: &completedExceptions)
             }
         }
-        let order = Self.rowOrder(days: cells.count, lead: from.weekday.offset(from: weekStart))
+        let order = RowOrder(days: cells.count, lead: from.weekday.offset(from: weekStart))
         active = Self.runs(order.lazy.map { cells[$0].active })
         excused = Self.runs(order.lazy.map { cells[$0].active - cells[$0].due })
         monthLabels = labels
@@ -130,7 +133,7 @@ extension WirePackedHeatmap {
 
     /// The range, the week start and the number of days, once the fields that carry them agree
     /// with each other (the levels' and percentages' lengths, the levels' unused bits).
-    private func validatedHeader() throws(WireError) -> (
+    func validatedHeader() throws(WireError) -> (
         from: CivilDate, to: CivilDate, weekStart: Weekday, days: Int
     ) {
         guard let from, let to else { throw Self.error("from and to are required") }
@@ -150,52 +153,72 @@ extension WirePackedHeatmap {
         return (from, to, weekStart, count)
     }
 
-    /// The present days' cells, in date order from `from`: the runs and exceptions expanded, each
+    /// The present days' counts, in date order from `from`: the runs and exceptions expanded, each
     /// cell's counts checked against the others.
+    func packedCells(from: CivilDate, count: Int, lead: Int) throws(WireError) -> [PackedCell] {
+        let order = RowOrder(days: count, lead: lead)
+        let activeCounts = try Self.values(ofRuns: active, order: order, field: "active")
+        let excusedCounts = try Self.values(ofRuns: excused, order: order, field: "excused")
+        let exceptions = try Self.exceptions(completedExceptions, days: count)
+        var nextException = exceptions.startIndex
+
+        var cells: [PackedCell] = []
+        cells.reserveCapacity(count)
+        for index in 0..<count {
+            let percent = Int(percents[index])
+            guard percent <= 100 else { throw Self.error("percents: \(percent) for \(Self.date(from, index))") }
+            let active = activeCounts[index]
+            guard excusedCounts[index] <= active else {
+                throw Self.error("excused: more than active on \(Self.date(from, index))")
+            }
+            let due = active - excusedCounts[index]
+            var completed = Self.derivedCompleted(percent: percent, due: due)
+            if nextException < exceptions.endIndex, exceptions[nextException].index == index {
+                completed = exceptions[nextException].completed
+                nextException += 1
+            }
+            guard completed <= due, due <= Int(Int32.max) else {
+                throw Self.error("completed: more than due on \(Self.date(from, index))")
+            }
+            let level = Int((levels[index >> 2] >> (2 * (index & 3))) & 3)
+            cells.append(PackedCell(completed: completed, active: active, due: due, level: level, percent: percent))
+        }
+        return cells
+    }
+
+    /// The present days' classic cells, in date order from `from`.
     private func decodedCells(
         from: CivilDate,
         count: Int,
         lead: Int,
         accessibilityLabels: Bool
     ) throws(WireError) -> [WireHeatmapCell] {
-        let order = Self.rowOrder(days: count, lead: lead)
-        let activeCounts = try Self.values(ofRuns: active, order: order, field: "active")
-        let excusedCounts = try Self.values(ofRuns: excused, order: order, field: "excused")
-        let exceptions = try Self.exceptions(completedExceptions, days: count)
-
-        var cells: [WireHeatmapCell] = []
-        cells.reserveCapacity(count)
-        for index in 0..<count {
-            let date = CivilDate(validatedDayNumber: from.dayNumber + index)
-            let percent = Int(percents[index])
-            guard percent <= 100 else { throw Self.error("percents: \(percent) for \(date)") }
-            let active = activeCounts[index]
-            guard excusedCounts[index] <= active else { throw Self.error("excused: more than active on \(date)") }
-            let due = active - excusedCounts[index]
-            let completed = exceptions[index] ?? Self.derivedCompleted(percent: percent, due: due)
-            guard completed <= due, due <= Int(Int32.max) else {
-                throw Self.error("completed: more than due on \(date)")
-            }
+        try packedCells(from: from, count: count, lead: lead).enumerated().map { index, counts in
+            let date = Self.date(from, index)
             var cell = WireHeatmapCell()
             cell.present = true
             cell.date = date
-            cell.completed = Int32(completed)
-            cell.active = Int32(active)
-            cell.level = Int32((levels[index >> 2] >> (2 * (index & 3))) & 3)
-            cell.percent = Int32(percent)
-            cell.due = Int32(due)
-            cell.rest = active > 0 && due == 0
+            cell.completed = Int32(counts.completed)
+            cell.active = Int32(counts.active)
+            cell.level = Int32(counts.level)
+            cell.percent = Int32(counts.percent)
+            cell.due = Int32(counts.due)
+            cell.rest = counts.active > 0 && counts.due == 0
             if accessibilityLabels {
                 cell.accessibilityLabel = AccessibilityLabel.text(
                     date: date,
-                    completed: completed,
-                    due: due,
-                    active: active
+                    completed: counts.completed,
+                    due: counts.due,
+                    active: counts.active
                 )
             }
-            cells.append(cell)
+            return cell
         }
-        return cells
+    }
+
+    /// Present day `index` (the decoder checked the range first).
+    private static func date(_ from: CivilDate, _ index: Int) -> CivilDate {
+        CivilDate(validatedDayNumber: from.dayNumber + index)
     }
 
     /// The weeks from the one holding `from` to the one holding `to`, seven cells each: `cells`
@@ -227,22 +250,6 @@ extension WirePackedHeatmap {
         (percent * due + 50) / 100
     }
 
-    /// The present cells' indexes in row order: the cells of the week's first row (the week
-    /// start's weekday) in date order, then the second row's, and so on. Cell `i` is in row
-    /// `(lead + i) % 7`, where `lead` is the offset of `from` from the week start.
-    static func rowOrder(days: Int, lead: Int) -> [Int] {
-        var order: [Int] = []
-        order.reserveCapacity(days)
-        for row in 0..<7 {
-            var index = (row - lead + 7) % 7
-            while index < days {
-                order.append(index)
-                index += 7
-            }
-        }
-        return order
-    }
-
     /// Run-length encoding, each run as long as it goes, one varint a run: `length * 8 + value`
     /// for a value of 0...6, or `length * 8 + 7` followed by the value as a second varint.
     private static func runs(_ values: some Sequence<Int>) -> [UInt8] {
@@ -268,9 +275,10 @@ extension WirePackedHeatmap {
     }
 
     /// The value of each cell (by date-order index) from runs in row `order`.
-    private static func values(ofRuns bytes: [UInt8], order: [Int], field: String) throws(WireError) -> [Int] {
+    private static func values(ofRuns bytes: [UInt8], order: RowOrder, field: String) throws(WireError) -> [Int] {
         var values = [Int](repeating: 0, count: order.count)
         var reader = PackedVarintReader(bytes)
+        var cells = order.makeIterator()
         var position = 0
         while !reader.isAtEnd {
             let run = try next(&reader, field)
@@ -280,7 +288,8 @@ extension WirePackedHeatmap {
             guard length <= order.count - position else {
                 throw error("\(field): the runs cover more than \(order.count) cells")
             }
-            for offset in 0..<length { values[order[position + offset]] = value }
+            // The guard above leaves at least `length` cells.
+            for _ in 0..<length { values[cells.next()!] = value }
             position += length
         }
         guard position == order.count else {
@@ -289,9 +298,12 @@ extension WirePackedHeatmap {
         return values
     }
 
-    /// `completed_exceptions` as a map from cell index to completed count.
-    private static func exceptions(_ bytes: [UInt8], days: Int) throws(WireError) -> [Int: Int] {
-        var exceptions: [Int: Int] = [:]
+    /// `completed_exceptions`: (cell index, completed count) pairs, the indexes ascending.
+    private static func exceptions(
+        _ bytes: [UInt8],
+        days: Int
+    ) throws(WireError) -> [(index: Int, completed: Int)] {
+        var exceptions: [(index: Int, completed: Int)] = []
         var reader = PackedVarintReader(bytes)
         var previous = -1
         while !reader.isAtEnd {
@@ -300,7 +312,7 @@ extension WirePackedHeatmap {
             guard index > previous, index < days else {
                 throw error("completed_exceptions: cell \(index) is out of order or past the last")
             }
-            exceptions[index] = completed
+            exceptions.append((index, completed))
             previous = index
         }
         return exceptions
@@ -323,5 +335,49 @@ extension CivilDate {
     /// The date of a day number known to be in range (the decoder checked the range first).
     fileprivate init(validatedDayNumber day: Int) {
         self = (try? CivilDate(dayNumber: day)) ?? .min
+    }
+}
+
+/// The present cells' indexes (0..<days, date order from `from`) in row order: the cells of the
+/// week's first row (the week start's weekday) in date order, then the second row's, and so on.
+/// Cell `i` is in row `(lead + i) % 7`, where `lead` is the offset of `from` from the week start.
+struct RowOrder: Sequence {
+    /// The number of present cells.
+    let count: Int
+    /// The row of cell 0.
+    let lead: Int
+
+    init(days: Int, lead: Int) {
+        count = days
+        self.lead = lead
+    }
+
+    func makeIterator() -> Iterator { Iterator(count: count, lead: lead) }
+
+    var underestimatedCount: Int { count }
+
+    struct Iterator: IteratorProtocol {
+        private let count: Int
+        private let lead: Int
+        private var row = 0
+        private var index: Int
+
+        fileprivate init(count: Int, lead: Int) {
+            self.count = count
+            self.lead = lead
+            index = (7 - lead) % 7
+        }
+
+        mutating func next() -> Int? {
+            while row < 7 {
+                if index < count {
+                    defer { index += 7 }
+                    return index
+                }
+                row += 1
+                index = (row - lead + 7) % 7
+            }
+            return nil
+        }
     }
 }

@@ -4,13 +4,14 @@ import StreakWire
 
 /// How a cached GetHeatmap answer (classic or packed) was made, so that a change of a few days'
 /// records can bring it up to date instead of dropping it: after a check-in, the next heatmap is
-/// answered from the cache with the changed column built again, rather than built and encoded whole.
+/// answered from the cache with only the changed columns built again, rather than built whole.
 ///
 /// A cell shows one day's counts only (its level and percentage come from them; the month labels
 /// and legend depend on the range alone), so a change of some days changes only their cells. A
 /// write only notes the columns it made stale (`note`); the next read that finds the answer
 /// builds them again (`refreshed`), once for all the writes since. An answer nobody reads again
-/// costs a write nothing but the note.
+/// costs a write nothing but the note. A classic answer gets each column spliced into its bytes;
+/// a packed one is decoded, its changed days replaced and packed again.
 struct HeatmapRecipe: CacheRecipe {
     /// The options the answer was built with (its `asOf` is a day, never "today").
     let options: HeatmapOptions
@@ -21,17 +22,26 @@ struct HeatmapRecipe: CacheRecipe {
     /// The columns whose days changed since the answer was made.
     private var stale = StaleColumns()
 
-    init(options: HeatmapOptions, habitIDs: Set<Int64>, packed: Bool = false) {
+    init(options: HeatmapOptions, habitIDs: Set<Int64>, packed: Bool) {
         self.options = options
         self.habitIDs = habitIDs
         self.packed = packed
     }
 
-    /// The largest answer that gets a recipe: its stale columns are built again on the event loop,
-    /// and each one spliced in copies the answer. A year of five habits with accessibility labels
-    /// is about 24 KB, without them about 9 KB; a larger answer is dropped by a write and built
-    /// again on the slow path.
+    /// The largest classic answer that gets a recipe: its stale columns are built again on the
+    /// event loop, and each one spliced in copies the answer. A year of five habits with
+    /// accessibility labels is about 24 KB, without them about 9 KB; a larger answer is dropped by
+    /// a write and built again on the slow path.
     static let maximumAnswerBytes = 32 * 1024
+
+    /// The largest packed answer that gets a recipe: its patch decodes and packs the whole answer
+    /// on the event loop (about 11 µs for a year). A year of five habits is about 500 bytes, 600
+    /// with month labels, so this is about two years; a longer range is built again on the slow
+    /// path after a write.
+    static let maximumPackedAnswerBytes = 1_280
+
+    /// The largest answer of either kind that gets a recipe.
+    static func maximumBytes(packed: Bool) -> Int { packed ? maximumPackedAnswerBytes : maximumAnswerBytes }
 
     /// The bytes this recipe adds to its cache entry (besides the key).
     var bytes: Int { MemoryLayout<HeatmapRecipe>.stride + habitIDs.count * 8 }
@@ -56,7 +66,8 @@ struct HeatmapRecipe: CacheRecipe {
     }
 
     /// `response` with its stale columns built again from `index` (the user's data now), the
-    /// others kept byte for byte; nil when a column cannot be (then the answer is built whole).
+    /// others kept (in a classic answer byte for byte); nil when a column cannot be (then the
+    /// answer is built whole).
     mutating func refreshed(_ response: [UInt8], index: CompletionIndex) -> [UInt8]? {
         if packed { return refreshedPacked(response, index: index) }
         var bytes = response

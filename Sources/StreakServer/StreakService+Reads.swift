@@ -108,7 +108,7 @@ struct ReadComputer {
             ? WireGetHeatmapResponse(packed: WirePackedHeatmap(heatmap, monthLabels: request.packedMonthLabels))
                 .serializedBytes()
             : WireGetHeatmapResponse(heatmap: WireHeatmap(heatmap)).serializedBytes()
-        guard bytes.count <= HeatmapRecipe.maximumAnswerBytes else { return (bytes, nil) }
+        guard bytes.count <= HeatmapRecipe.maximumBytes(packed: request.packed) else { return (bytes, nil) }
         return (bytes, HeatmapRecipe(options: options, habitIDs: Set(request.habitIds), packed: request.packed))
     }
 

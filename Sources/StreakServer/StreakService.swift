@@ -172,7 +172,7 @@ public final class StreakService: RequestHandler, Sendable {
 
     /// Answers a read burst: inline what it can (Ping, cached reads, writes of a loaded user; a
     /// cached heatmap a write made stale has its few changed columns built here, bounded by
-    /// `HeatmapRecipe.maximumAnswerBytes`); the rest moves off the loop in one hop: a token the
+    /// `HeatmapRecipe.maximumBytes(packed:)`); the rest moves off the loop in one hop: a token the
     /// cache does not know to the token checks, what needs the store or real computation to the
     /// slow path, where users take turns, and large stateless builds to workers of their own,
     /// where users take turns too.

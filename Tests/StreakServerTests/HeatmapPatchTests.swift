@@ -204,6 +204,14 @@ struct HeatmapPatchTests {
         years.accessibilityLabels = true
         let large = try computer.heatmap(years.serializedBytes())
         #expect(large.bytes.count > HeatmapRecipe.maximumAnswerBytes && large.recipe == nil)
+        // Packed, the same five years are far smaller than a classic answer patched on the loop,
+        // but decoding and packing them again would cost a five-year build: no recipe either.
+        var packedYears = years
+        packedYears.accessibilityLabels = false
+        packedYears.packed = true
+        let packedLarge = try computer.heatmap(packedYears.serializedBytes())
+        #expect(packedLarge.bytes.count > HeatmapRecipe.maximumPackedAnswerBytes && packedLarge.recipe == nil)
+        #expect(packedLarge.bytes.count < HeatmapRecipe.maximumAnswerBytes)
         let request = WireGetHeatmapRequest().serializedBytes()
         let answer = try computer.heatmap(request)
         let today = snapshot.today.dayNumber
@@ -211,9 +219,12 @@ struct HeatmapPatchTests {
         for key in keys { user.cache(answer.bytes, for: key, version: snapshot.version, recipe: answer.recipe) }
         let largeKey = ResponseKey(method: .getHeatmap, todayDayNumber: today, message: years.serializedBytes())
         user.cache(large.bytes, for: largeKey, version: snapshot.version)
+        let packedKey = ResponseKey(method: .getHeatmap, todayDayNumber: today, message: packedYears.serializedBytes())
+        user.cache(packedLarge.bytes, for: packedKey, version: snapshot.version)
         let change = CompletionChange.record(habitID: 1, date: Self.day(330))
         _ = user.update(now: Self.now, changing: CompletionChanges(changes: [change])) { $0.apply([change]) }
         #expect(user.cachedResponse(keys[0]) == nil && user.cachedResponse(largeKey) == nil)
+        #expect(user.cachedResponse(packedKey) == nil)
         let patched = try #require(user.cachedResponse(keys[1]))
         #expect(patched == (try Self.answer(user, WireGetHeatmapRequest())) && patched != answer.bytes)
     }

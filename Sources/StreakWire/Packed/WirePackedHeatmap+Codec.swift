@@ -1,27 +1,5 @@
 public import StreakCore
 
-/// The counts of one present cell, as the compact encoding carries them.
-struct PackedCell {
-    var completed: Int
-    var active: Int
-    var due: Int
-    var level: Int
-    var percent: Int
-}
-
-extension PackedCell {
-    /// The counts of a cell the server built.
-    init(_ cell: HeatmapCell) {
-        self.init(
-            completed: cell.completed,
-            active: cell.active,
-            due: cell.due,
-            level: cell.level.rawValue,
-            percent: cell.percentage
-        )
-    }
-}
-
 // The compact heatmap encoding of docs/PROTOCOL.md section 9: packing (the server) and unpacking
 // into the classic `WireHeatmap` (the clients). Present cells are the days from `from` on, one per
 // day, `days` of them; levels (2 bits) and percentages (1 byte) are per cell in date order; `active`
@@ -99,7 +77,7 @@ extension WirePackedHeatmap {
                 PackedVarint.append(UInt32(cell.completed), to: &completedExceptions)
             }
         }
-        let order = RowOrder(days: cells.count, lead: from.weekday.offset(from: weekStart))
+        let order = RowOrder(count: cells.count, lead: from.weekday.offset(from: weekStart))
         active = Self.runs(order.lazy.map { cells[$0].active })
         excused = Self.runs(order.lazy.map { cells[$0].active - cells[$0].due })
         monthLabels = labels
@@ -156,7 +134,7 @@ extension WirePackedHeatmap {
     /// The present days' counts, in date order from `from`: the runs and exceptions expanded, each
     /// cell's counts checked against the others.
     func packedCells(from: CivilDate, count: Int, lead: Int) throws(WireError) -> [PackedCell] {
-        let order = RowOrder(days: count, lead: lead)
+        let order = RowOrder(count: count, lead: lead)
         let activeCounts = try Self.values(ofRuns: active, order: order, field: "active")
         let excusedCounts = try Self.values(ofRuns: excused, order: order, field: "excused")
         let exceptions = try Self.exceptions(completedExceptions, days: count)
@@ -335,49 +313,5 @@ extension CivilDate {
     /// The date of a day number known to be in range (the decoder checked the range first).
     fileprivate init(validatedDayNumber day: Int) {
         self = (try? CivilDate(dayNumber: day)) ?? .min
-    }
-}
-
-/// The present cells' indexes (0..<days, date order from `from`) in row order: the cells of the
-/// week's first row (the week start's weekday) in date order, then the second row's, and so on.
-/// Cell `i` is in row `(lead + i) % 7`, where `lead` is the offset of `from` from the week start.
-struct RowOrder: Sequence {
-    /// The number of present cells.
-    let count: Int
-    /// The row of cell 0.
-    let lead: Int
-
-    init(days: Int, lead: Int) {
-        count = days
-        self.lead = lead
-    }
-
-    func makeIterator() -> Iterator { Iterator(count: count, lead: lead) }
-
-    var underestimatedCount: Int { count }
-
-    struct Iterator: IteratorProtocol {
-        private let count: Int
-        private let lead: Int
-        private var row = 0
-        private var index: Int
-
-        fileprivate init(count: Int, lead: Int) {
-            self.count = count
-            self.lead = lead
-            index = (7 - lead) % 7
-        }
-
-        mutating func next() -> Int? {
-            while row < 7 {
-                if index < count {
-                    defer { index += 7 }
-                    return index
-                }
-                row += 1
-                index = (row - lead + 7) % 7
-            }
-            return nil
-        }
     }
 }

@@ -65,8 +65,11 @@ struct BoundedResponseCache<Key: Hashable, Recipe: CacheRecipe> {
         refreshing refresh: (inout Recipe, [UInt8]) -> [UInt8]?
     ) -> [UInt8]? {
         guard let index = entries.index(forKey: key) else { return nil }
+        // Read in place (the getter would copy the entry, recipe and all): a fresh answer, the
+        // usual case, costs no copy of its recipe.
+        if let fresh = Self.freshValue(&entries.values[index]) { return fresh }
         let entry = entries.values[index]
-        guard var recipe = entry.recipe, recipe.isStale else { return entry.value }
+        guard var recipe = entry.recipe else { return entry.value }
         let cost = entry.cost - entry.value.count
         guard let value = refresh(&recipe, entry.value), cost + value.count <= limits.entryBytes else {
             entries.remove(at: index)
@@ -79,6 +82,11 @@ struct BoundedResponseCache<Key: Hashable, Recipe: CacheRecipe> {
             removeAll()
         }
         return value
+    }
+
+    /// The entry's response unless its recipe says it is stale.
+    private static func freshValue(_ entry: inout Entry) -> [UInt8]? {
+        entry.recipe?.isStale == true ? nil : entry.value
     }
 
     /// Caches `value` under `key`, whose own size (with its recipe's) is `keyBytes`; skipped when

@@ -178,8 +178,9 @@ public final class StreakService: RequestHandler, Sendable {
     /// where users take turns too.
     public func handle(_ requests: [IncomingRequest], responder: Responder) {
         var deferred: [PendingRequest] = []
-        for request in requests {
-            if let item = answerOrDefer(request, responder: responder) { deferred.append(item) }
+        // By index: `for request in requests` would copy each request out (three retains).
+        for index in requests.indices {
+            if let item = answerOrDefer(requests[index], responder: responder) { deferred.append(item) }
         }
         guard !deferred.isEmpty else { return }
         var checks: [FairWorkQueue<SlowPathClient>.Item] = []

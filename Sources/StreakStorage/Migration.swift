@@ -211,6 +211,6 @@ struct Migration: Sendable {
             }
         return "the database has schema version \(current), older than this streakd's (\(known)), and this "
             + "command does not upgrade it: starting this version's streakd server does (\(servers); see "
-            + "Upgrading in the README), or use the streakd of the version that serves it"
+            + "Upgrading in docs/OPERATIONS.md), or use the streakd of the version that serves it"
     }
 }

@@ -153,8 +153,13 @@ extension Connection {
     /// before a protocol error's GOAWAY, so that their inline answers come first).
     func deliverBurst() {
         guard !burst.isEmpty else { return }
-        held.append(contentsOf: burst)
-        burst.removeAll(keepingCapacity: true)
+        if held.isEmpty {
+            // The usual case: the buffers trade places, and no request is copied.
+            swap(&held, &burst)
+        } else {
+            held.append(contentsOf: burst)
+            burst.removeAll(keepingCapacity: true)
+        }
         dispatchHeld()
     }
 
@@ -173,12 +178,13 @@ extension Connection {
             var computing = unary - held.count
             var taken = 0
             var skipped = false
-            for request in held {
+            // By index: `for request in held` would copy each request out (three retains).
+            for index in held.indices {
                 let bound = configuration.maxPendingOutputBytes
                 if pending + (computing + 1) * estimate > bound && (computing > 0 || pending >= bound) { break }
                 taken += 1
                 // Cancelled or past its deadline while held: already answered.
-                if responder.isActive(request.id, generation: request.generation) {
+                if responder.isActive(held[index].id, generation: held[index].generation) {
                     computing += 1
                 } else {
                     skipped = true
@@ -201,7 +207,8 @@ extension Connection {
 
     func nextFrame() throws(FramingError) -> Frame? {
         let frame = try decoder.next()
-        if decoder.hasReceivedPreface && machine.isAwaitingPreface {
+        // The machine first: asking the decoder (a struct of another module, in a class) copies it.
+        if machine.isAwaitingPreface && decoder.hasReceivedPreface {
             handshakeDone.store(true, ordering: .relaxed)
             if machine.prefaceReceived() { responder.sendRaw(Preface.bytes) }
         }

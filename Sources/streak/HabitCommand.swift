@@ -32,7 +32,7 @@ struct HabitCommand: AsyncParsableCommand {
                 """
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The habit's name (1 to 200 characters).") var name: String
+        @Argument(help: "The habit's name (1 to 200 Unicode scalars: characters, for most text).") var name: String
         @Option(
             parsing: .unconditional,
             help: ArgumentHelp("The first day it counts (default: --as-of, else today).", valueName: "date")

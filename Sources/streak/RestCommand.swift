@@ -42,7 +42,7 @@ struct RestCommand: AsyncParsableCommand {
                 throw ValidationError("Give the first and the last day of rest (e.g. 2024-07-01 2024-07-14).")
             }
         }
-        @Option(help: "Why (at most 200 characters).") var note: String = ""
+        @Option(help: "Why (at most 200 Unicode scalars: characters, for most text).") var note: String = ""
 
         func run() async throws {
             try await global.run { context in

@@ -53,6 +53,16 @@ struct ReadmePictureTests {
         #expect(shown.count == 2)
     }
 
+    @Test func readmeTodayIsTheGoldenOutput() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let shown = try Self.transcript(in: readme, startingWith: "$ streak --as-of 2025-06-15")
+        #expect(
+            shown["streak --as-of 2025-06-15"] == (try Self.golden("today")),
+            "README's today view differs from Golden/today.txt"
+        )
+        #expect(shown.count == 1)
+    }
+
     @Test func cliDocHeatmapIsTheGoldenOutput() throws {
         let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/CLI.md"), encoding: .utf8)
         // The picture is the block right after the sentence that names the command.

@@ -59,7 +59,8 @@ final class GroupCommitWriter: @unchecked Sendable {
             },
             run: { [unowned self] batch in
                 let results = commit(batch)
-                for (pending, result) in zip(batch, results) { pending.completion(result) }
+                // By index: iterating `batch` would copy each write out (its payload and closure).
+                for index in batch.indices { batch[index].completion(results[index]) }
                 if let committed {
                     self.committed = nil
                     committed()
@@ -162,29 +163,31 @@ final class GroupCommitWriter: @unchecked Sendable {
     ) -> Applied {
         var results: [Result<StoreWriteResult, StorageError>] = []
         results.reserveCapacity(batch.count)
-        for (index, pending) in batch.enumerated() {
-            let isolated = isolatingEvery || pending.write.changesSeveralRows
+        // By index: iterating `batch` would copy each write out (its payload and closure).
+        for index in batch.indices {
+            let isolated = isolatingEvery || batch[index].write.changesSeveralRows
+            let user = batch[index].user
             do {
-                let applier = WriteApplier(connection: connection, user: pending.user, habits: habits)
-                if bulk.isEligible(index), case .completions(let changes) = pending.write {
+                let applier = WriteApplier(connection: connection, user: user, habits: habits)
+                if bulk.isEligible(index), case .completions(let changes) = batch[index].write {
                     // Checked here, in its place; applied with the others in the flight of COMMIT.
                     if case .record(let habitID, let date) = changes[0] {
                         try applier.checkRecord(habitID: habitID, date: date)
                     } else {
                         _ = try applier.existingHabit(changes[0].habitID)
                     }
-                    bulk.append(index: index, change: changes[0], user: pending.user)
+                    bulk.append(index: index, change: changes[0], user: user)
                     results.append(.success(.completions(changed: [true])))
                     continue
                 }
                 if isolated { try connection.query("SAVEPOINT write") }
-                let result = try applier.apply(pending.write)
+                let result = try applier.apply(batch[index].write)
                 if isolated { try connection.query("RELEASE write") }
                 // An import changes habits without telling the cache.
-                if case .importData = pending.write { habits.forget(pending.user) }
+                if case .importData = batch[index].write { habits.forget(user) }
                 results.append(.success(result))
             } catch {
-                habits.forget(pending.user)
+                habits.forget(user)
                 if isolated, !undoSavepoint(), !connection.transactionAborted {
                     // The write's own rows may still be in the transaction: committing it would
                     // keep part of a failed write. Nothing of the batch is kept; once more with

@@ -19,6 +19,13 @@ enum ScenarioName: String, CaseIterable, Sendable {
     case streak
 }
 
+extension ScenarioName {
+    /// Every scenario's name, in declaration order, for help and error texts.
+    static func names(separator: String) -> String {
+        allCases.map(\.rawValue).joined(separator: separator)
+    }
+}
+
 /// The requests one in-flight slot of one connection sends, in order.
 struct RequestMix: Sendable {
     private let scenario: ScenarioName

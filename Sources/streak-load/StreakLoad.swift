@@ -93,12 +93,12 @@ extension StreakLoad {
     /// Runs one scenario and prints its RESULT line.
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run one scenario: heatmap, heatmap-packed, record, labels, mix, mix-packed or streak."
+            abstract: "Run one scenario: \(ScenarioName.names(separator: ", "))."
         )
 
         @OptionGroup var target: TargetOptions
 
-        @Argument(help: "heatmap | heatmap-packed | record | labels | mix | mix-packed | streak")
+        @Argument(help: ArgumentHelp(stringLiteral: ScenarioName.names(separator: " | ")))
         var scenario: String
 
         @Option(help: "Concurrent connections.")
@@ -125,7 +125,7 @@ extension StreakLoad {
         func validate() throws {
             guard ScenarioName(rawValue: scenario) != nil else {
                 throw ValidationError(
-                    "unknown scenario \(scenario); choose heatmap, heatmap-packed, record, labels, mix, mix-packed or streak"
+                    "unknown scenario \(scenario); choose one of \(ScenarioName.names(separator: ", "))"
                 )
             }
             guard connections > 0, depth > 0, duration > 0, warmup >= 0 else {

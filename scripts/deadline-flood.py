@@ -5,7 +5,7 @@ Usage: scripts/deadline-flood.py PORT SERVER_PID [REQUESTS [DEADLINE_MS]]
 
 Keeps 64 Pings in flight on one connection (standard library only, no protobuf needed: a
 PingRequest may be empty). Each answered request should leave nothing behind on the server,
-whatever its deadline (docs/PERFORMANCE.md, "A request's deadline after its answer").
+whatever its deadline (docs/PERFORMANCE-LOG.md, "A request's deadline after its answer").
 """
 import socket
 import struct

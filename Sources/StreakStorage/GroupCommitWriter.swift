@@ -283,7 +283,7 @@ extension StoreWrite {
 }
 
 /// The batch hook, in a struct: a bare function type kept in a Mutex is re-wrapped in a
-/// reabstraction thunk at every access (docs/PERFORMANCE.md).
+/// reabstraction thunk at every access (docs/PERFORMANCE-LOG.md, "Two servers sharing users").
 private struct BatchHook: Sendable {
     let run: @Sendable () -> Void
 }

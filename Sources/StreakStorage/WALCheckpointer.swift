@@ -13,7 +13,7 @@ final class WALCheckpointer: @unchecked Sendable {
     /// up to 16 MiB). Small writes keep changing the same pages, and a longer log copies each
     /// of them once for more commits. (Raising it from 1,000 once cut the checkpointer's CPU by
     /// more than half, but that was mostly the log never restarting; since it restarts, 1,000
-    /// and 4,000 measured alike under the benchmark's writes: docs/PERFORMANCE.md.)
+    /// and 4,000 measured alike under the benchmark's writes: docs/PERFORMANCE-LOG.md.)
     static let defaultThreshold: Int32 = 4000
     /// The most frames the writer copies itself after the checkpointer's copy: a quarter of
     /// the threshold, at most 256 (1 MiB of pages).

@@ -30,7 +30,7 @@ extension DispatchQueue: LoopExecutor {
 ///
 /// Behind a Dispatch read source on the epoll descriptor instead, every batch of ready sockets
 /// cost a wake-up of Dispatch's manager thread, a second one of a worker and a re-arm of the
-/// source (docs/PERFORMANCE.md, "Event loops on threads of their own").
+/// source (docs/PERFORMANCE-LOG.md, "Event loops on threads of their own").
 ///
 /// Everything but `init`, `start()`, `execute(_:)` and `stop()` runs on the loop's thread, which
 /// is also the thread of every connection in the loop.

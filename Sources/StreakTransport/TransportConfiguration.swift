@@ -56,14 +56,14 @@ public struct TransportConfiguration: Sendable {
     /// writability in a later turn. Unlimited by default: a write already ends where the socket's
     /// send buffer is full, and a smaller budget keeps a fast reader of big answers writable, so
     /// that every turn serves it again (with 256 KiB or 1 MiB, a normal client's GetStreak was
-    /// slower while ten connections read 20-year heatmaps; docs/PERFORMANCE.md).
+    /// slower while ten connections read 20-year heatmaps; docs/PERFORMANCE-LOG.md, "Hostile neighbours").
     public var maxWriteBytesPerTurn = Int.max
     /// Event loops: each serves its share of the connections on a thread of its own. Half the
     /// active processors by default (at least one): one loop keeps a core busy at about 80k
     /// small requests per second, and the other cores are left to the storage writer, the
     /// Dispatch queues of slower work and the clients. On this project's 2-core machine, with the load
     /// generator on the same cores, one loop served GetHeatmap 15-25 % faster than two, with
-    /// p99 1.0-1.5 ms instead of 1.8-2.3 ms (docs/PERFORMANCE.md).
+    /// p99 1.0-1.5 ms instead of 1.8-2.3 ms (docs/PERFORMANCE-LOG.md, "Connections on event loops").
     public var eventLoops = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
     /// How long shutdown waits for in-flight requests before closing anyway.
     public var shutdownGracePeriod: Duration = .seconds(10)

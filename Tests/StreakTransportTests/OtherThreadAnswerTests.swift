@@ -10,7 +10,7 @@ import Testing
 /// after COMMIT: complete, in the order they were given per connection, never delivered to a
 /// later connection that got a closed one's descriptor, and all given before a shutdown closes.
 /// (Written for the direct send from the answering thread that was tried and did not pay,
-/// docs/PERFORMANCE.md; a mutation that let such a send pass the loop's output failed all three.)
+/// docs/PERFORMANCE-LOG.md; a mutation that let such a send pass the loop's output failed all three.)
 @Suite("Answers given on another thread")
 struct OtherThreadAnswerTests {
     static func message(_ id: UInt32) -> [UInt8] { (0..<24).map { UInt8(truncatingIfNeeded: Int(id) &* 7 &+ $0) } }

@@ -51,7 +51,7 @@ struct DayCommand: AsyncParsableCommand {
 struct HeatmapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "heatmap",
-        abstract: "Draw the heatmap (default: twelve months up to today).",
+        abstract: "Draw the heatmap (default: the 1st of the month 11 months back through today).",
         discussion: """
             Examples:
               streak heatmap

@@ -13,7 +13,8 @@ date), an ISO `"YYYY-MM-DD"` string, a `(year, month, day)` tuple or a `types_pb
 
 WeekStartLike = Union[int, str, types_pb2.WeekStart]
 """A week start: a weekday number (1 = Sunday ... 7 = Saturday, or a `Weekday`), a locale
-such as `"en_US"` (that locale's first weekday) or a `types_pb2.WeekStart`."""
+such as `"en_US"` (that locale's first weekday) or a `types_pb2.WeekStart`. An empty string,
+like 0, is "not given": the request's default week start."""
 
 
 def to_pb_date(value: DateLike) -> types_pb2.Date:
@@ -71,11 +72,16 @@ def format_date(value: types_pb2.Date) -> str:
 
 
 def to_week_start(value: WeekStartLike) -> types_pb2.WeekStart:
-    """A `WeekStart` from a Weekday number (1 = Sunday ... 7 = Saturday), a locale string or a WeekStart."""
+    """A `WeekStart` from a Weekday number (1 = Sunday ... 7 = Saturday), a locale string or a WeekStart.
+
+    An empty string gives a WeekStart with neither field set, which the server reads as "not
+    given" (the request's default), as it reads weekday 0; a WeekStart whose `locale` is set to
+    the empty string would be refused (INVALID_ARGUMENT, "the week start's locale is empty").
+    """
     if isinstance(value, types_pb2.WeekStart):
         return value
     if isinstance(value, str):
-        return types_pb2.WeekStart(locale=value)
+        return types_pb2.WeekStart(locale=value) if value else types_pb2.WeekStart()
     if isinstance(value, int):
         return types_pb2.WeekStart(weekday=cast(Any, int(value)))
     raise TypeError(f"cannot make a WeekStart from {type(value).__name__}")

@@ -683,3 +683,19 @@ def test_weekday_members_and_numbers_are_taken(client, server):
     client.set_habit_schedule(7, [Weekday.MONDAY, 6])
     sent = streakd_client.service_pb2.SetHabitScheduleRequest.FromString(server.requests[-1][1].message)
     assert list(sent.weekdays.weekdays) == [2, 6]
+
+
+def test_an_empty_week_start_is_not_given(client, server):
+    # The server refuses a WeekStart whose locale is set to "" ("the week start's locale is empty");
+    # one with neither field set is the request's default, as weekday 0 is.
+    assert streakd_client.to_week_start("") == types_pb2.WeekStart()
+    assert streakd_client.to_week_start("").WhichOneof("kind") is None
+    assert streakd_client.to_week_start("en_US").locale == "en_US"
+    client.get_heatmap(week_start="")
+    assert sent(server, "GetHeatmap").week_start.WhichOneof("kind") is None
+    client.get_month_page(week_start="")
+    assert sent(server, "GetMonthPage").week_start.WhichOneof("kind") is None
+    client.build_heatmap(as_of=DAY, week_start="")
+    assert sent(server, "BuildHeatmap").week_start.WhichOneof("kind") is None
+    client.build_month_page(2024, 3, as_of=DAY, week_start="")
+    assert sent(server, "BuildMonthPage").week_start.WhichOneof("kind") is None

@@ -34,6 +34,9 @@ public struct CompletionIndex: Hashable, Sendable {
     private(set) var scheduleSlots: [Int64: Int] = [:]
     /// The windows and schedule entries of the habits in `scheduleSlots`, in day order.
     private(set) var scheduleTimeline: [ScheduleEvent] = []
+    /// Where the last streak summary's walk stood some days before its `asOf`, while nothing
+    /// before that day changed (not part of the index's value: see `StreakCheckpointSlot`).
+    private var streakCheckpointSlot = StreakCheckpointSlot()
 
     /// Indexes `habits` (with their schedules), `completions`, `skips` and `restPeriods`
     /// (duplicates count once). A skip of a habit on a day it is also completed is dropped: the
@@ -166,6 +169,7 @@ public struct CompletionIndex: Hashable, Sendable {
     /// A skip of the habit that day is removed: completing a skipped day makes it done.
     public mutating func record(habitID: Int64, date: CivilDate) -> Bool {
         let day = date.dayNumber
+        streakCheckpointSlot.dropIfCovering(day)
         if !skipTable.isEmpty { _ = skipTable.remove(habitID, onDayNumber: day) }
         let slot = daysWithCompletions.partitioningIndex { $0 >= day }
         guard slot < daysWithCompletions.count && daysWithCompletions[slot] == day else {
@@ -187,6 +191,7 @@ public struct CompletionIndex: Hashable, Sendable {
         guard let slot = slot(ofDayNumber: date.dayNumber),
             let position = completedIDs[slot].firstIndex(of: habitID)
         else { return false }
+        streakCheckpointSlot.dropIfCovering(date.dayNumber)
         if completedIDs[slot].count == 1 {
             daysWithCompletions.remove(at: slot)
             completedIDs.remove(at: slot)
@@ -278,6 +283,22 @@ public struct CompletionIndex: Hashable, Sendable {
         return slot < daysWithCompletions.count && daysWithCompletions[slot] == day ? slot : nil
     }
 
+    /// The checkpoint of the last streak summary kept (`keepStreakCheckpoint`), while it holds.
+    public var streakCheckpoint: StreakCheckpoint? { streakCheckpointSlot.checkpoint }
+
+    /// Keeps a checkpoint that `StreakCalculator.summaryAndCheckpoint` returned for this index as
+    /// it is now (not for an earlier or a restricted copy of it): the next summaries start there.
+    /// One whose count of earlier days does not match is ignored.
+    public mutating func keepStreakCheckpoint(_ checkpoint: StreakCheckpoint) {
+        guard daysBefore(checkpoint.boundary) == checkpoint.daysBefore else { return }
+        streakCheckpointSlot.checkpoint = checkpoint
+    }
+
+    /// How many days with completions lie before the day number `day`. O(log n).
+    func daysBefore(_ day: Int) -> Int {
+        daysWithCompletions.partitioningIndex { $0 >= day }
+    }
+
     /// Whether every completion is on a day its habit was active: a day's completed count is then
     /// the number of its ids, with no window to check.
     var everyCompletionIsActive: Bool { inactiveCompletionCount == 0 }
@@ -287,6 +308,7 @@ public struct CompletionIndex: Hashable, Sendable {
     }
 
     mutating func rebuildWindows() {
+        streakCheckpointSlot.checkpoint = nil
         let all = habits.map { ($0.id, ActiveWindow($0)) }
         windows = Dictionary(all, uniquingKeysWith: { first, _ in first })
         if habits.allSatisfy(\.schedule.isEveryDay) {

@@ -53,47 +53,74 @@ public enum StreakCalculator {
         threshold: StreakThreshold = .atLeastOneHabit,
         asOf: CivilDate
     ) -> StreakSummary {
+        summaryAndCheckpoint(index, threshold: threshold, asOf: asOf).summary
+    }
+
+    /// The streak summary as of `asOf` (see `summary`), starting from the index's
+    /// `streakCheckpoint` when it is for `threshold` and not after `asOf`; and a newer checkpoint
+    /// to keep in the index (`keepStreakCheckpoint`), `StreakCheckpoint.reach` days before
+    /// `asOf`, when the index has none as recent for `threshold`. With a kept checkpoint the
+    /// walk costs O(log n) plus the days with completions since it; without schedules, skips and
+    /// rest periods only (the walk that bridges rest days neither uses nor returns one).
+    public static func summaryAndCheckpoint(
+        _ index: CompletionIndex,
+        threshold: StreakThreshold,
+        asOf: CivilDate
+    ) -> (summary: StreakSummary, checkpoint: StreakCheckpoint?) {
         guard !index.hasSchedulesSkipsOrRest else {
             var steps = 0
-            return summaryBridgingRestDays(index, threshold: threshold, asOf: asOf, steps: &steps)
+            return (summaryBridgingRestDays(index, threshold: threshold, asOf: asOf, steps: &steps), nil)
         }
+        let days = index.daysWithCompletions
         let last = asOf.dayNumber
-        var runStart = 0
-        var runEnd = Int.min
-        var longest = 0
-        var longestStart = 0
-        var longestEnd = 0
-        for (slot, day) in index.daysWithCompletions.enumerated() {
-            guard day <= last else { break }
-            guard index.contributes(slot: slot, threshold: threshold) else { continue }
-            if day == runEnd + 1 {
-                runEnd = day
-            } else {
-                runStart = day
-                runEnd = day
-            }
-            let length = runEnd - runStart + 1
-            if length >= longest {
-                longest = length
-                longestStart = runStart
-                longestEnd = runEnd
+        let target = last - StreakCheckpoint.reach
+        var walk = StreakWalk()
+        var slot = 0
+        var wantsCheckpoint = true
+        if let kept = index.streakCheckpoint, kept.threshold == threshold {
+            // Only a checkpoint later than the one kept replaces it: a summary of a past day
+            // leaves today's in place.
+            wantsCheckpoint = kept.boundary < target
+            if kept.isUsable(for: threshold, asOf: asOf) && index.daysBefore(kept.boundary) == kept.daysBefore {
+                walk = kept.state
+                slot = kept.daysBefore
             }
         }
+        var checkpoint: StreakCheckpoint?
+        while slot < days.count {
+            let day = days[slot]
+            guard day <= last else { break }
+            if wantsCheckpoint && checkpoint == nil && day >= target {
+                checkpoint = StreakCheckpoint(boundary: target, daysBefore: slot, threshold: threshold, state: walk)
+            }
+            if index.contributes(slot: slot, threshold: threshold) { walk.add(day) }
+            slot += 1
+        }
+        if wantsCheckpoint && checkpoint == nil {
+            // No day from `target` through `asOf`: the walk so far is the days before `target`.
+            checkpoint = StreakCheckpoint(boundary: target, daysBefore: slot, threshold: threshold, state: walk)
+        }
+        return (summary(of: walk, asOf: asOf), checkpoint)
+    }
+
+    /// The summary as of `asOf` from a walk over every contributing day through it.
+    private static func summary(of walk: StreakWalk, asOf: CivilDate) -> StreakSummary {
+        let last = asOf.dayNumber
         var current = 0
         var pending = false
-        if runEnd == last {
-            current = runEnd - runStart + 1
-        } else if runEnd == last - 1 {
-            current = runEnd - runStart + 1
+        if walk.runEnd == last {
+            current = walk.runEnd - walk.runStart + 1
+        } else if walk.runEnd == last - 1 {
+            current = walk.runEnd - walk.runStart + 1
             pending = true
         }
         return StreakSummary(
             asOf: asOf,
             current: current,
-            currentStart: current > 0 ? CivilDate(validDayNumber: runStart) : nil,
-            longest: longest,
-            longestStart: longest > 0 ? CivilDate(validDayNumber: longestStart) : nil,
-            longestEnd: longest > 0 ? CivilDate(validDayNumber: longestEnd) : nil,
+            currentStart: current > 0 ? CivilDate(validDayNumber: walk.runStart) : nil,
+            longest: walk.longest,
+            longestStart: walk.longest > 0 ? CivilDate(validDayNumber: walk.longestStart) : nil,
+            longestEnd: walk.longest > 0 ? CivilDate(validDayNumber: walk.longestEnd) : nil,
             todayPending: pending
         )
     }

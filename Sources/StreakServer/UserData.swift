@@ -121,4 +121,10 @@ struct UserData: Sendable {
     func streakSummary(asOf: CivilDate) -> StreakSummary {
         StreakCalculator.summary(index, threshold: threshold, asOf: asOf)
     }
+
+    /// The streak summary as of a day under the user's threshold, and a checkpoint for the
+    /// index to keep (see `StreakCalculator.summaryAndCheckpoint`).
+    func streakSummaryAndCheckpoint(asOf: CivilDate) -> (summary: StreakSummary, checkpoint: StreakCheckpoint?) {
+        StreakCalculator.summaryAndCheckpoint(index, threshold: threshold, asOf: asOf)
+    }
 }

@@ -231,10 +231,12 @@ final class UserState: Sendable {
             return (snapshot, contents.summaries[(asOf ?? today).dayNumber])
         }
         if let cached { return (cached, snapshot) }
-        let summary = snapshot.data.streakSummary(asOf: asOf ?? snapshot.today)
+        let (summary, checkpoint) = snapshot.data.streakSummaryAndCheckpoint(asOf: asOf ?? snapshot.today)
         contents.withLock { contents in
             guard contents.version == snapshot.version, !contents.retired else { return }
             contents.summaries[summary.asOf.dayNumber] = summary
+            // The data is still the snapshot's: the next summaries walk only the days since.
+            if let checkpoint { contents.data.index.keepStreakCheckpoint(checkpoint) }
             recount(&contents, data: false)
         }
         return (summary, snapshot)

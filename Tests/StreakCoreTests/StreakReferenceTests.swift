@@ -7,9 +7,14 @@ struct StreakReferenceTests {
     static let start = day("2024-01-01")
 
     /// The reference: every calendar day from the first through `asOf`, judged by its day record.
-    static func reference(_ index: CompletionIndex, threshold: StreakThreshold, asOf: CivilDate) -> StreakSummary {
+    static func reference(
+        _ index: CompletionIndex,
+        threshold: StreakThreshold,
+        asOf: CivilDate,
+        from first: CivilDate = start
+    ) -> StreakSummary {
         var runs: [ClosedRange<Int>] = []
-        var dayNumber = start.dayNumber
+        var dayNumber = first.dayNumber
         while dayNumber <= asOf.dayNumber {
             let date = try! CivilDate(dayNumber: dayNumber)
             if index.record(on: date, threshold: threshold).contributes {

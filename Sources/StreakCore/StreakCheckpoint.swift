@@ -1,0 +1,72 @@
+/// Where a streak summary's walk over the days with completions stood just before a day: the
+/// run it was in and the longest run so far. A summary that starts from it walks only the days
+/// since, so a write's answer costs the same for a ten-year history as for a month's.
+///
+/// It is valid only for the index it was taken from, as that index changes: `CompletionIndex`
+/// keeps it and drops it on every change that could alter a day before `boundary` (a completion
+/// recorded or removed before it, any change of the habits). It describes the walk without
+/// schedules, skips and rest periods; the walk that bridges rest days does not use it.
+public struct StreakCheckpoint: Hashable, Sendable {
+    /// The walk covered every day with completions before this day number, and no other.
+    let boundary: Int
+    /// How many days with completions lie before `boundary`: a check that the checkpoint is
+    /// used with the index it came from.
+    let daysBefore: Int
+    /// The threshold the days were judged by.
+    let threshold: StreakThreshold
+    /// The walk's state after those days.
+    let state: StreakWalk
+
+    /// The first day the checkpoint's walk did not cover.
+    public var boundaryDate: CivilDate { CivilDate(validDayNumber: boundary) }
+
+    /// Whether a summary as of `asOf` under `threshold` can start from the checkpoint: one for
+    /// that threshold, covering no day after `asOf`.
+    public func isUsable(for threshold: StreakThreshold, asOf: CivilDate) -> Bool {
+        self.threshold == threshold && boundary <= asOf.dayNumber + 1
+    }
+
+    /// How many days before `asOf` a new checkpoint is taken: completions of the last two
+    /// months keep it, and a summary walks at most this many days' completions past it.
+    static let reach = 64
+}
+
+/// The state of the walk over days with completions in ascending order (see
+/// `StreakCalculator.summary`): the current run's first and last day and the longest run.
+struct StreakWalk: Hashable, Sendable {
+    var runStart = 0
+    var runEnd = Int.min
+    var longest = 0
+    var longestStart = 0
+    var longestEnd = 0
+
+    /// Adds a contributing day, later than every day added before.
+    mutating func add(_ day: Int) {
+        if day == runEnd + 1 {
+            runEnd = day
+        } else {
+            runStart = day
+            runEnd = day
+        }
+        let length = runEnd - runStart + 1
+        if length >= longest {
+            longest = length
+            longestStart = runStart
+            longestEnd = runEnd
+        }
+    }
+}
+
+/// A value kept beside an index's data that is not part of it: every two are equal, so an index
+/// with a checkpoint equals the same index without one.
+struct StreakCheckpointSlot: Hashable, Sendable {
+    var checkpoint: StreakCheckpoint?
+
+    static func == (lhs: Self, rhs: Self) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
+
+    /// Drops the checkpoint when the walk it holds covered `day`.
+    mutating func dropIfCovering(_ day: Int) {
+        if let checkpoint, day < checkpoint.boundary { self.checkpoint = nil }
+    }
+}

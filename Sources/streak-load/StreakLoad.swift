@@ -13,7 +13,9 @@ struct StreakLoad: ParsableCommand {
             Every result is printed as one line starting with RESULT, which scripts/bench turns into a table.
             Requests name the fixed day 2026-06-30 as as_of, so that every run computes the same answers.
             """,
-        subcommands: [Setup.self, Run.self, Idle.self, Populate.self, Generate.self, Scale.self, Hostile.self]
+        subcommands: [
+            Setup.self, Run.self, Idle.self, Populate.self, Generate.self, Scale.self, Hostile.self, Summary.self,
+        ]
     )
 }
 

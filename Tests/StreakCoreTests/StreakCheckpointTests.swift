@@ -35,7 +35,9 @@ struct StreakCheckpointTests {
         let thresholds = [StreakThreshold.atLeastOneHabit, try StreakThreshold(minPercent: 60)]
         var startedFromCheckpoint = 0
         for step in 0..<400 {
-            let back = Int.random(in: 0..<10, using: &random) < 8 ? Int.random(in: 0..<40, using: &random)
+            let back =
+                Int.random(in: 0..<10, using: &random) < 8
+                ? Int.random(in: 0..<40, using: &random)
                 : Int.random(in: 0..<today, using: &random)
             let date = try Self.start.adding(days: today - back)
             let habitID = Int64.random(in: 1...3, using: &random)
@@ -47,24 +49,44 @@ struct StreakCheckpointTests {
             if step % 40 == 39, let habit = index.habits.randomElement(using: &random) {
                 // Archiving moves completions out of their habit's window, and back.
                 let archived = habit.archivedOn == nil ? try Self.start.adding(days: today - 20) : nil
-                index.upsert(try Habit(id: habit.id, name: habit.name, createdOn: habit.createdOn, archivedOn: archived))
+                index.upsert(
+                    try Habit(id: habit.id, name: habit.name, createdOn: habit.createdOn, archivedOn: archived)
+                )
             }
             if Int.random(in: 0..<5, using: &random) == 0 { today += Int.random(in: 1...3, using: &random) }
             let asOf = try Self.start.adding(
                 days: Int.random(in: 0..<8, using: &random) == 0 ? Int.random(in: 0...today + 5, using: &random) : today
             )
             let threshold = thresholds[step / 100 % 2]
-            if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) { startedFromCheckpoint += 1 }
-            let (summary, checkpoint) = StreakCalculator.summaryAndCheckpoint(index, threshold: threshold, asOf: asOf)
-            let expected = StreakCalculator.summary(try Self.walkedFromTheStart(index), threshold: threshold, asOf: asOf)
+            if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) {
+                startedFromCheckpoint += 1
+            }
+            let (summary, checkpoint) = Self.walk(index, asOf: asOf, threshold: threshold)
+            let fresh = try Self.walkedFromTheStart(index)
+            let expected = StreakCalculator.summary(fresh, threshold: threshold, asOf: asOf)
             #expect(summary == expected, "seed \(seed), step \(step), as of \(asOf), \(threshold)")
             if step % 50 == 0 {
-                #expect(summary == StreakReferenceTests.reference(index, threshold: threshold, asOf: asOf, from: Self.start))
+                let reference = StreakReferenceTests.reference(
+                    index,
+                    threshold: threshold,
+                    asOf: asOf,
+                    from: Self.start
+                )
+                #expect(summary == reference)
             }
             if let checkpoint { index.keepStreakCheckpoint(checkpoint) }
         }
         // Most summaries must have started from a checkpoint, or this test proves nothing.
         #expect(startedFromCheckpoint > 200, "only \(startedFromCheckpoint) of 400 summaries started from a checkpoint")
+    }
+
+    /// The summary as of `asOf` and the checkpoint it offers.
+    static func walk(
+        _ index: CompletionIndex,
+        asOf: CivilDate,
+        threshold: StreakThreshold = .atLeastOneHabit
+    ) -> (summary: StreakSummary, checkpoint: StreakCheckpoint?) {
+        StreakCalculator.summaryAndCheckpoint(index, threshold: threshold, asOf: asOf)
     }
 
     @Test("a checkpoint is kept by changes after its day and dropped by changes before it")
@@ -73,7 +95,7 @@ struct StreakCheckpointTests {
         let today = try Self.start.adding(days: 3_650)
         let daily = try (0...3_650).map { Completion(habitID: 1, date: try Self.start.adding(days: $0)) }
         var index = CompletionIndex(habits: [habit], completions: daily)
-        let (summary, taken) = StreakCalculator.summaryAndCheckpoint(index, threshold: .atLeastOneHabit, asOf: today)
+        let (summary, taken) = Self.walk(index, asOf: today)
         #expect(summary.current == 3_651 && summary.longest == 3_651)
         let checkpoint = try #require(taken)
         #expect(checkpoint.boundaryDate == (try today.adding(days: -64)))
@@ -82,12 +104,12 @@ struct StreakCheckpointTests {
         #expect(index == CompletionIndex(habits: [habit], completions: daily), "a checkpoint is not part of the value")
 
         // A summary of the same day, or of an earlier one, takes no newer checkpoint.
-        #expect(StreakCalculator.summaryAndCheckpoint(index, threshold: .atLeastOneHabit, asOf: today).checkpoint == nil)
-        let past = StreakCalculator.summaryAndCheckpoint(index, threshold: .atLeastOneHabit, asOf: try today.adding(days: -200))
+        #expect(Self.walk(index, asOf: today).checkpoint == nil)
+        let past = Self.walk(index, asOf: try today.adding(days: -200))
         #expect(past.checkpoint == nil && past.summary.current == 3_451)
         // Another threshold takes its own.
         let strict = try StreakThreshold(minPercent: 100)
-        #expect(StreakCalculator.summaryAndCheckpoint(index, threshold: strict, asOf: today).checkpoint != nil)
+        #expect(Self.walk(index, asOf: today, threshold: strict).checkpoint != nil)
 
         index.remove(habitID: 1, date: today)
         index.remove(habitID: 1, date: try today.adding(days: -64))
@@ -100,11 +122,11 @@ struct StreakCheckpointTests {
         index.keepStreakCheckpoint(checkpoint)
         #expect(index.streakCheckpoint == nil, "a checkpoint of other days is refused")
 
-        let again = try #require(StreakCalculator.summaryAndCheckpoint(index, threshold: .atLeastOneHabit, asOf: today).checkpoint)
+        let again = try #require(Self.walk(index, asOf: today).checkpoint)
         index.keepStreakCheckpoint(again)
         index.record(habitID: 1, date: try today.adding(days: -1_000))
         #expect(index.streakCheckpoint == nil, "recording a day before it drops it")
-        let third = try #require(StreakCalculator.summaryAndCheckpoint(index, threshold: .atLeastOneHabit, asOf: today).checkpoint)
+        let third = try #require(Self.walk(index, asOf: today).checkpoint)
         index.keepStreakCheckpoint(third)
         index.upsert(try Habit(id: 1, name: "read", createdOn: Self.start, archivedOn: try today.adding(days: -30)))
         #expect(index.streakCheckpoint == nil, "a change of the habits drops it")

@@ -9,9 +9,9 @@ public struct WireBuildHeatmapRequest: WireMessage {
     public var habits: [WireHabit] = []
     /// The `completions` field.
     public var completions: [WireCompletion] = []
-    /// The `from` field.
+    /// Absent: the 1st of the month 11 months before as_of's.
     public var from: CivilDate?
-    /// The `to` field.
+    /// Absent: as_of.
     public var to: CivilDate?
     /// Required.
     public var asOf: CivilDate?

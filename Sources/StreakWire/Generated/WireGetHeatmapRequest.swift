@@ -13,7 +13,7 @@ public struct WireGetHeatmapRequest: WireMessage {
     public var asOf: CivilDate?
     /// Absent: the user's setting.
     public var weekStart: WireWeekStart?
-    /// Month labels and accessibility labels; empty: the user's.
+    /// Month labels (accessibility labels are English); empty: the user's.
     public var locale: String = ""
     /// The `accessibility_labels` field.
     public var accessibilityLabels: Bool = false

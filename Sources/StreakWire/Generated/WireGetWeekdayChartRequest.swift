@@ -5,7 +5,7 @@ public import StreakCore
 
 /// Protobuf message `streak.v1.GetWeekdayChartRequest`.
 public struct WireGetWeekdayChartRequest: WireMessage {
-    /// Absent: all history.
+    /// Absent: the first completion of these habits on or before to (none: to)
     public var from: CivilDate?
     /// Absent: as_of.
     public var to: CivilDate?

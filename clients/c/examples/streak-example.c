@@ -116,7 +116,7 @@ int main(int argc, char **argv) {
     }
     printf(", as of %s%s\n", date_text(streak->as_of, d1), streak->today_pending ? ", today pending" : "");
 
-    /* 3. The heatmap (default range: twelve months up to as_of) as a grid of levels. */
+    /* 3. The heatmap (default range: from the 1st of the month 11 months back through as_of) as a grid of levels. */
     Streak__V1__GetHeatmapRequest heat_req = STREAK__V1__GET_HEATMAP_REQUEST__INIT;
     if (as_of_arg) heat_req.as_of = &as_of;
     if (streak_call(client, "GetHeatmap", token, DEADLINE_MS, &heat_req.base,

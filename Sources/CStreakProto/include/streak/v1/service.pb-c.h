@@ -584,7 +584,7 @@ struct  Streak__V1__GetHeatmapRequest
    */
   Streak__V1__WeekStart *week_start;
   /*
-   * month labels and accessibility labels; empty: the user's
+   * month labels (accessibility labels are English); empty: the user's
    */
   char *locale;
   protobuf_c_boolean accessibility_labels;
@@ -653,7 +653,7 @@ struct  Streak__V1__GetWeekdayChartRequest
 {
   ProtobufCMessage base;
   /*
-   * absent: all history
+   * absent: the first completion of these habits on or before to (none: to)
    */
   Streak__V1__Date *from;
   /*
@@ -994,7 +994,13 @@ struct  Streak__V1__BuildHeatmapRequest
   Streak__V1__Habit **habits;
   size_t n_completions;
   Streak__V1__Completion **completions;
+  /*
+   * absent: the 1st of the month 11 months before as_of's
+   */
   Streak__V1__Date *from;
+  /*
+   * absent: as_of
+   */
   Streak__V1__Date *to;
   /*
    * required

@@ -28,6 +28,8 @@ extension CompletionIndex {
         let after = before.applying(action)
         guard after != before else { return (before, after) }
         let day = date.dayNumber
+        // A skip changes the walk that bridges rest days (the completion's change drops it too).
+        streakCheckpointSlot.dropIfCovering(day)
         if before.hasCompletion { remove(habitID: habitID, date: date) }
         if before.hasSkip { _ = skipTable.remove(habitID, onDayNumber: day) }
         if after.hasCompletion { record(habitID: habitID, date: date) }

@@ -36,7 +36,7 @@ public struct CompletionIndex: Hashable, Sendable {
     private(set) var scheduleTimeline: [ScheduleEvent] = []
     /// Where the last streak summary's walk stood some days before its `asOf`, while nothing
     /// before that day changed (not part of the index's value: see `StreakCheckpointSlot`).
-    private var streakCheckpointSlot = StreakCheckpointSlot()
+    var streakCheckpointSlot = StreakCheckpointSlot()
 
     /// Indexes `habits` (with their schedules), `completions`, `skips` and `restPeriods`
     /// (duplicates count once). A skip of a habit on a day it is also completed is dropped: the
@@ -204,6 +204,7 @@ public struct CompletionIndex: Hashable, Sendable {
 
     /// Replaces every rest period.
     public mutating func replaceRestPeriods(_ periods: [RestPeriod]) {
+        streakCheckpointSlot.checkpoint = nil
         restPeriods = periods
         restIntervals = Self.merged(periods)
     }

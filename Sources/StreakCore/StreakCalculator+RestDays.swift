@@ -12,23 +12,44 @@ extension StreakCalculator {
         asOf: CivilDate,
         steps: inout Int
     ) -> StreakSummary {
+        bridgingWalk(index, threshold: threshold, asOf: asOf, from: nil, checkpointAt: nil, steps: &steps).summary
+    }
+
+    /// The walk of `summaryBridgingRestDays`, from a checkpoint of it when given (the days before
+    /// its boundary are not walked again) and taking one at the day number `checkpointAt` when
+    /// given (before `asOf`).
+    static func bridgingWalk(
+        _ index: CompletionIndex,
+        threshold: StreakThreshold,
+        asOf: CivilDate,
+        from start: StreakCheckpoint?,
+        checkpointAt wanted: Int?,
+        steps: inout Int
+    ) -> (summary: StreakSummary, checkpoint: StreakCheckpoint?) {
         let last = asOf.dayNumber
-        var run = (start: 0, end: 0, length: 0)
-        var broken = true
-        var longest = (start: 0, end: 0, length: 0)
+        var walk = start?.state ?? StreakWalk()
+        var checkpoint: StreakCheckpoint?
+        func take(_ boundary: Int) -> StreakCheckpoint {
+            StreakCheckpoint(
+                boundary: boundary,
+                daysBefore: index.daysBefore(boundary),
+                threshold: threshold,
+                bridging: true,
+                state: walk
+            )
+        }
         if let first = index.daysWithCompletions.first, let lastCompletion = index.daysWithCompletions.last {
+            // A sweep may start on any day: it passes the earlier habits' windows and schedule
+            // entries on its first step, and finds the rest by binary search.
             var sweep = DueSweep(index)
-            var day = first
+            var day = max(first, start?.boundary ?? first)
             while day <= last {
+                if let wanted, checkpoint == nil, day >= wanted { checkpoint = take(wanted) }
                 let counts = sweep.dayCounts(onDayNumber: day)
                 if threshold.contributes(completed: counts.completed, active: counts.due) {
-                    if broken { run = (day, day, 0) }
-                    broken = false
-                    run.end = day
-                    run.length += 1
-                    if run.length >= longest.length { longest = run }
+                    walk.addBridging(day)
                 } else if day != last && !counts.isRestDay {
-                    broken = true
+                    walk.broken = true
                     // No day after the last completion contributes: nothing can change any more.
                     if day >= lastCompletion { break }
                 }
@@ -36,15 +57,19 @@ extension StreakCalculator {
             }
             steps += sweep.steps
         }
-        let current = broken ? 0 : run.length
-        return StreakSummary(
+        // The walk stopped before `wanted` (or never started): every day from where it stopped up
+        // to `wanted` has no completion, so it could only have broken the run again.
+        if let wanted, checkpoint == nil { checkpoint = take(wanted) }
+        let current = walk.broken ? 0 : walk.runLength
+        let summary = StreakSummary(
             asOf: asOf,
             current: current,
-            currentStart: current > 0 ? CivilDate(validDayNumber: run.start) : nil,
-            longest: longest.length,
-            longestStart: longest.length > 0 ? CivilDate(validDayNumber: longest.start) : nil,
-            longestEnd: longest.length > 0 ? CivilDate(validDayNumber: longest.end) : nil,
-            todayPending: current > 0 && run.end != last
+            currentStart: current > 0 ? CivilDate(validDayNumber: walk.runStart) : nil,
+            longest: walk.longest,
+            longestStart: walk.longest > 0 ? CivilDate(validDayNumber: walk.longestStart) : nil,
+            longestEnd: walk.longest > 0 ? CivilDate(validDayNumber: walk.longestEnd) : nil,
+            todayPending: current > 0 && walk.runEnd != last
         )
+        return (summary, checkpoint)
     }
 }

@@ -57,48 +57,68 @@ public enum StreakCalculator {
     }
 
     /// The streak summary as of `asOf` (see `summary`), starting from the index's
-    /// `streakCheckpoint` when it is for `threshold` and not after `asOf`; and a newer checkpoint
-    /// to keep in the index (`keepStreakCheckpoint`), `StreakCheckpoint.reach` days before
-    /// `asOf`, when the index has none as recent for `threshold`. With a kept checkpoint the
-    /// walk costs O(log n) plus the days with completions since it; without schedules, skips and
-    /// rest periods only (the walk that bridges rest days neither uses nor returns one).
+    /// `streakCheckpoint` when it is usable; and a newer checkpoint to keep in the index
+    /// (`keepStreakCheckpoint`), `StreakCheckpoint.reach` days before `asOf`, when the index has
+    /// none as recent for `threshold`. With a kept checkpoint the walk costs O(log n) plus the
+    /// days since it (and, with schedules, skips or rest periods, the habits and schedule
+    /// entries), whatever the length of the history.
     public static func summaryAndCheckpoint(
         _ index: CompletionIndex,
         threshold: StreakThreshold,
         asOf: CivilDate
     ) -> (summary: StreakSummary, checkpoint: StreakCheckpoint?) {
-        guard !index.hasSchedulesSkipsOrRest else {
+        let bridging = index.hasSchedulesSkipsOrRest
+        let target = asOf.dayNumber - StreakCheckpoint.reach
+        var from: StreakCheckpoint?
+        var wanted: Int? = target
+        if let kept = index.streakCheckpoint, kept.bridging == bridging, kept.threshold == threshold {
+            // Only a checkpoint later than the one kept replaces it: a summary of a past day
+            // leaves today's in place.
+            if kept.boundary >= target { wanted = nil }
+            if kept.isUsable(for: threshold, asOf: asOf) && index.daysBefore(kept.boundary) == kept.daysBefore {
+                from = kept
+            }
+        }
+        if bridging {
             var steps = 0
-            return (summaryBridgingRestDays(index, threshold: threshold, asOf: asOf, steps: &steps), nil)
+            return bridgingWalk(
+                index,
+                threshold: threshold,
+                asOf: asOf,
+                from: from,
+                checkpointAt: wanted,
+                steps: &steps
+            )
         }
         let days = index.daysWithCompletions
         let last = asOf.dayNumber
-        let target = last - StreakCheckpoint.reach
-        var walk = StreakWalk()
-        var slot = 0
-        var wantsCheckpoint = true
-        if let kept = index.streakCheckpoint, kept.threshold == threshold {
-            // Only a checkpoint later than the one kept replaces it: a summary of a past day
-            // leaves today's in place.
-            wantsCheckpoint = kept.boundary < target
-            if kept.isUsable(for: threshold, asOf: asOf) && index.daysBefore(kept.boundary) == kept.daysBefore {
-                walk = kept.state
-                slot = kept.daysBefore
-            }
-        }
+        var walk = from?.state ?? StreakWalk()
+        var slot = from?.daysBefore ?? 0
         var checkpoint: StreakCheckpoint?
         while slot < days.count {
             let day = days[slot]
             guard day <= last else { break }
-            if wantsCheckpoint && checkpoint == nil && day >= target {
-                checkpoint = StreakCheckpoint(boundary: target, daysBefore: slot, threshold: threshold, state: walk)
+            if let wanted, checkpoint == nil, day >= wanted {
+                checkpoint = StreakCheckpoint(
+                    boundary: wanted,
+                    daysBefore: slot,
+                    threshold: threshold,
+                    bridging: false,
+                    state: walk
+                )
             }
             if index.contributes(slot: slot, threshold: threshold) { walk.add(day) }
             slot += 1
         }
-        if wantsCheckpoint && checkpoint == nil {
-            // No day from `target` through `asOf`: the walk so far is the days before `target`.
-            checkpoint = StreakCheckpoint(boundary: target, daysBefore: slot, threshold: threshold, state: walk)
+        if let wanted, checkpoint == nil {
+            // No day from `wanted` through `asOf`: the walk so far is the days before `wanted`.
+            checkpoint = StreakCheckpoint(
+                boundary: wanted,
+                daysBefore: slot,
+                threshold: threshold,
+                bridging: false,
+                state: walk
+            )
         }
         return (summary(of: walk, asOf: asOf), checkpoint)
     }

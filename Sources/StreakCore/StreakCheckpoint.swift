@@ -4,8 +4,9 @@
 ///
 /// It is valid only for the index it was taken from, as that index changes: `CompletionIndex`
 /// keeps it and drops it on every change that could alter a day before `boundary` (a completion
-/// recorded or removed before it, any change of the habits). It describes the walk without
-/// schedules, skips and rest periods; the walk that bridges rest days does not use it.
+/// or skip recorded or removed before it, any change of the habits, their schedules or the rest
+/// periods). It is of one of the two walks: over the days with completions (no schedules, skips
+/// or rest periods), or over every day, bridging rest days.
 public struct StreakCheckpoint: Hashable, Sendable {
     /// The walk covered every day with completions before this day number, and no other.
     let boundary: Int
@@ -14,6 +15,8 @@ public struct StreakCheckpoint: Hashable, Sendable {
     let daysBefore: Int
     /// The threshold the days were judged by.
     let threshold: StreakThreshold
+    /// Whether it is of the walk that bridges rest days.
+    let bridging: Bool
     /// The walk's state after those days.
     let state: StreakWalk
 
@@ -21,36 +24,50 @@ public struct StreakCheckpoint: Hashable, Sendable {
     public var boundaryDate: CivilDate { CivilDate(validDayNumber: boundary) }
 
     /// Whether a summary as of `asOf` under `threshold` can start from the checkpoint: one for
-    /// that threshold, covering no day after `asOf`.
+    /// that threshold, covering only days before `asOf` (which is judged apart: it never breaks a
+    /// run). The walk must be the checkpoint's too.
     public func isUsable(for threshold: StreakThreshold, asOf: CivilDate) -> Bool {
-        self.threshold == threshold && boundary <= asOf.dayNumber + 1
+        self.threshold == threshold && boundary <= asOf.dayNumber
     }
 
-    /// How many days before `asOf` a new checkpoint is taken: completions of the last two
-    /// months keep it, and a summary walks at most this many days' completions past it.
-    static let reach = 64
+    /// How many days before `asOf` a new checkpoint is taken: changes of the last month keep
+    /// it, and a summary walks about this many days past it. (A longer reach keeps it through
+    /// older corrections but lengthens every summary: the walk that bridges rest days costs about
+    /// 0.1 µs a day.)
+    static let reach = 32
 }
 
-/// The state of the walk over days with completions in ascending order (see
-/// `StreakCalculator.summary`): the current run's first and last day and the longest run.
+/// The state of a streak walk over days in ascending order (see `StreakCalculator.summary`): the
+/// current run's first and last day and its contributing days, whether a day since broke it, and
+/// the longest run.
 struct StreakWalk: Hashable, Sendable {
     var runStart = 0
     var runEnd = Int.min
+    var runLength = 0
+    var broken = true
     var longest = 0
     var longestStart = 0
     var longestEnd = 0
 
-    /// Adds a contributing day, later than every day added before.
+    /// Adds a contributing day of the walk over days with completions, later than every day
+    /// added before: a day after a gap starts a new run.
     mutating func add(_ day: Int) {
-        if day == runEnd + 1 {
-            runEnd = day
-        } else {
+        if day != runEnd + 1 { broken = true }
+        addBridging(day)
+    }
+
+    /// Adds a contributing day of the walk over every day, later than every day added before: it
+    /// extends the run unless a day since broke it.
+    mutating func addBridging(_ day: Int) {
+        if broken {
             runStart = day
-            runEnd = day
+            runLength = 0
+            broken = false
         }
-        let length = runEnd - runStart + 1
-        if length >= longest {
-            longest = length
+        runEnd = day
+        runLength += 1
+        if runLength >= longest {
+            longest = runLength
             longestStart = runStart
             longestEnd = runEnd
         }

@@ -80,6 +80,120 @@ struct StreakCheckpointTests {
         #expect(startedFromCheckpoint > 200, "only \(startedFromCheckpoint) of 400 summaries started from a checkpoint")
     }
 
+    @Test(
+        "the walk that bridges rest days: random completions, skips, rest periods and schedules",
+        arguments: 1...8
+    )
+    func randomChangesBridgingRestDays(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var habits = try (1...3).map { id in
+            try Habit(id: Int64(id), name: "h\(id)", createdOn: Self.start.adding(days: id * 20))
+        }
+        // Habit 3 is expected on weekdays only, from its second month.
+        habits[2].schedule = HabitSchedule([
+            ScheduleEntry(effectiveFrom: try Self.start.adding(days: 90), weekdays: try WeekdaySet(numbers: 2...6))
+        ])
+        var today = 500
+        let completions = (0..<700).map { _ in
+            Completion(
+                habitID: Int64.random(in: 1...3, using: &random),
+                date: try! Self.start.adding(days: Int.random(in: 0..<today, using: &random))
+            )
+        }
+        let rest = try RestPeriod(from: Self.start.adding(days: 200), to: Self.start.adding(days: 206))
+        var index = CompletionIndex(habits: habits, completions: completions, restPeriods: [rest])
+        var startedFromCheckpoint = 0
+        for step in 0..<200 {
+            let back =
+                Int.random(in: 0..<10, using: &random) < 8
+                ? Int.random(in: 0..<40, using: &random) : Int.random(in: 0..<today, using: &random)
+            let date = try Self.start.adding(days: today - back)
+            let habitID = Int64.random(in: 1...3, using: &random)
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: index.skip(habitID: habitID, date: date)
+            case 1: index.unskip(habitID: habitID, date: date)
+            case 2: index.record(habitID: habitID, date: date)
+            default: index.remove(habitID: habitID, date: date)
+            }
+            if step % 50 == 25 {
+                // A rest period added near today, or far back; then the first one only again.
+                let from = try Self.start.adding(days: today - Int.random(in: 0..<today, using: &random))
+                index.replaceRestPeriods(
+                    step % 100 == 25 ? [rest, try RestPeriod(from: from, to: from.adding(days: 3))] : [rest]
+                )
+            }
+            if step % 50 == 45, var habit = index.habits.randomElement(using: &random) {
+                habit.schedule = HabitSchedule([
+                    ScheduleEntry(
+                        effectiveFrom: try Self.start.adding(days: today - 30),
+                        weekdays: try WeekdaySet(numbers: [1, 7, Int.random(in: 2...6, using: &random)])
+                    )
+                ])
+                index.upsert(habit)
+            }
+            if Int.random(in: 0..<5, using: &random) == 0 { today += Int.random(in: 1...3, using: &random) }
+            let asOf = try Self.start.adding(
+                days: Int.random(in: 0..<8, using: &random) == 0
+                    ? Int.random(in: 0...today + 5, using: &random) : today
+            )
+            let threshold = step < 100 ? StreakThreshold.atLeastOneHabit : try StreakThreshold(minPercent: 60)
+            #expect(index.hasSchedulesSkipsOrRest)
+            if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) {
+                startedFromCheckpoint += 1
+            }
+            let (summary, checkpoint) = Self.walk(index, asOf: asOf, threshold: threshold)
+            let fresh = try Self.walkedFromTheStart(index)
+            #expect(
+                summary == StreakCalculator.summary(fresh, threshold: threshold, asOf: asOf),
+                "seed \(seed), step \(step), as of \(asOf), \(threshold)"
+            )
+            if let checkpoint { index.keepStreakCheckpoint(checkpoint) }
+        }
+        #expect(startedFromCheckpoint > 100, "only \(startedFromCheckpoint) of 200 summaries started from a checkpoint")
+    }
+
+    @Test("a skip or a rest period before the checkpoint of the bridging walk drops it")
+    func bridgingInvalidation() throws {
+        let habit = Habit(id: 1, name: "read", createdOn: Self.start)
+        let today = try Self.start.adding(days: 1_000)
+        let gap = try today.adding(days: -300)
+        // Done every day but one, 300 days ago; an old rest period makes the walk bridge rest days.
+        let days = try (0...1_000).map { try Self.start.adding(days: $0) }.filter { $0 != gap }
+        let old = try RestPeriod(from: Self.start.adding(days: -10), to: Self.start.adding(days: -5))
+        var index = CompletionIndex(
+            habits: [habit],
+            completions: days.map { Completion(habitID: 1, date: $0) },
+            restPeriods: [old]
+        )
+        #expect(index.hasSchedulesSkipsOrRest)
+        let (before, taken) = Self.walk(index, asOf: today)
+        #expect(before.current == 300 && before.longest == 700)
+        index.keepStreakCheckpoint(try #require(taken))
+
+        // Skipping the gap's habit makes it a rest day: the two runs join.
+        index.skip(habitID: 1, date: gap)
+        #expect(index.streakCheckpoint == nil)
+        let (joined, again) = Self.walk(index, asOf: today)
+        #expect(joined.current == 1_000 && joined.longest == 1_000)
+        index.keepStreakCheckpoint(try #require(again))
+        index.unskip(habitID: 1, date: gap)
+        #expect(index.streakCheckpoint == nil)
+        #expect(Self.walk(index, asOf: today).summary == before)
+
+        // So does a rest period over it.
+        index.keepStreakCheckpoint(try #require(Self.walk(index, asOf: today).checkpoint))
+        index.replaceRestPeriods([old, try RestPeriod(from: gap, to: gap)])
+        #expect(index.streakCheckpoint == nil)
+        #expect(Self.walk(index, asOf: today).summary == joined)
+
+        // A skip after the checkpoint keeps it, and the summary still sees it.
+        index.keepStreakCheckpoint(try #require(Self.walk(index, asOf: today).checkpoint))
+        index.remove(habitID: 1, date: try today.adding(days: -3))
+        index.skip(habitID: 1, date: try today.adding(days: -3))
+        #expect(index.streakCheckpoint != nil)
+        #expect(Self.walk(index, asOf: today).summary.current == 999)
+    }
+
     /// The summary as of `asOf` and the checkpoint it offers.
     static func walk(
         _ index: CompletionIndex,
@@ -98,7 +212,7 @@ struct StreakCheckpointTests {
         let (summary, taken) = Self.walk(index, asOf: today)
         #expect(summary.current == 3_651 && summary.longest == 3_651)
         let checkpoint = try #require(taken)
-        #expect(checkpoint.boundaryDate == (try today.adding(days: -64)))
+        #expect(checkpoint.boundaryDate == (try today.adding(days: -32)))
         index.keepStreakCheckpoint(checkpoint)
         #expect(index.streakCheckpoint == checkpoint)
         #expect(index == CompletionIndex(habits: [habit], completions: daily), "a checkpoint is not part of the value")
@@ -112,12 +226,12 @@ struct StreakCheckpointTests {
         #expect(Self.walk(index, asOf: today, threshold: strict).checkpoint != nil)
 
         index.remove(habitID: 1, date: today)
-        index.remove(habitID: 1, date: try today.adding(days: -64))
+        index.remove(habitID: 1, date: try today.adding(days: -32))
         #expect(index.streakCheckpoint == checkpoint, "days on or after its boundary keep it")
         let broken = StreakCalculator.summary(index, threshold: .atLeastOneHabit, asOf: today)
-        #expect(broken.current == 63 && broken.todayPending && broken.longest == 3_586)
+        #expect(broken.current == 31 && broken.todayPending && broken.longest == 3_618)
 
-        index.remove(habitID: 1, date: try today.adding(days: -65))
+        index.remove(habitID: 1, date: try today.adding(days: -33))
         #expect(index.streakCheckpoint == nil, "a day before its boundary drops it")
         index.keepStreakCheckpoint(checkpoint)
         #expect(index.streakCheckpoint == nil, "a checkpoint of other days is refused")

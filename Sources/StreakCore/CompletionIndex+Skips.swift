@@ -29,7 +29,7 @@ extension CompletionIndex {
         guard after != before else { return (before, after) }
         let day = date.dayNumber
         // A skip changes the walk that bridges rest days (the completion's change drops it too).
-        streakCheckpointSlot.dropIfCovering(day)
+        streakCheckpointSlot.noteChange(onDayNumber: day)
         if before.hasCompletion { remove(habitID: habitID, date: date) }
         if before.hasSkip { _ = skipTable.remove(habitID, onDayNumber: day) }
         if after.hasCompletion { record(habitID: habitID, date: date) }

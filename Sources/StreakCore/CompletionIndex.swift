@@ -169,7 +169,7 @@ public struct CompletionIndex: Hashable, Sendable {
     /// A skip of the habit that day is removed: completing a skipped day makes it done.
     public mutating func record(habitID: Int64, date: CivilDate) -> Bool {
         let day = date.dayNumber
-        streakCheckpointSlot.dropIfCovering(day)
+        streakCheckpointSlot.noteChange(onDayNumber: day)
         if !skipTable.isEmpty { _ = skipTable.remove(habitID, onDayNumber: day) }
         let slot = daysWithCompletions.partitioningIndex { $0 >= day }
         guard slot < daysWithCompletions.count && daysWithCompletions[slot] == day else {
@@ -191,7 +191,7 @@ public struct CompletionIndex: Hashable, Sendable {
         guard let slot = slot(ofDayNumber: date.dayNumber),
             let position = completedIDs[slot].firstIndex(of: habitID)
         else { return false }
-        streakCheckpointSlot.dropIfCovering(date.dayNumber)
+        streakCheckpointSlot.noteChange(onDayNumber: date.dayNumber)
         if completedIDs[slot].count == 1 {
             daysWithCompletions.remove(at: slot)
             completedIDs.remove(at: slot)
@@ -204,7 +204,7 @@ public struct CompletionIndex: Hashable, Sendable {
 
     /// Replaces every rest period.
     public mutating func replaceRestPeriods(_ periods: [RestPeriod]) {
-        streakCheckpointSlot.checkpoint = nil
+        streakCheckpointSlot.noteChangeOfAnyDay()
         restPeriods = periods
         restIntervals = Self.merged(periods)
     }
@@ -289,10 +289,11 @@ public struct CompletionIndex: Hashable, Sendable {
 
     /// Keeps a checkpoint that `StreakCalculator.summaryAndCheckpoint` returned for this index as
     /// it is now (not for an earlier or a restricted copy of it): the next summaries start there.
-    /// One whose count of earlier days does not match is ignored.
+    /// One taken before a later change of the index is ignored, and so is one that reaches less
+    /// far than the one kept.
     public mutating func keepStreakCheckpoint(_ checkpoint: StreakCheckpoint) {
         guard daysBefore(checkpoint.boundary) == checkpoint.daysBefore else { return }
-        streakCheckpointSlot.checkpoint = checkpoint
+        streakCheckpointSlot.keep(checkpoint)
     }
 
     /// How many days with completions lie before the day number `day`. O(log n).
@@ -309,7 +310,7 @@ public struct CompletionIndex: Hashable, Sendable {
     }
 
     mutating func rebuildWindows() {
-        streakCheckpointSlot.checkpoint = nil
+        streakCheckpointSlot.noteChangeOfAnyDay()
         let all = habits.map { ($0.id, ActiveWindow($0)) }
         windows = Dictionary(all, uniquingKeysWith: { first, _ in first })
         if habits.allSatisfy(\.schedule.isEveryDay) {

@@ -32,6 +32,7 @@ extension StreakCalculator {
         func take(_ boundary: Int) -> StreakCheckpoint {
             StreakCheckpoint(
                 boundary: boundary,
+                changes: index.streakCheckpointSlot.changes,
                 daysBefore: index.daysBefore(boundary),
                 threshold: threshold,
                 bridging: true,

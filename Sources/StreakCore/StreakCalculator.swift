@@ -67,20 +67,31 @@ public enum StreakCalculator {
         threshold: StreakThreshold,
         asOf: CivilDate
     ) -> (summary: StreakSummary, checkpoint: StreakCheckpoint?) {
+        var steps = 0
+        return summaryAndCheckpoint(index, threshold: threshold, asOf: asOf, steps: &steps)
+    }
+
+    /// `summaryAndCheckpoint`, adding to `steps` the days it walked (and the bridging walk's
+    /// other steps, see `DueSweep`): tests use it to show that a summary resumes.
+    static func summaryAndCheckpoint(
+        _ index: CompletionIndex,
+        threshold: StreakThreshold,
+        asOf: CivilDate,
+        steps: inout Int
+    ) -> (summary: StreakSummary, checkpoint: StreakCheckpoint?) {
         let bridging = index.hasSchedulesSkipsOrRest
         let target = asOf.dayNumber - StreakCheckpoint.reach
         var from: StreakCheckpoint?
         var wanted: Int? = target
-        if let kept = index.streakCheckpoint, kept.bridging == bridging, kept.threshold == threshold {
+        if let kept = index.streakCheckpoint, kept.bridging == bridging, kept.threshold == threshold,
+            index.daysBefore(kept.boundary) == kept.daysBefore
+        {
             // Only a checkpoint later than the one kept replaces it: a summary of a past day
             // leaves today's in place.
             if kept.boundary >= target { wanted = nil }
-            if kept.isUsable(for: threshold, asOf: asOf) && index.daysBefore(kept.boundary) == kept.daysBefore {
-                from = kept
-            }
+            if kept.isUsable(for: threshold, asOf: asOf) { from = kept }
         }
         if bridging {
-            var steps = 0
             return bridgingWalk(
                 index,
                 threshold: threshold,
@@ -101,6 +112,7 @@ public enum StreakCalculator {
             if let wanted, checkpoint == nil, day >= wanted {
                 checkpoint = StreakCheckpoint(
                     boundary: wanted,
+                    changes: index.streakCheckpointSlot.changes,
                     daysBefore: slot,
                     threshold: threshold,
                     bridging: false,
@@ -109,11 +121,13 @@ public enum StreakCalculator {
             }
             if index.contributes(slot: slot, threshold: threshold) { walk.add(day) }
             slot += 1
+            steps += 1
         }
         if let wanted, checkpoint == nil {
             // No day from `wanted` through `asOf`: the walk so far is the days before `wanted`.
             checkpoint = StreakCheckpoint(
                 boundary: wanted,
+                changes: index.streakCheckpointSlot.changes,
                 daysBefore: slot,
                 threshold: threshold,
                 bridging: false,

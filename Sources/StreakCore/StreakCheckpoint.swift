@@ -1,15 +1,20 @@
-/// Where a streak summary's walk over the days with completions stood just before a day: the
-/// run it was in and the longest run so far. A summary that starts from it walks only the days
-/// since, so a write's answer costs the same for a ten-year history as for a month's.
+/// Where a streak summary's walk stood just before a day: the run it was in and the longest run
+/// so far. A summary that starts from it walks only the days since, so a write's answer costs
+/// the same for a ten-year history as for a month's.
 ///
 /// It is valid only for the index it was taken from, as that index changes: `CompletionIndex`
 /// keeps it and drops it on every change that could alter a day before `boundary` (a completion
 /// or skip recorded or removed before it, any change of the habits, their schedules or the rest
-/// periods). It is of one of the two walks: over the days with completions (no schedules, skips
-/// or rest periods), or over every day, bridging rest days.
+/// periods; a few changes that could not, such as a rename, drop it too). It is of one of the
+/// two walks: over the days with completions (no schedules, skips or rest periods), or over every
+/// day from the first completion, bridging rest days.
 public struct StreakCheckpoint: Hashable, Sendable {
-    /// The walk covered every day with completions before this day number, and no other.
+    /// The walk covered the days before this day number (those with completions, or every day
+    /// from the first completion), and no other.
     let boundary: Int
+    /// The index's count of changes when the checkpoint was taken (`StreakCheckpointSlot`): an
+    /// index keeps only a checkpoint taken from it as it is.
+    let changes: UInt64
     /// How many days with completions lie before `boundary`: a check that the checkpoint is
     /// used with the index it came from.
     let daysBefore: Int
@@ -77,13 +82,34 @@ struct StreakWalk: Hashable, Sendable {
 /// A value kept beside an index's data that is not part of it: every two are equal, so an index
 /// with a checkpoint equals the same index without one.
 struct StreakCheckpointSlot: Hashable, Sendable {
-    var checkpoint: StreakCheckpoint?
+    private(set) var checkpoint: StreakCheckpoint?
+    /// Changes of the index so far: a checkpoint taken before the last of them is refused.
+    private(set) var changes: UInt64 = 0
 
     static func == (lhs: Self, rhs: Self) -> Bool { true }
     func hash(into hasher: inout Hasher) {}
 
-    /// Drops the checkpoint when the walk it holds covered `day`.
-    mutating func dropIfCovering(_ day: Int) {
+    /// Notes a change of the day number `day` alone: the checkpoint goes when its walk covered it.
+    mutating func noteChange(onDayNumber day: Int) {
+        changes &+= 1
         if let checkpoint, day < checkpoint.boundary { self.checkpoint = nil }
+    }
+
+    /// Notes a change that may reach any day: the checkpoint goes.
+    mutating func noteChangeOfAnyDay() {
+        changes &+= 1
+        checkpoint = nil
+    }
+
+    /// Keeps `checkpoint` if it was taken from the index as it is now, unless one of the same walk
+    /// and threshold is kept that reaches later (a summary of a past day finished last).
+    mutating func keep(_ checkpoint: StreakCheckpoint) {
+        guard checkpoint.changes == changes else { return }
+        if let kept = self.checkpoint, kept.bridging == checkpoint.bridging, kept.threshold == checkpoint.threshold,
+            kept.boundary > checkpoint.boundary
+        {
+            return
+        }
+        self.checkpoint = checkpoint
     }
 }

@@ -235,8 +235,9 @@ final class UserState: Sendable {
         contents.withLock { contents in
             guard contents.version == snapshot.version, !contents.retired else { return }
             contents.summaries[summary.asOf.dayNumber] = summary
-            // The data is still the snapshot's: the next summaries walk only the days since.
-            if let checkpoint { contents.data.index.keepStreakCheckpoint(checkpoint) }
+            // The data is still the snapshot's: the next summaries walk only the days since. (Not
+            // one for a day after today: today's writes would drop it.)
+            if let checkpoint, summary.asOf <= snapshot.today { contents.data.index.keepStreakCheckpoint(checkpoint) }
             recount(&contents, data: false)
         }
         return (summary, snapshot)

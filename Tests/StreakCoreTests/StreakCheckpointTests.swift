@@ -1,9 +1,11 @@
 import StreakCore
 import Testing
 
+@testable import StreakCore
+
 /// Streak summaries that start from a kept checkpoint equal summaries walked from the first day,
-/// through every kind of change to the index; and the checkpoint is dropped exactly when a change
-/// reaches the days it covers.
+/// through every kind of change to the index; the checkpoint is dropped whenever a change reaches
+/// the days it covers; and a summary from it walks only the days since.
 @Suite("Streak checkpoints")
 struct StreakCheckpointTests {
     static let start = day("2020-01-01")
@@ -61,7 +63,17 @@ struct StreakCheckpointTests {
             if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) {
                 startedFromCheckpoint += 1
             }
-            let (summary, checkpoint) = Self.walk(index, asOf: asOf, threshold: threshold)
+            var steps = 0
+            let (summary, checkpoint) = StreakCalculator.summaryAndCheckpoint(
+                index,
+                threshold: threshold,
+                asOf: asOf,
+                steps: &steps
+            )
+            if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) {
+                // From the checkpoint: about a month's days, never the whole history.
+                #expect(steps <= asOf.dayNumber - kept.boundary + 1, "seed \(seed), step \(step)")
+            }
             let fresh = try Self.walkedFromTheStart(index)
             let expected = StreakCalculator.summary(fresh, threshold: threshold, asOf: asOf)
             #expect(summary == expected, "seed \(seed), step \(step), as of \(asOf), \(threshold)")
@@ -141,7 +153,18 @@ struct StreakCheckpointTests {
             if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) {
                 startedFromCheckpoint += 1
             }
-            let (summary, checkpoint) = Self.walk(index, asOf: asOf, threshold: threshold)
+            var steps = 0
+            let (summary, checkpoint) = StreakCalculator.summaryAndCheckpoint(
+                index,
+                threshold: threshold,
+                asOf: asOf,
+                steps: &steps
+            )
+            if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) {
+                // A month's days (a step each, and one per completion and skip on them, the habits
+                // and schedule entries passed once), never the whole history.
+                #expect(steps <= (asOf.dayNumber - kept.boundary + 1) * 8 + 20, "seed \(seed), step \(step)")
+            }
             let fresh = try Self.walkedFromTheStart(index)
             #expect(
                 summary == StreakCalculator.summary(fresh, threshold: threshold, asOf: asOf),
@@ -192,6 +215,42 @@ struct StreakCheckpointTests {
         index.skip(habitID: 1, date: try today.adding(days: -3))
         #expect(index.streakCheckpoint != nil)
         #expect(Self.walk(index, asOf: today).summary.current == 999)
+    }
+
+    @Test("a checkpoint of the other walk is not used, and an index keeps only its own, latest one")
+    func otherWalkAndStaleCheckpoints() throws {
+        let habit = Habit(id: 1, name: "read", createdOn: Self.start)
+        let today = try Self.start.adding(days: 400)
+        // Done every day but the one just before the checkpoint's boundary.
+        let gap = try today.adding(days: -(StreakCheckpoint.reach + 1))
+        let days = try (0...400).map { try Self.start.adding(days: $0) }.filter { $0 != gap }
+        var index = CompletionIndex(habits: [habit], completions: days.map { Completion(habitID: 1, date: $0) })
+        let fast = try #require(Self.walk(index, asOf: today).checkpoint)
+        #expect(!fast.bridging)
+        index.keepStreakCheckpoint(fast)
+        // A skip after the boundary keeps the checkpoint but turns the summaries to the walk that
+        // bridges rest days, which must not resume from the other walk's state (whose run had not
+        // yet seen the gap).
+        index.skip(habitID: 1, date: try today.adding(days: -3))
+        #expect(index.streakCheckpoint == fast)
+        let bridged = Self.walk(index, asOf: today)
+        #expect(bridged.summary == StreakCalculator.summary(try Self.walkedFromTheStart(index), asOf: today))
+        #expect(bridged.summary.current == StreakCheckpoint.reach)
+
+        // A checkpoint taken before a change of the index is refused, even of a day after it.
+        let taken = try #require(bridged.checkpoint)
+        index.record(habitID: 1, date: today)
+        index.remove(habitID: 1, date: today)
+        index.keepStreakCheckpoint(taken)
+        #expect(index.streakCheckpoint == fast, "a checkpoint of an older state is refused")
+        // One of the index as it is is kept; then one reaching less far (a past day's) is not.
+        let current = try #require(Self.walk(index, asOf: today).checkpoint)
+        let earlier = try #require(Self.walk(index, asOf: try today.adding(days: -100)).checkpoint)
+        #expect(earlier.boundary < current.boundary)
+        index.keepStreakCheckpoint(current)
+        #expect(index.streakCheckpoint == current)
+        index.keepStreakCheckpoint(earlier)
+        #expect(index.streakCheckpoint == current, "an earlier reach does not replace a later one")
     }
 
     /// The summary as of `asOf` and the checkpoint it offers.

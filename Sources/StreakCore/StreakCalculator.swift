@@ -106,27 +106,9 @@ public enum StreakCalculator {
         var walk = from?.state ?? StreakWalk()
         var slot = from?.daysBefore ?? 0
         var checkpoint: StreakCheckpoint?
-        while slot < days.count {
-            let day = days[slot]
-            guard day <= last else { break }
-            if let wanted, checkpoint == nil, day >= wanted {
-                checkpoint = StreakCheckpoint(
-                    boundary: wanted,
-                    changes: index.streakCheckpointSlot.changes,
-                    daysBefore: slot,
-                    threshold: threshold,
-                    bridging: false,
-                    state: walk
-                )
-            }
-            if index.contributes(slot: slot, threshold: threshold) { walk.add(day) }
-            slot += 1
-            steps += 1
-        }
-        if let wanted, checkpoint == nil {
-            // No day from `wanted` through `asOf`: the walk so far is the days before `wanted`.
-            checkpoint = StreakCheckpoint(
-                boundary: wanted,
+        func take(_ boundary: Int) -> StreakCheckpoint {
+            StreakCheckpoint(
+                boundary: boundary,
                 changes: index.streakCheckpointSlot.changes,
                 daysBefore: slot,
                 threshold: threshold,
@@ -134,6 +116,16 @@ public enum StreakCalculator {
                 state: walk
             )
         }
+        while slot < days.count {
+            let day = days[slot]
+            guard day <= last else { break }
+            if let wanted, checkpoint == nil, day >= wanted { checkpoint = take(wanted) }
+            if index.contributes(slot: slot, threshold: threshold) { walk.add(day) }
+            slot += 1
+            steps += 1
+        }
+        // No day from `wanted` through `asOf`: the walk so far is the days before `wanted`.
+        if let wanted, checkpoint == nil { checkpoint = take(wanted) }
         return (summary(of: walk, asOf: asOf), checkpoint)
     }
 

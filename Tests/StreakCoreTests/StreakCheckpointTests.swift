@@ -60,23 +60,15 @@ struct StreakCheckpointTests {
                 days: Int.random(in: 0..<8, using: &random) == 0 ? Int.random(in: 0...today + 5, using: &random) : today
             )
             let threshold = thresholds[step / 100 % 2]
-            if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) {
-                startedFromCheckpoint += 1
-            }
-            var steps = 0
-            let (summary, checkpoint) = StreakCalculator.summaryAndCheckpoint(
+            // From the checkpoint: a step per day with completions since it, never the whole history.
+            let (summary, checkpoint, resumed) = try Self.checkedSummary(
                 index,
                 threshold: threshold,
                 asOf: asOf,
-                steps: &steps
+                steps: (perDay: 1, fixed: 0),
+                "seed \(seed), step \(step)"
             )
-            if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) {
-                // From the checkpoint: about a month's days, never the whole history.
-                #expect(steps <= asOf.dayNumber - kept.boundary + 1, "seed \(seed), step \(step)")
-            }
-            let fresh = try Self.walkedFromTheStart(index)
-            let expected = StreakCalculator.summary(fresh, threshold: threshold, asOf: asOf)
-            #expect(summary == expected, "seed \(seed), step \(step), as of \(asOf), \(threshold)")
+            if resumed { startedFromCheckpoint += 1 }
             if step % 50 == 0 {
                 let reference = StreakReferenceTests.reference(
                     index,
@@ -150,26 +142,16 @@ struct StreakCheckpointTests {
             )
             let threshold = step < 100 ? StreakThreshold.atLeastOneHabit : try StreakThreshold(minPercent: 60)
             #expect(index.hasSchedulesSkipsOrRest)
-            if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) {
-                startedFromCheckpoint += 1
-            }
-            var steps = 0
-            let (summary, checkpoint) = StreakCalculator.summaryAndCheckpoint(
+            // From the checkpoint: the days since it (a step each, and one per completion and skip on
+            // them, the habits and schedule entries passed once), never the whole history.
+            let (_, checkpoint, resumed) = try Self.checkedSummary(
                 index,
                 threshold: threshold,
                 asOf: asOf,
-                steps: &steps
+                steps: (perDay: 8, fixed: 20),
+                "seed \(seed), step \(step)"
             )
-            if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) {
-                // A month's days (a step each, and one per completion and skip on them, the habits
-                // and schedule entries passed once), never the whole history.
-                #expect(steps <= (asOf.dayNumber - kept.boundary + 1) * 8 + 20, "seed \(seed), step \(step)")
-            }
-            let fresh = try Self.walkedFromTheStart(index)
-            #expect(
-                summary == StreakCalculator.summary(fresh, threshold: threshold, asOf: asOf),
-                "seed \(seed), step \(step), as of \(asOf), \(threshold)"
-            )
+            if resumed { startedFromCheckpoint += 1 }
             if let checkpoint { index.keepStreakCheckpoint(checkpoint) }
         }
         #expect(startedFromCheckpoint > 100, "only \(startedFromCheckpoint) of 200 summaries started from a checkpoint")
@@ -251,6 +233,35 @@ struct StreakCheckpointTests {
         #expect(index.streakCheckpoint == current)
         index.keepStreakCheckpoint(earlier)
         #expect(index.streakCheckpoint == current, "an earlier reach does not replace a later one")
+    }
+
+    /// The summary as of `asOf` from the index's checkpoint when it is usable, which must equal
+    /// the same index's walked from the first day and, when it resumed, take at most
+    /// `steps.perDay` steps a day since the checkpoint plus `steps.fixed`.
+    /// - Returns: the summary, the checkpoint it offers, and whether it resumed.
+    static func checkedSummary(
+        _ index: CompletionIndex,
+        threshold: StreakThreshold,
+        asOf: CivilDate,
+        steps bound: (perDay: Int, fixed: Int),
+        _ note: String
+    ) throws -> (summary: StreakSummary, checkpoint: StreakCheckpoint?, resumed: Bool) {
+        var steps = 0
+        let (summary, checkpoint) = StreakCalculator.summaryAndCheckpoint(
+            index,
+            threshold: threshold,
+            asOf: asOf,
+            steps: &steps
+        )
+        var resumed = false
+        if let kept = index.streakCheckpoint, kept.isUsable(for: threshold, asOf: asOf) {
+            resumed = true
+            #expect(steps <= (asOf.dayNumber - kept.boundary + 1) * bound.perDay + bound.fixed, "\(note)")
+        }
+        let fresh = try walkedFromTheStart(index)
+        let expected = StreakCalculator.summary(fresh, threshold: threshold, asOf: asOf)
+        #expect(summary == expected, "\(note), as of \(asOf), \(threshold)")
+        return (summary, checkpoint, resumed)
     }
 
     /// The summary as of `asOf` and the checkpoint it offers.

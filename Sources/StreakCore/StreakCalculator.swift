@@ -47,7 +47,8 @@ public enum StreakCalculator {
     /// on a tie, the most recent. Without schedules, skips and rest periods there are no rest
     /// days, and the cost is linear in the days that have completions, never in the calendar
     /// days between them; with them, linear in the days from the first completion on (see
-    /// `summaryBridgingRestDays`).
+    /// `summaryBridgingRestDays`). From the index's `streakCheckpoint`, when it has a usable one,
+    /// only the days since it are walked (see `summaryAndCheckpoint`).
     public static func summary(
         _ index: CompletionIndex,
         threshold: StreakThreshold = .atLeastOneHabit,

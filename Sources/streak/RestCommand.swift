@@ -33,7 +33,11 @@ struct RestCommand: AsyncParsableCommand {
         // All unrecognized words: `-3` (three days ago) would otherwise be taken for an option.
         @Argument(
             parsing: .allUnrecognized,
-            help: ArgumentHelp("The first and the last day of rest (a date, yesterday, -N, monday).", valueName: "day")
+            help: ArgumentHelp(
+                "The first and the last day of rest (a date, yesterday, -N, monday).",
+                // Shown as `<first-day> <last-day>`: two days, though parsed as one list.
+                valueName: "first-day> <last-day"
+            )
         )
         var days: [String] = []
 

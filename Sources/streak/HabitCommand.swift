@@ -77,9 +77,11 @@ struct HabitCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.run(usesToday: false) { context in
                 let habits = try await context.client.listHabits(includeArchived: all)
+                // The user's today picks each schedule's entry in effect: asked only when needed.
+                let today = habits.contains { !$0.schedule.isEmpty } ? try await context.today() : .min
                 try context.emit(
                     json: .object([("habits", .array(habits.map(WireJSON.habit)))]),
-                    text: HabitListRenderer.render(habits, style: context.style)
+                    text: HabitListRenderer.render(habits, today: today, style: context.style)
                 )
             }
         }

@@ -117,14 +117,38 @@ struct RendererTests {
             ),
         ]
         #expect(
-            HabitListRenderer.render(habits, style: .plain) == """
+            HabitListRenderer.render(habits, today: .min, style: .plain) == """
                 ID  NAME         CREATED     ARCHIVED
                  1  Read         2024-01-01
                 12  Morning run  2024-02-01  2024-03-01
 
                 """
         )
-        #expect(HabitListRenderer.render([], style: .plain).contains("streak habit add"))
+        #expect(HabitListRenderer.render([], today: .min, style: .plain).contains("streak habit add"))
+    }
+
+    @Test("a habit's schedule: the entry in effect on the day given, then the next change")
+    func scheduleInEffect() {
+        let habit = WireHabit(
+            id: 3,
+            name: "Gym",
+            createdOn: Fixtures.date("2024-01-01"),
+            schedule: [
+                WireScheduleEntry(effectiveFrom: Fixtures.date("2024-02-01"), weekdays: [.monday, .friday]),
+                WireScheduleEntry(effectiveFrom: Fixtures.date("2024-03-01"), weekdays: Weekday.allCases),
+                WireScheduleEntry(effectiveFrom: Fixtures.date("2024-04-01"), weekdays: [.saturday]),
+            ]
+        )
+        let cases: [(String, String)] = [
+            ("2024-01-15", "daily, then mon,fri from 2024-02-01"),
+            ("2024-02-01", "mon,fri since 2024-02-01, then daily from 2024-03-01"),
+            ("2024-03-31", "daily since 2024-03-01, then sat from 2024-04-01"),
+            ("2024-04-01", "sat since 2024-04-01"),
+        ]
+        for (day, expected) in cases {
+            #expect(HabitListRenderer.schedule(habit, on: Fixtures.date(day)) == expected, "\(day)")
+        }
+        #expect(HabitListRenderer.schedule(WireHabit(id: 1, name: "Read"), on: .min) == "daily")
     }
 
     @Test func dayDetailAndDayRecord() {
@@ -158,7 +182,7 @@ struct WidthAwareRendererTests {
             WireHabit(id: 3, name: "読書", createdOn: try! CivilDate(parsing: "2024-01-01")),
             WireHabit(id: 4, name: "Cafe\u{301}", createdOn: try! CivilDate(parsing: "2024-01-01")),
         ]
-        let lines = HabitListRenderer.render(habits, style: .plain).split(separator: "\n").map(String.init)
+        let lines = HabitListRenderer.render(habits, today: .min, style: .plain).split(separator: "\n").map(String.init)
         // Every CREATED column starts at the same terminal column.
         let columns = lines.dropFirst().map { line in DisplayWidth.of(line.components(separatedBy: "2024")[0]) }
         #expect(Set(columns).count == 1, "\(lines)")

@@ -51,6 +51,11 @@ struct CLIScheduleTests {
         #expect(entries.count == 2 && entries.last?["weekdays"] as? [String] == ["sunday", "saturday"])
         let listing = try cli.run(["habit", "list"])
         #expect(listing.stdout.contains("sun,sat since 2024-05-06"), "\(listing.stdout)")
+        // A change dated before a later one: the text shows the entry in effect, then the next.
+        let earlier = try cli.run(["--as-of", "2024-05-03", "habit", "schedule", "Gym", "--on", "tue", "--from", "-1"])
+        #expect(earlier.stdout.hasSuffix("'Gym': tue since 2024-05-02, then sun,sat from 2024-05-06\n"), "\(earlier)")
+        let before = try cli.run(["--as-of", "2024-04-30", "habit", "list"])
+        #expect(before.stdout.contains("mon,wed,fri since 2024-04-29, then tue from 2024-05-02\n"), "\(before)")
         let settings = try json(cli.run(["--json", "settings", "--day-start", "03:30"]))
         #expect(settings["day_start"] as? String == "03:30")
     }

@@ -1,10 +1,12 @@
+public import StreakCore
 public import StreakWire
 
-/// Draws habits as a table: id, name, created and archived days, and each habit's latest schedule
-/// when any habit has one (`mon,wed,fri since 2024-03-04`).
+/// Draws habits as a table: id, name, created and archived days, and, when any habit has one, each
+/// habit's schedule on the day given (`mon,wed,fri since 2024-03-04`, and its next change).
 public enum HabitListRenderer {
-    /// The table, each line ending in a newline; a hint when there are no habits.
-    public static func render(_ habits: [WireHabit], style: TerminalStyle) -> String {
+    /// The table, each line ending in a newline; a hint when there are no habits. `today` picks
+    /// the schedule entry shown.
+    public static func render(_ habits: [WireHabit], today: CivilDate, style: TerminalStyle) -> String {
         guard !habits.isEmpty else {
             return "no habits yet; add one with: streak habit add NAME\n"
         }
@@ -30,17 +32,28 @@ public enum HabitListRenderer {
                     habit.name,
                     habit.createdOn.map(String.init(describing:)) ?? "",
                     habit.archivedOn.map(String.init(describing:)) ?? "",
-                    schedule(habit)
+                    schedule(habit, on: today)
                 )
             )
         }
         return lines.map { $0 + "\n" }.joined()
     }
 
-    /// The latest schedule entry: `daily` or `mon,wed,fri`, with `since DATE`.
-    public static func schedule(_ habit: WireHabit) -> String {
-        guard let latest = habit.schedule.last else { return "daily" }
-        let days = latest.weekdays.count == 7 ? "daily" : WeekdayNames.shortList(latest.weekdays)
-        return days + (latest.effectiveFrom.map { " since \($0)" } ?? "")
+    /// The schedule in effect on `today`: `daily` or `mon,wed,fri`, with `since DATE` when a
+    /// change set it; then the next change when one is dated later (`, then sun,sat from DATE`).
+    /// Before its first entry a habit is expected every day.
+    public static func schedule(_ habit: WireHabit, on today: CivilDate) -> String {
+        let entries = habit.schedule
+        let current = entries.lastIndex { ($0.effectiveFrom ?? .min) <= today }
+        var text = current.map { days(entries[$0]) + (entries[$0].effectiveFrom.map { " since \($0)" } ?? "") } ?? "daily"
+        let next = current.map { $0 + 1 } ?? 0
+        if next < entries.count, let from = entries[next].effectiveFrom {
+            text += ", then \(days(entries[next])) from \(from)"
+        }
+        return text
+    }
+
+    private static func days(_ entry: WireScheduleEntry) -> String {
+        entry.weekdays.count == 7 ? "daily" : WeekdayNames.shortList(entry.weekdays)
     }
 }

@@ -45,7 +45,10 @@ public enum HabitListRenderer {
     public static func schedule(_ habit: WireHabit, on today: CivilDate) -> String {
         let entries = habit.schedule
         let current = entries.lastIndex { ($0.effectiveFrom ?? .min) <= today }
-        var text = current.map { days(entries[$0]) + (entries[$0].effectiveFrom.map { " since \($0)" } ?? "") } ?? "daily"
+        var text = "daily"
+        if let current {
+            text = days(entries[current]) + (entries[current].effectiveFrom.map { " since \($0)" } ?? "")
+        }
         let next = current.map { $0 + 1 } ?? 0
         if next < entries.count, let from = entries[next].effectiveFrom {
             text += ", then \(days(entries[next])) from \(from)"

@@ -248,13 +248,40 @@ struct HeatmapWidthTests {
         #expect(text.split(separator: "\n", omittingEmptySubsequences: false).allSatisfy { $0.count <= width })
     }
 
+    @Test("a month cut at the left edge labels the first column only where the next label leaves room")
+    func aCutMonthNeverPushesOutAMonthInView() {
+        let year = Self.year
+        for count in 1..<year.weeks.count {
+            let trimmed = HeatmapRenderer.trimmed(year, toWeeks: count)
+            let dropped = year.weeks.count - count
+            let inView = year.monthLabels.filter { Int($0.weekIndex) >= dropped }
+            let carried = trimmed.monthLabels.count > inView.count
+            let moved = carried ? Array(trimmed.monthLabels.dropFirst()) : trimmed.monthLabels
+            // Every label of a month that starts in view stays over its week...
+            #expect(moved.map(\.label) == inView.map(\.label), "\(count) weeks")
+            #expect(moved.map { Int($0.weekIndex) + dropped } == inView.map { Int($0.weekIndex) }, "\(count) weeks")
+            // ...and is drawn: none is left out for a label before it.
+            let line = HeatmapRenderer.labelLine(trimmed)
+            for label in moved {
+                let column = 2 + 2 * Int(label.weekIndex)
+                #expect(line.dropFirst(column).hasPrefix(label.label), "\(count) weeks: \(line)")
+            }
+            // The first column carries its month's label when the next one is 3 weeks or more away.
+            let firstInView = inView.first.map { Int($0.weekIndex) - dropped }
+            #expect(carried == (firstInView.map { $0 >= 3 } ?? true), "\(count) weeks: \(trimmed.monthLabels)")
+            if carried, let first = trimmed.weeks.first?.start {
+                #expect(trimmed.monthLabels.first?.label == Fixtures.monthName(first.month), "\(count) weeks")
+            }
+        }
+    }
+
     @Test func theMostRecentWeeksAreKeptWithTheirLabels() {
         let trimmed = HeatmapRenderer.trimmed(Self.year, toWeeks: 10)
         #expect(trimmed.weeks.count == 10)
         #expect(trimmed.weeks.last == Self.year.weeks.last)
         #expect(trimmed.from == trimmed.weeks.first?.start)
         let kept = Self.year.monthLabels.filter { Int($0.weekIndex) >= Self.year.weeks.count - 10 }
-        #expect(trimmed.monthLabels.map(\.label) == kept.map(\.label))
+        #expect(trimmed.monthLabels.suffix(kept.count).map(\.label) == kept.map(\.label))
         #expect(trimmed.monthLabels.allSatisfy { $0.weekIndex >= 0 && $0.weekIndex < 10 })
         #expect(HeatmapRenderer.trimmed(Self.year, toWeeks: 100) == Self.year)
         #expect(HeatmapRenderer.weeksThatFit(width: 80) == 39)

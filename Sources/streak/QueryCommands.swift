@@ -164,7 +164,7 @@ struct CalendarCommand: AsyncParsableCommand {
             Examples:
               streak calendar              # this month
               streak calendar 2025-06
-              streak calendar 2026         # the whole year, three months across
+              streak calendar 2026         # the whole year, up to three months across
             """
     )
     @OptionGroup var global: GlobalOptions
@@ -202,7 +202,8 @@ struct CalendarCommand: AsyncParsableCommand {
                         pages: pages,
                         style: context.style,
                         veryShortSymbols: veryShortSymbols(pages.first, in: locale),
-                        monthSymbols: locale?.monthSymbols
+                        monthSymbols: locale?.monthSymbols,
+                        width: TerminalWidth.current()
                     )
                 )
             case .month(let year, let month):

@@ -68,6 +68,9 @@ struct CLIHabitNameTests {
         #expect(try cli.run(["habit", "add", "Meditate", "--date", "-400"]).status == 0)
         let added = try cli.run(["sample", "--seed", "7", "--yes"])
         #expect(added.status == 0, "\(added.stderr)")
+        let again = try cli.run(["sample", "--seed", "7", "--yes"])
+        #expect(again.stdout.contains(" sample completions for 5 habits up to "), "\(again.stdout)")
+        #expect(again.stdout.contains("were recorded already"), "a second run adds nothing: \(again.stdout)")
     }
 
     @Test func aNameThatTwinsHaveIsAnErrorListingTheirIds() throws {

@@ -165,7 +165,7 @@ struct CLIJSONTests {
         let refused = try CLIRunner(server: "127.0.0.1:\(closed.port)", token: "x").run(["streak"])
         #expect(refused.status == 69)
         #expect(refused.stderr.contains("cannot reach streakd at 127.0.0.1:\(closed.port) (connection refused)"))
-        #expect(refused.stderr.contains("start it with scripts/run"))
+        #expect(refused.stderr.contains("start it with scripts/run (or streakd), or name a running one with --server"))
         #expect(refused.stdout.isEmpty)
         let refusedByName = try CLIRunner(server: "localhost:\(closed.port)", token: "x").run(["streak"])
         #expect(refusedByName.status == 69)

@@ -113,7 +113,12 @@ struct StreakSummaryCommand: AsyncParsableCommand {
         try await global.run { context in
             let ids = try await filter.ids(client: context.client)
             let streak = try await context.client.streak(asOf: context.asOf, habitIDs: ids)
-            try context.emit(json: WireJSON.streak(streak), text: StreakRenderer.render(streak, style: context.style))
+            let text = StreakRenderer.render(
+                streak,
+                style: context.style,
+                nothingDueToday: try await context.nothingDue(pending: streak, habitIDs: ids)
+            )
+            try context.emit(json: WireJSON.streak(streak), text: text)
         }
     }
 }

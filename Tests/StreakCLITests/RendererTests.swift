@@ -248,6 +248,27 @@ struct HeatmapWidthTests {
         #expect(text.split(separator: "\n", omittingEmptySubsequences: false).allSatisfy { $0.count <= width })
     }
 
+    @Test("a kept streak on a day with nothing due is worded so, not as not done")
+    func pendingOnADayWithNothingDue() throws {
+        var year = Self.year
+        let week = year.weeks.count - 1
+        let index = try #require(year.weeks[week].cells.lastIndex { $0.present })
+        let day = try #require(year.weeks[week].cells[index].date)
+        year.weeks[week].cells[index].due = 1
+        let streak = WireStreakSummary(asOf: day, current: 4, todayPending: true)
+        #expect(!StreakRenderer.nothingDue(on: day, in: year))
+        #expect(HeatmapSummary.description(year, streak: streak, palette: .light).contains("(today is not done yet)"))
+        year.weeks[week].cells[index].due = 0
+        year.weeks[week].cells[index].rest = true
+        #expect(StreakRenderer.nothingDue(on: day, in: year))
+        #expect(HeatmapSummary.description(year, streak: streak, palette: .light).contains("(nothing is due today)"))
+        #expect(
+            StreakRenderer.render(streak, style: .plain, nothingDueToday: true)
+                .contains("nothing is due today; the streak carries on\n")
+        )
+        #expect(!StreakRenderer.nothingDue(on: try CivilDate(parsing: "1999-01-01"), in: year), "a day not shown")
+    }
+
     @Test("a month cut at the left edge labels the first column only where the next label leaves room")
     func aCutMonthNeverPushesOutAMonthInView() {
         let year = Self.year

@@ -31,6 +31,11 @@ struct CLIScheduleTests {
         // Walk's own streak bridges the skips; Gym (mon, wed, fri) was due on the 1st and the 3rd.
         let walk = try json(cli.run(asOf + ["--json", "streak", "--habit", "Walk"]))
         #expect(walk["current"] as? Int == 3 && walk["current_start"] as? String == "2024-05-01")
+        // A kept streak on a day with nothing due is not "not done yet".
+        let skippedDay = try cli.run(["--as-of", "2024-05-04", "streak", "--habit", "Walk"])
+        #expect(skippedDay.stdout.contains("nothing is due today; the streak carries on\n"), "\(skippedDay)")
+        let openDay = try cli.run(["--as-of", "2024-05-06", "streak", "--habit", "Walk"])
+        #expect(openDay.stdout.contains("today is not done yet"), "\(openDay)")
         let both = try json(cli.run(asOf + ["--json", "day", "2024-05-03"]))
         #expect(both["due"] as? Int == 1 && (both["open_habits"] as? [[String: Any]])?.count == 1)
 

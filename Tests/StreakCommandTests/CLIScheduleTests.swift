@@ -61,6 +61,12 @@ struct CLIScheduleTests {
         #expect(earlier.stdout.hasSuffix("'Gym': tue since 2024-05-02, then sun,sat from 2024-05-06\n"), "\(earlier)")
         let before = try cli.run(["--as-of", "2024-04-30", "habit", "list"])
         #expect(before.stdout.contains("mon,wed,fri since 2024-04-29, then tue from 2024-05-02\n"), "\(before)")
+        // A skip of a day that was done says the completion was taken back; a second skip does not.
+        #expect(try cli.run(asOf + ["done", "Walk"]).status == 0)
+        let takeBack = try cli.run(asOf + ["skip", "Walk"])
+        #expect(takeBack.stdout.contains("the completion of 'Walk' on 2024-05-06 was taken back"), "\(takeBack)")
+        let again = try cli.run(asOf + ["skip", "Walk"])
+        #expect(again.status == 0 && !again.stdout.contains("taken back"), "\(again)")
         let settings = try json(cli.run(["--json", "settings", "--day-start", "03:30"]))
         #expect(settings["day_start"] as? String == "03:30")
     }

@@ -46,7 +46,12 @@ struct CompletionOptions: ParsableArguments {
             let (changed, record, streak) = try await HabitNaming.naming(found) {
                 try await apply(action, to: found, on: day, context: context)
             }
-            var text = DayRecordRenderer.render(day: record, streak: streak, changed: changed, style: context.style)
+            var text = DayRecordRenderer.render(
+                day: record,
+                streak: streak,
+                changed: changed,
+                style: context.style
+            )
             if let on = record?.date, !takenBack.isEmpty {
                 let names = takenBack.map { "'\($0.name)'" }.joined(separator: ", ")
                 text += "the completion of \(names) on \(on) was taken back: a day is done or skipped, not both "

@@ -54,7 +54,8 @@ struct CompletionOptions: ParsableArguments {
             )
             if let on = record?.date, !takenBack.isEmpty {
                 let names = takenBack.map { "'\($0.name)'" }.joined(separator: ", ")
-                text += "the completion of \(names) on \(on) was taken back: a day is done or skipped, "
+                text +=
+                    "the completion of \(names) on \(on) was taken back: a day is done or skipped, "
                     + "not both (streak done marks it done again)\n"
             }
             try context.emit(

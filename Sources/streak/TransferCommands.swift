@@ -83,7 +83,10 @@ struct ImportCommand: AsyncParsableCommand {
     )
     @OptionGroup var global: GlobalOptions
     @Argument(
-        help: ArgumentHelp("The export file (- for standard input), Loop's zip archive or its unpacked folder.", valueName: "file")
+        help: ArgumentHelp(
+            "The export file (- for standard input), Loop's zip archive or its unpacked folder.",
+            valueName: "file"
+        )
     )
     var file: String
     @Flag(help: "Print what would change, and change nothing.") var dryRun = false

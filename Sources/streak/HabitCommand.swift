@@ -84,7 +84,12 @@ struct HabitCommand: AsyncParsableCommand {
                 let today = habits.contains { !$0.schedule.isEmpty } ? try await context.today() : .min
                 try context.emit(
                     json: .object([("habits", .array(habits.map(WireJSON.habit)))]),
-                    text: HabitListRenderer.render(habits, today: today, style: context.style)
+                    text: HabitListRenderer.render(
+                        habits,
+                        today: today,
+                        style: context.style,
+                        width: TerminalWidth.limit()
+                    )
                 )
             }
         }

@@ -5,14 +5,22 @@ public import StreakWire
 /// habit's schedule on the day given (`mon,wed,fri since 2024-03-04`, and its next change).
 public enum HabitListRenderer {
     /// The table, each line ending in a newline; a hint when there are no habits. `today` picks
-    /// the schedule entry shown.
-    public static func render(_ habits: [WireHabit], today: CivilDate, style: TerminalStyle) -> String {
+    /// the schedule entry shown. With a `width`, names too long for the columns up to ARCHIVED
+    /// to fit are cut with `…` (to no fewer than 8 columns).
+    public static func render(
+        _ habits: [WireHabit],
+        today: CivilDate,
+        style: TerminalStyle,
+        width: Int? = nil
+    ) -> String {
         guard !habits.isEmpty else {
             return "no habits yet; add one with: streak habit add NAME\n"
         }
         let idWidth = max(2, habits.map { String($0.id).count }.max() ?? 2)
         // Terminal columns, not bytes or characters: emoji and CJK names take two per character.
-        let nameWidth = max(4, habits.map { DisplayWidth.of($0.name) }.max() ?? 4)
+        var nameWidth = max(4, habits.map { DisplayWidth.of($0.name) }.max() ?? 4)
+        // ID "  " NAME "  " CREATED "  " ARCHIVED
+        if let width { nameWidth = min(nameWidth, max(8, width - idWidth - 2 - 2 - 10 - 2 - 10)) }
         let showsSchedules = habits.contains { !$0.schedule.isEmpty }
         func row(_ id: String, _ name: String, _ created: String, _ archived: String, _ schedule: String) -> String {
             var line =
@@ -29,7 +37,7 @@ public enum HabitListRenderer {
             lines.append(
                 row(
                     String(habit.id),
-                    habit.name,
+                    DisplayWidth.truncated(habit.name, to: nameWidth),
                     habit.createdOn.map(String.init(describing:)) ?? "",
                     habit.archivedOn.map(String.init(describing:)) ?? "",
                     schedule(habit, on: today)

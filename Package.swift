@@ -218,7 +218,9 @@ let targets: [Target] = [
     .executableTarget(
         name: "streakd",
         dependencies: [
-            "StreakServer", "StreakTransport", "StreakStorage", "StreakPOSIX", "StreakTLS", argumentParser, logging,
+            "StreakServer", "StreakTransport", "StreakStorage", "StreakWire", "StreakPOSIX", "StreakTLS",
+            argumentParser,
+            logging,
         ],
         swiftSettings: swiftSettings
     ),

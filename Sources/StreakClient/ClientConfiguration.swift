@@ -90,10 +90,13 @@ public struct ClientConfiguration: Sendable {
                 throw error
             }
         }
-        if let token, !token.isEmpty {
+        // White space around a pasted token (`--token "$(cat f) "`, a newline) is never part of it.
+        if let token = token?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty {
             configuration.token = token
             configuration.tokenSource = .argument
-        } else if let token = environment["STREAK_TOKEN"], !token.isEmpty {
+        } else if let token = environment["STREAK_TOKEN"]?.trimmingCharacters(in: .whitespacesAndNewlines),
+            !token.isEmpty
+        {
             configuration.token = token
             configuration.tokenSource = .environment
         } else if configuration.server.isLoopback {

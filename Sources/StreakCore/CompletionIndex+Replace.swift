@@ -43,13 +43,17 @@ extension CompletionIndex {
     }
 
     /// Replaces every habit (with its schedule) by `habits`, keeping completions and skips: the
-    /// habits read again from the store. - Returns: whether anything changed.
+    /// habits read again from the store. When only names changed, the day windows and the streak
+    /// checkpoint are kept. - Returns: whether anything changed.
     @discardableResult
     public mutating func replaceHabits(_ habits: [Habit]) -> Bool {
         let sorted = habits.sorted { $0.id < $1.id }
         guard sorted != self.habits else { return false }
+        let sameDays =
+            sorted.count == self.habits.count
+            && zip(sorted, self.habits).allSatisfy { $0.countsOnSameDays(as: $1) }
         self.habits = sorted
-        rebuildWindows()
+        if !sameDays { rebuildWindows() }
         return true
     }
 }

@@ -153,11 +153,14 @@ public struct CompletionIndex: Hashable, Sendable {
         return index < habits.count && habits[index].id == id ? habits[index] : nil
     }
 
-    /// Adds a habit or replaces the one with the same id.
+    /// Adds a habit or replaces the one with the same id. A replacement that counts on the same
+    /// days (a rename) keeps the day windows and the streak checkpoint.
     public mutating func upsert(_ habit: Habit) {
         let index = habitIndex(habit.id)
         if index < habits.count && habits[index].id == habit.id {
+            let sameDays = habits[index].countsOnSameDays(as: habit)
             habits[index] = habit
+            if sameDays { return }
         } else {
             habits.insert(habit, at: index)
         }

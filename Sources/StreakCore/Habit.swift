@@ -51,6 +51,13 @@ public struct Habit: Hashable, Sendable, Identifiable {
     public func isActive(on day: CivilDate) -> Bool {
         createdOn <= day && (archivedOn.map { day < $0 } ?? true)
     }
+
+    /// Whether `other` is this habit counting on exactly the same days: the same id, window and
+    /// schedule, whatever the name. A rename changes no heatmap cell and no streak.
+    public func countsOnSameDays(as other: Habit) -> Bool {
+        id == other.id && createdOn == other.createdOn && archivedOn == other.archivedOn
+            && schedule == other.schedule
+    }
 }
 
 extension Habit {

@@ -39,7 +39,13 @@ public enum Today {
             )
         }
         guard let zone = TimeZone(identifier: identifier) else {
-            throw CoreError(.unknownIdentifier, "unknown time zone \(identifier)")
+            // IANA names are case-sensitive; one that differs only in case is surely the one meant.
+            let lowered = identifier.lowercased()
+            let meant = TimeZone.knownTimeZoneIdentifiers.first { $0.lowercased() == lowered }
+            throw CoreError(
+                .unknownIdentifier,
+                "unknown time zone \(identifier)" + (meant.map { " (did you mean \($0)?)" } ?? "")
+            )
         }
         return zone
     }

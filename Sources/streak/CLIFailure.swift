@@ -54,7 +54,10 @@ struct CLIFailure: Error {
     ) {
         switch (error.code, error.detail) {
         case _ where error.origin == .connect && error.systemErrorCode == ECONNREFUSED && server.isLoopback:
-            self.init(.unavailable, "\(error.message) -- start it with scripts/run (or streakd)")
+            self.init(
+                .unavailable,
+                "\(error.message) -- start it with scripts/run (or streakd), or name a running one with --server or STREAK_SERVER"
+            )
         case (_, .tlsUnknownAuthority?):
             self.init(.unavailable, "\(error.message) -- pass --ca-file with the certificate of the CA that signed it")
         case (_, .tlsHostnameMismatch?):

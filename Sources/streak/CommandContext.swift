@@ -43,6 +43,13 @@ final class CommandContext {
             : try DateArgument.resolve(asOfExpression, today: .min, option: "--as-of")
     }
 
+    /// For a streak kept although its day does not count (`today_pending`): whether that day has
+    /// nothing due for `habitIDs` (one GetDay), so that the text does not call it "not done".
+    func nothingDue(pending streak: WireStreakSummary?, habitIDs: [Int64] = []) async throws -> Bool {
+        guard let streak, streak.todayPending, let day = streak.asOf, !json else { return false }
+        return try await client.day(day, habitIDs: habitIDs).due == 0
+    }
+
     /// The user's settings, fetched once.
     func settings() async throws -> WireSettings {
         if let cachedSettings { return cachedSettings }

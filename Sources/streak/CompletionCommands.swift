@@ -36,8 +36,27 @@ struct CompletionOptions: ParsableArguments {
         try await global.run { context in
             let day = try await context.date(date, option: "--date", allowFuture: allowFuture) ?? context.asOf
             let found = try await HabitResolver.resolve(habits, client: context.client, dateOption: "--date")
+            // A skip takes back a completion of that day: say so, as the answer's counts alone do not.
+            var takenBack: [WireHabit] = []
+            if action == .skip && !context.json {
+                let on = try await context.dateOrToday(date, option: "--date", allowFuture: allowFuture)
+                let done = try await context.client.day(on, habitIDs: found.map(\.id)).completedHabits.map(\.id)
+                takenBack = found.filter { done.contains($0.id) }
+            }
             let (changed, record, streak) = try await HabitNaming.naming(found) {
                 try await apply(action, to: found, on: day, context: context)
+            }
+            var text = DayRecordRenderer.render(
+                day: record,
+                streak: streak,
+                changed: changed,
+                style: context.style
+            )
+            if let on = record?.date, !takenBack.isEmpty {
+                let names = takenBack.map { "'\($0.name)'" }.joined(separator: ", ")
+                text +=
+                    "the completion of \(names) on \(on) was taken back: a day is done or skipped, "
+                    + "not both (streak done marks it done again)\n"
             }
             try context.emit(
                 json: .object([
@@ -45,7 +64,7 @@ struct CompletionOptions: ParsableArguments {
                     ("streak", WireJSON.streak(streak)),
                     ("habit_ids", .array(found.map { .int($0.id) })),
                 ]),
-                text: DayRecordRenderer.render(day: record, streak: streak, changed: changed, style: context.style)
+                text: text
             )
         }
     }

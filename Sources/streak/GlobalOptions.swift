@@ -132,7 +132,7 @@ struct GlobalOptions: ParsableArguments {
     /// file. No token for a server on another machine (the local token file is only for this
     /// one's) is exit 77 before connecting.
     func resolveConfiguration() throws(CLIFailure) -> ClientConfiguration {
-        if let token, token.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let token, token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw CLIFailure(.usage, "--token is empty (leave it out to use $STREAK_TOKEN or the token file)")
         }
         guard timeout > 0, timeout <= 3600 else {

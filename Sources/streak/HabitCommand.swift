@@ -48,8 +48,11 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.run { context in
-                // The server's rule, before the names are listed to refuse a taken one.
-                if let problem = HabitName.problem(name) { throw CLIFailure(.badInput, problem) }
+                let typed = name
+                let name = HabitResolver.cleaned(typed)
+                // The server's rule, before the names are listed to refuse a taken one (a blank
+                // name is refused as typed: "needs a character that is not white space").
+                if let problem = HabitName.problem(name.isEmpty ? typed : name) { throw CLIFailure(.badInput, problem) }
                 let createdOn = try await context.date(date, option: "--date") ?? context.asOf
                 let weekdays = try on.map { text throws(CLIFailure) in try WeekdayListArgument.parse(text) }
                 try HabitResolver.refuseTaken(name, among: try await context.client.listHabits(includeArchived: true))
@@ -77,9 +80,16 @@ struct HabitCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.run(usesToday: false) { context in
                 let habits = try await context.client.listHabits(includeArchived: all)
+                // The user's today picks each schedule's entry in effect: asked only when needed.
+                let today = habits.contains { !$0.schedule.isEmpty } ? try await context.today() : .min
                 try context.emit(
                     json: .object([("habits", .array(habits.map(WireJSON.habit)))]),
-                    text: HabitListRenderer.render(habits, style: context.style)
+                    text: HabitListRenderer.render(
+                        habits,
+                        today: today,
+                        style: context.style,
+                        width: TerminalWidth.limit()
+                    )
                 )
             }
         }
@@ -103,6 +113,9 @@ struct HabitCommand: AsyncParsableCommand {
             try await global.run(usesToday: false) { context in
                 let habits = try await context.client.listHabits(includeArchived: true)
                 let found = try HabitResolver.resolve(habit, among: habits)
+                // A blank name goes as typed, to be refused as blank.
+                let cleaned = HabitResolver.cleaned(newName)
+                let newName = cleaned.isEmpty ? newName : cleaned
                 try HabitResolver.refuseTaken(newName, among: habits, except: found.id)
                 let renamed = try await context.client.renameHabit(id: found.id, to: newName)
                 try context.emit(

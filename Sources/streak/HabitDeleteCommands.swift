@@ -44,8 +44,8 @@ extension HabitCommand {
                         ("habit", WireJSON.habit(deleted.habit ?? found)),
                         ("completions", .int(Int64(deleted.completions))), ("skips", .int(Int64(deleted.skips))),
                     ]),
-                    text: "deleted habit \(found.id) '\(found.name)' with \(deleted.completions) completions "
-                        + "and \(deleted.skips) skips\n"
+                    text: "deleted habit \(found.id) '\(found.name)' with "
+                        + "\(Plural.of(Int(deleted.completions), "completion")) and \(Plural.of(Int(deleted.skips), "skip"))\n"
                 )
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import StreakCLI
 import StreakClient
 import StreakWire
@@ -33,7 +34,7 @@ enum HabitResolver {
         if exact.count == 1 { return exact[0] }
         if exact.count > 1 { throw ambiguous(text, exact, verb: "is the name of") }
         let lowered = text.lowercased()
-        let folded = habits.filter { $0.name.lowercased() == lowered }
+        let folded = habits.filter { comparable($0.name) == comparable(text) }
         if folded.count == 1 { return folded[0] }
         if folded.count > 1 { throw ambiguous(text, folded, verb: "matches") }
         if let id = Int64(text), let habit = habits.first(where: { $0.id == id }) { return habit }
@@ -70,15 +71,30 @@ enum HabitResolver {
         )
     }
 
-    /// The live or archived habit other than `id` whose name is `name` (Swift's `==`, so that a
-    /// composed and a decomposed "Café" are the same name), for `habit add` and `habit rename`.
+    /// Refuses `name` when a live or archived habit other than `id` has it, for `habit add` and
+    /// `habit rename`. Names that differ only in case or in surrounding white space count as the
+    /// same (`streak done read` could not tell them apart), compared with Swift's `==` (so that
+    /// a composed and a decomposed "Café" are the same name too).
     static func refuseTaken(_ name: String, among habits: [WireHabit], except id: Int64? = nil) throws(CLIFailure) {
-        guard let other = habits.first(where: { $0.name == name && $0.id != id }) else { return }
+        let key = comparable(name)
+        guard let other = habits.first(where: { $0.id != id && comparable($0.name) == key }) else { return }
+        let what = other.name == name ? "a habit named '\(name)' already exists" : "'\(name)' is taken"
         throw CLIFailure(
             .badInput,
-            "a habit named '\(name)' already exists: \(describe(other)); choose another name "
+            "\(what): \(describe(other)); choose another name "
                 + "(or rename that one first: streak habit rename \(other.id) NEW-NAME)"
         )
+    }
+
+    /// A name as typed for `habit add` and `habit rename`: without surrounding white space, which
+    /// a shell quote keeps by accident and nobody sees in a list.
+    static func cleaned(_ name: String) -> String {
+        name.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// How two names are compared for `refuseTaken` and the case-insensitive match.
+    static func comparable(_ name: String) -> String {
+        cleaned(name).lowercased()
     }
 
     /// `#4 'Read'`, with `(archived from DAY)` for an archived habit.

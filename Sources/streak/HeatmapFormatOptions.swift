@@ -56,13 +56,8 @@ struct HeatmapFormatOptions: ParsableArguments {
             request.from = try MonthRange.first(monthsEndingWith: last, count: months)
         }
         request.accessibilityLabels = labels || format != .text
-        let heatmap = try await context.client.heatmap(request)
-        // Text shows the most recent weeks that fit; asking again for just those gives their month labels.
-        let fit = HeatmapRenderer.weeksThatFit(width: TerminalWidth.current())
-        guard format == .text, !context.json, heatmap.weeks.count > fit,
-            let first = heatmap.weeks[heatmap.weeks.count - fit].start
-        else { return heatmap }
-        request.from = first
+        // Text shows the most recent weeks that fit, with the labels of this answer
+        // (`HeatmapRenderer.trimmed`).
         return try await context.client.heatmap(request)
     }
 

@@ -113,7 +113,12 @@ struct StreakSummaryCommand: AsyncParsableCommand {
         try await global.run { context in
             let ids = try await filter.ids(client: context.client)
             let streak = try await context.client.streak(asOf: context.asOf, habitIDs: ids)
-            try context.emit(json: WireJSON.streak(streak), text: StreakRenderer.render(streak, style: context.style))
+            let text = StreakRenderer.render(
+                streak,
+                style: context.style,
+                nothingDueToday: try await context.nothingDue(pending: streak, habitIDs: ids)
+            )
+            try context.emit(json: WireJSON.streak(streak), text: text)
         }
     }
 }
@@ -164,7 +169,7 @@ struct CalendarCommand: AsyncParsableCommand {
             Examples:
               streak calendar              # this month
               streak calendar 2025-06
-              streak calendar 2026         # the whole year, three months across
+              streak calendar 2026         # the whole year, up to three months across
             """
     )
     @OptionGroup var global: GlobalOptions
@@ -202,7 +207,8 @@ struct CalendarCommand: AsyncParsableCommand {
                         pages: pages,
                         style: context.style,
                         veryShortSymbols: veryShortSymbols(pages.first, in: locale),
-                        monthSymbols: locale?.monthSymbols
+                        monthSymbols: locale?.monthSymbols,
+                        width: TerminalWidth.current()
                     )
                 )
             case .month(let year, let month):

@@ -33,7 +33,11 @@ struct RestCommand: AsyncParsableCommand {
         // All unrecognized words: `-3` (three days ago) would otherwise be taken for an option.
         @Argument(
             parsing: .allUnrecognized,
-            help: ArgumentHelp("The first and the last day of rest (a date, yesterday, -N, monday).", valueName: "day")
+            help: ArgumentHelp(
+                "The first and the last day of rest (a date, yesterday, -N, monday).",
+                // Shown as `<first-day> <last-day>`: two days, though parsed as one list.
+                valueName: "first-day> <last-day"
+            )
         )
         var days: [String] = []
 
@@ -61,13 +65,17 @@ struct RestCommand: AsyncParsableCommand {
                     note: note,
                     asOf: context.asOf
                 )
+                let streak = StreakRenderer.render(
+                    added.streak ?? WireStreakSummary(),
+                    style: context.style,
+                    nothingDueToday: try await context.nothingDue(pending: added.streak)
+                )
                 try context.emit(
                     json: .object([
                         ("rest_period", WireJSON.restPeriod(added.restPeriod)),
                         ("streak", WireJSON.streak(added.streak)),
                     ]),
-                    text: "added rest period \(RestListRenderer.line(added.restPeriod ?? WireRestPeriod()))\n"
-                        + StreakRenderer.render(added.streak ?? WireStreakSummary(), style: context.style)
+                    text: "added rest period \(RestListRenderer.line(added.restPeriod ?? WireRestPeriod()))\n" + streak
                 )
             }
         }
@@ -110,13 +118,18 @@ struct RestCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.run { context in
                 let removed = try await context.client.removeRestPeriod(id: id, asOf: context.asOf)
+                let streak = StreakRenderer.render(
+                    removed.streak ?? WireStreakSummary(),
+                    style: context.style,
+                    nothingDueToday: try await context.nothingDue(pending: removed.streak)
+                )
                 try context.emit(
                     json: .object([
                         ("rest_period", WireJSON.restPeriod(removed.restPeriod)),
                         ("streak", WireJSON.streak(removed.streak)),
                     ]),
                     text: "removed rest period \(RestListRenderer.line(removed.restPeriod ?? WireRestPeriod()))\n"
-                        + StreakRenderer.render(removed.streak ?? WireStreakSummary(), style: context.style)
+                        + streak
                 )
             }
         }

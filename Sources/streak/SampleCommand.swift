@@ -82,12 +82,21 @@ struct SampleCommand: AsyncParsableCommand {
                     ("changed", .int(Int64(changed))), ("streak", WireJSON.streak(streak)),
                 ]),
                 text: """
-                    added \(completions.count) completions (\(changed) new) for \(created.count) habits up to \(today)
+                    \(Self.added(Int(changed), of: completions.count, habits: created.count, upTo: today))
                     now try: streak heatmap\(context.asOf == nil ? "" : " --as-of \(today)")
 
                     """
             )
         }
+    }
+
+    /// `added 732 completions for 5 habits up to DATE`, or, when some were there already (a second
+    /// run), how many of them were new.
+    static func added(_ changed: Int, of count: Int, habits: Int, upTo today: CivilDate) -> String {
+        let what = "for \(Plural.of(habits, "habit")) up to \(today)"
+        if changed == count { return "added \(Plural.of(count, "completion")) \(what)" }
+        if changed == 0 { return "the \(count) sample completions \(what) were recorded already" }
+        return "added \(changed) of \(count) sample completions \(what) (the others were recorded already)"
     }
 
     /// `--as-of`, else the server's idea of today (the as-of of a streak query).

@@ -75,9 +75,10 @@ struct ScheduleCommand: AsyncParsableCommand {
             let changed = try await HabitNaming.naming([found]) {
                 try await context.client.setSchedule(habitID: found.id, weekdays: weekdays, from: start)
             }
+            let shown = HabitListRenderer.schedule(changed, on: try await context.today())
             try context.emit(
                 json: .object([("habit", WireJSON.habit(changed))]),
-                text: "habit \(changed.id) '\(changed.name)': \(HabitListRenderer.schedule(changed))\n"
+                text: "habit \(changed.id) '\(changed.name)': \(shown)\n"
             )
         }
     }

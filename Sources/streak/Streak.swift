@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StreakCLI
+import StreakWire
 
 /// The `streak` command: habits, completions, the heatmap and the streak from a terminal.
 @main
@@ -31,7 +32,7 @@ struct Streak: AsyncParsableCommand {
               streak heatmap
               streak report -o report.html
             """,
-        version: StreakVersion.current,
+        version: StreakdRelease.version,
         subcommands: [
             TodayCommand.self, HabitCommand.self, DoneCommand.self, UndoCommand.self, DayCommand.self,
             HeatmapCommand.self, StreakSummaryCommand.self, WeekdaysCommand.self, CalendarCommand.self,
@@ -57,9 +58,4 @@ struct Streak: AsyncParsableCommand {
         }
         await Self.main(arguments)
     }
-}
-
-/// The version `streak --version` prints.
-enum StreakVersion {
-    static let current = "0.2.0"
 }

@@ -20,6 +20,16 @@ enum TerminalWidth {
         return fallback
     }
 
+    /// The width a table of names must fit, where there is one: the terminal's, else `COLUMNS`
+    /// when set; nil on a pipe or a file without `COLUMNS`, where names are never cut.
+    static func limit(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+        if let columns = terminalColumns() { return columns }
+        guard let text = environment["COLUMNS"], let columns = Int(text.trimmingCharacters(in: .whitespaces)),
+            columns > 0
+        else { return nil }
+        return columns
+    }
+
     /// The columns of the terminal on standard output; nil on a pipe, a file, or a terminal that
     /// reports no size (0, as a pseudo-terminal nobody sized does).
     static func terminalColumns() -> Int? {

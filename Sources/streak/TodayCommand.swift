@@ -52,7 +52,10 @@ struct TodayCommand: AsyncParsableCommand {
                 TodayView.Line(habit: habit, state: TodayView.state(of: habit, in: detail), streak: streak)
             }
             let view = TodayView(date: date, lines: lines, day: detail, streak: try await overall, allHabits: all)
-            try context.emit(json: WireJSON.today(view), text: TodayRenderer.render(view, style: context.style))
+            try context.emit(
+                json: WireJSON.today(view),
+                text: TodayRenderer.render(view, style: context.style, width: TerminalWidth.limit())
+            )
         }
     }
 }

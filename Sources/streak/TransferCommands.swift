@@ -82,7 +82,12 @@ struct ImportCommand: AsyncParsableCommand {
             """
     )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("The export file, Loop's zip archive or its unpacked folder.", valueName: "file"))
+    @Argument(
+        help: ArgumentHelp(
+            "The export file (- for standard input), Loop's zip archive or its unpacked folder.",
+            valueName: "file"
+        )
+    )
     var file: String
     @Flag(help: "Print what would change, and change nothing.") var dryRun = false
 
@@ -116,7 +121,7 @@ struct ImportCommand: AsyncParsableCommand {
 enum ImportSource {
     static func read(_ path: String, today: CivilDate) throws(CLIFailure) -> ImportArchive {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard path == "-" || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIFailure(.badInput, "\(path): no such file or folder")
         }
         let name = (path as NSString).lastPathComponent
@@ -125,9 +130,7 @@ enum ImportSource {
             if isDirectory.boolValue || path.lowercased().hasSuffix(".zip") || name == "Habits.csv" {
                 return try LoopArchiveReader.read(contentsOf: path, today: today)
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ImportError(file: path, message: "cannot be read")
-            }
+            let data = try contents(path)
             if name.lowercased().hasSuffix(".csv") { throw csvProblem(path, data: data) }
             return try ExportFormat.decode(Array(data), file: path)
         } catch let error as ImportError {
@@ -139,6 +142,19 @@ enum ImportSource {
 }
 
 extension ImportSource {
+    /// The bytes of `path`, `-` for standard input; read to the end, so a pipe (`/dev/stdin`,
+    /// `<(...)`) works as well as a file.
+    static func contents(_ path: String) throws(ImportError) -> Data {
+        guard let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path) else {
+            throw ImportError(file: path, message: "cannot be opened: \(String(cString: strerror(errno)))")
+        }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw ImportError(file: path, message: "cannot be read: \(error.localizedDescription)")
+        }
+    }
+
     /// Why a CSV file other than a Habits.csv cannot be imported by itself, pointing to what can.
     static func csvProblem(_ path: String, data: Data) -> ImportError {
         let firstLine = String(decoding: data.prefix(200), as: UTF8.self).split(whereSeparator: \.isNewline).first

@@ -6,6 +6,7 @@ import StreakServer
 import StreakStorage
 import StreakTLS
 import StreakTransport
+import StreakWire
 
 #if canImport(Glibc)
 import Glibc
@@ -45,7 +46,7 @@ final class ServerRunner: Sendable {
         let service = StreakService(
             store: store,
             configuration: ServiceConfiguration(
-                version: StreakdVersion.current,
+                version: StreakdRelease.version,
                 storageName: shared ? "postgres" : "sqlite",
                 userMemoryBudget: userMemoryBudget
             ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Logging
+import StreakWire
 
 /// `streakd`: the Streakd server. Without a subcommand it serves; `streakd user ...` administers
 /// users, `streakd backup` copies the SQLite store.
@@ -29,7 +30,7 @@ struct Streakd: ParsableCommand {
             token to <data dir>/token (mode 0600). A <data dir>/streakd.sqlite3 that is not a \
             streakd database (not a database at all, or another program's) is refused and left as it is.
             """,
-        version: StreakdVersion.current,
+        version: StreakdRelease.version,
         subcommands: [UserCommand.self, BackupCommand.self]
     )
 
@@ -51,9 +52,4 @@ struct Streakd: ParsableCommand {
         )
         try runner.run()
     }
-}
-
-/// The version `streakd --version` and GetServerInfo report.
-enum StreakdVersion {
-    static let current = "0.1.0"
 }

@@ -74,4 +74,36 @@ struct TodayNoHabitsTests {
         let text = TodayRenderer.render(view, style: .plain)
         #expect(text.split(separator: "\n")[1] == line[...], "\(text)")
     }
+
+    @Test("long names are cut with … to fit the width given, and never without one")
+    func longNamesFitTheWidth() {
+        let long = WireHabit(
+            id: 1,
+            name: "Drink water 💧 every single morning before coffee",
+            createdOn: Self.date("2025-01-01")
+        )
+        let short = WireHabit(id: 2, name: "Read", createdOn: Self.date("2025-01-01"))
+        let view = TodayView(
+            date: Self.date("2025-01-02"),
+            lines: [
+                TodayView.Line(habit: long, state: .open, streak: WireStreakSummary(current: 12)),
+                TodayView.Line(habit: short, state: .done, streak: WireStreakSummary(current: 3)),
+            ],
+            day: WireDayDetail(date: Self.date("2025-01-02"), completed: 1, active: 2, percent: 50, due: 2),
+            streak: WireStreakSummary(current: 3),
+            allHabits: [long, short]
+        )
+        for width in [40, 30, 60] {
+            let rows = TodayRenderer.render(view, style: .plain, width: width).split(separator: "\n").dropFirst()
+            #expect(rows.prefix(2).allSatisfy { DisplayWidth.of($0) <= width }, "\(width): \(rows)")
+            #expect(rows.first?.contains("…") == true && rows.first?.hasSuffix("12 days") == true, "\(rows)")
+        }
+        let whole = TodayRenderer.render(view, style: .plain)
+        #expect(whole.contains(long.name) && !whole.contains("…"))
+        let list = HabitListRenderer.render([long, short], today: .min, style: .plain, width: 40)
+        #expect(list.split(separator: "\n").allSatisfy { DisplayWidth.of($0) <= 40 }, "\(list)")
+        #expect(list.contains("…") && list.contains("  Read  "), "\(list)")
+        #expect(HabitListRenderer.render([long, short], today: .min, style: .plain).contains(long.name))
+        #expect(DisplayWidth.truncated("読書読書", to: 6) == "読書…" && DisplayWidth.truncated("Read", to: 4) == "Read")
+    }
 }

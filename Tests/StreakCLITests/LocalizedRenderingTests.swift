@@ -147,6 +147,39 @@ struct LocalizedRenderingTests {
         #expect(rows[3].hasPrefix("Jumapil Jumatat Jumanne Jumatan Alhamis Ijumaa  Jumamos   Jumapil"))
     }
 
+    @Test("a year stands three, two or one months across, as many as the terminal's width holds")
+    func yearFitsTheWidth() throws {
+        let pages = (1...12).map { month in
+            Fixtures.plainMonthPage(
+                year: 2026,
+                month: Int32(month),
+                title: "M\(month) 2026",
+                weekdaySymbols: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+            )
+        }
+        // A page's width: where the second page's weekday names start, less the gap of 3.
+        let whole = YearRenderer.render(year: 2026, pages: pages, style: .plain)
+        let header = try #require(whole.split(separator: "\n").first { $0.hasPrefix("Su") })
+        let second = try #require(header.dropFirst().firstRange(of: "Su"))
+        let single = header.distance(from: header.startIndex, to: second.lowerBound) - 3
+        #expect(single >= 20, "\(whole)")
+        for (width, across) in [
+            (3 * single + 6, 3), (3 * single + 5, 2), (2 * single + 3, 2), (2 * single + 2, 1), (10, 1), (nil, 3),
+        ] {
+            let text = YearRenderer.render(year: 2026, pages: pages, style: .plain, width: width)
+            let rows = text.split(separator: "\n", omittingEmptySubsequences: false)
+            // The title row of the first band names the first `across` months.
+            let titles = rows[2].split(separator: " ").map(String.init)
+            #expect(titles == (1...across).map { "M\($0)" }, "\(String(describing: width)): \(rows[2])")
+            if let width {
+                #expect(
+                    rows.dropLast(2).allSatisfy { DisplayWidth.of($0) <= max(width, single) },
+                    "\(width): \(rows.map { DisplayWidth.of($0) })"
+                )
+            }
+        }
+    }
+
     @Test(
         "a year's pages are titled by the month alone: the locale's name, or the title without a plain trailing year",
         arguments: [

@@ -117,14 +117,38 @@ struct RendererTests {
             ),
         ]
         #expect(
-            HabitListRenderer.render(habits, style: .plain) == """
+            HabitListRenderer.render(habits, today: .min, style: .plain) == """
                 ID  NAME         CREATED     ARCHIVED
                  1  Read         2024-01-01
                 12  Morning run  2024-02-01  2024-03-01
 
                 """
         )
-        #expect(HabitListRenderer.render([], style: .plain).contains("streak habit add"))
+        #expect(HabitListRenderer.render([], today: .min, style: .plain).contains("streak habit add"))
+    }
+
+    @Test("a habit's schedule: the entry in effect on the day given, then the next change")
+    func scheduleInEffect() {
+        let habit = WireHabit(
+            id: 3,
+            name: "Gym",
+            createdOn: Fixtures.date("2024-01-01"),
+            schedule: [
+                WireScheduleEntry(effectiveFrom: Fixtures.date("2024-02-01"), weekdays: [.monday, .friday]),
+                WireScheduleEntry(effectiveFrom: Fixtures.date("2024-03-01"), weekdays: Weekday.allCases),
+                WireScheduleEntry(effectiveFrom: Fixtures.date("2024-04-01"), weekdays: [.saturday]),
+            ]
+        )
+        let cases: [(String, String)] = [
+            ("2024-01-15", "daily, then mon,fri from 2024-02-01"),
+            ("2024-02-01", "mon,fri since 2024-02-01, then daily from 2024-03-01"),
+            ("2024-03-31", "daily since 2024-03-01, then sat from 2024-04-01"),
+            ("2024-04-01", "sat since 2024-04-01"),
+        ]
+        for (day, expected) in cases {
+            #expect(HabitListRenderer.schedule(habit, on: Fixtures.date(day)) == expected, "\(day)")
+        }
+        #expect(HabitListRenderer.schedule(WireHabit(id: 1, name: "Read"), on: .min) == "daily")
     }
 
     @Test func dayDetailAndDayRecord() {
@@ -158,7 +182,7 @@ struct WidthAwareRendererTests {
             WireHabit(id: 3, name: "読書", createdOn: try! CivilDate(parsing: "2024-01-01")),
             WireHabit(id: 4, name: "Cafe\u{301}", createdOn: try! CivilDate(parsing: "2024-01-01")),
         ]
-        let lines = HabitListRenderer.render(habits, style: .plain).split(separator: "\n").map(String.init)
+        let lines = HabitListRenderer.render(habits, today: .min, style: .plain).split(separator: "\n").map(String.init)
         // Every CREATED column starts at the same terminal column.
         let columns = lines.dropFirst().map { line in DisplayWidth.of(line.components(separatedBy: "2024")[0]) }
         #expect(Set(columns).count == 1, "\(lines)")
@@ -224,13 +248,61 @@ struct HeatmapWidthTests {
         #expect(text.split(separator: "\n", omittingEmptySubsequences: false).allSatisfy { $0.count <= width })
     }
 
+    @Test("a kept streak on a day with nothing due is worded so, not as not done")
+    func pendingOnADayWithNothingDue() throws {
+        var year = Self.year
+        let week = year.weeks.count - 1
+        let index = try #require(year.weeks[week].cells.lastIndex { $0.present })
+        let day = try #require(year.weeks[week].cells[index].date)
+        year.weeks[week].cells[index].due = 1
+        let streak = WireStreakSummary(asOf: day, current: 4, todayPending: true)
+        #expect(!StreakRenderer.nothingDue(on: day, in: year))
+        #expect(HeatmapSummary.description(year, streak: streak, palette: .light).contains("(today is not done yet)"))
+        year.weeks[week].cells[index].due = 0
+        year.weeks[week].cells[index].rest = true
+        #expect(StreakRenderer.nothingDue(on: day, in: year))
+        #expect(HeatmapSummary.description(year, streak: streak, palette: .light).contains("(nothing is due today)"))
+        #expect(
+            StreakRenderer.render(streak, style: .plain, nothingDueToday: true)
+                .contains("nothing is due today; the streak carries on\n")
+        )
+        #expect(!StreakRenderer.nothingDue(on: try CivilDate(parsing: "1999-01-01"), in: year), "a day not shown")
+    }
+
+    @Test("a month cut at the left edge labels the first column only where the next label leaves room")
+    func aCutMonthNeverPushesOutAMonthInView() {
+        let year = Self.year
+        for count in 1..<year.weeks.count {
+            let trimmed = HeatmapRenderer.trimmed(year, toWeeks: count)
+            let dropped = year.weeks.count - count
+            let inView = year.monthLabels.filter { Int($0.weekIndex) >= dropped }
+            let carried = trimmed.monthLabels.count > inView.count
+            let moved = carried ? Array(trimmed.monthLabels.dropFirst()) : trimmed.monthLabels
+            // Every label of a month that starts in view stays over its week...
+            #expect(moved.map(\.label) == inView.map(\.label), "\(count) weeks")
+            #expect(moved.map { Int($0.weekIndex) + dropped } == inView.map { Int($0.weekIndex) }, "\(count) weeks")
+            // ...and is drawn: none is left out for a label before it.
+            let line = HeatmapRenderer.labelLine(trimmed)
+            for label in moved {
+                let column = 2 + 2 * Int(label.weekIndex)
+                #expect(line.dropFirst(column).hasPrefix(label.label), "\(count) weeks: \(line)")
+            }
+            // The first column carries its month's label when the next one is 3 weeks or more away.
+            let firstInView = inView.first.map { Int($0.weekIndex) - dropped }
+            #expect(carried == (firstInView.map { $0 >= 3 } ?? true), "\(count) weeks: \(trimmed.monthLabels)")
+            if carried, let first = trimmed.weeks.first?.start {
+                #expect(trimmed.monthLabels.first?.label == Fixtures.monthName(first.month), "\(count) weeks")
+            }
+        }
+    }
+
     @Test func theMostRecentWeeksAreKeptWithTheirLabels() {
         let trimmed = HeatmapRenderer.trimmed(Self.year, toWeeks: 10)
         #expect(trimmed.weeks.count == 10)
         #expect(trimmed.weeks.last == Self.year.weeks.last)
         #expect(trimmed.from == trimmed.weeks.first?.start)
         let kept = Self.year.monthLabels.filter { Int($0.weekIndex) >= Self.year.weeks.count - 10 }
-        #expect(trimmed.monthLabels.map(\.label) == kept.map(\.label))
+        #expect(trimmed.monthLabels.suffix(kept.count).map(\.label) == kept.map(\.label))
         #expect(trimmed.monthLabels.allSatisfy { $0.weekIndex >= 0 && $0.weekIndex < 10 })
         #expect(HeatmapRenderer.trimmed(Self.year, toWeeks: 100) == Self.year)
         #expect(HeatmapRenderer.weeksThatFit(width: 80) == 39)

@@ -92,6 +92,15 @@ struct ConfigurationTests {
         )
         #expect(fromFlags.token == "stk_flag")
         #expect(fromFlags.server == ServerAddress(host: "h", port: 1))
+        // White space around a pasted token is not part of it; a token of white space is none.
+        let padded = try ClientConfiguration.resolve(
+            environment: environment.merging(["STREAK_TOKEN": " stk_env\n"]) { $1 }
+        )
+        #expect(padded.token == "stk_env" && padded.tokenSource == .environment)
+        let paddedFlag = try ClientConfiguration.resolve(token: "stk_flag \r\n", environment: environment)
+        #expect(paddedFlag.token == "stk_flag" && paddedFlag.tokenSource == .argument)
+        let blank = try ClientConfiguration.resolve(environment: environment.merging(["STREAK_TOKEN": " \n"]) { $1 })
+        #expect(blank.token == "stk_file")
     }
 
     @Test func loopbackIsThisMachineAsWritten() throws {

@@ -19,6 +19,9 @@ struct CLIHabitNameTests {
             (["habit", "add", "Cafe\u{301}"], "a habit named 'Cafe\u{301}' already exists: #2 'Caf\u{E9}'"),
             (["habit", "add", "Gym"], "already exists: #3 'Gym' (archived from 2025-06-15)"),
             (["habit", "rename", "Gym", "Read"], "a habit named 'Read' already exists: #1 'Read'"),
+            // Names `streak done` could not tell apart: case, surrounding white space.
+            (["habit", "add", "rEAD"], "'rEAD' is taken: #1 'Read'; choose another name"),
+            (["habit", "rename", "Gym", " read\t"], "'read' is taken: #1 'Read'"),
         ]
         for (arguments, message) in cases {
             let output = try cli.run(arguments)
@@ -27,8 +30,12 @@ struct CLIHabitNameTests {
         }
         let sameName = try cli.run(["habit", "rename", "Read", "Read"])
         #expect(sameName.status == 0, "renaming a habit to its own name: \(sameName.stderr)")
+        let newCase = try cli.run(["habit", "rename", "Read", "READ"])
+        #expect(newCase.stdout == "renamed habit 1 to 'READ'\n", "its own name in another case: \(newCase.stderr)")
+        let padded = try cli.run(["habit", "add", "  Yoga \n"])
+        #expect(padded.stdout.hasPrefix("added habit 4 'Yoga' from "), "\(padded.stdout) \(padded.stderr)")
         let list = try cli.run(["habit", "list", "--all", "--json"])
-        #expect(list.stdout.components(separatedBy: "\"name\"").count == 4, "\(list.stdout)")
+        #expect(list.stdout.components(separatedBy: "\"name\"").count == 5, "\(list.stdout)")
     }
 
     @Test("a server error about a habit names it as typed, not only by the id the server knows it by")
@@ -68,6 +75,9 @@ struct CLIHabitNameTests {
         #expect(try cli.run(["habit", "add", "Meditate", "--date", "-400"]).status == 0)
         let added = try cli.run(["sample", "--seed", "7", "--yes"])
         #expect(added.status == 0, "\(added.stderr)")
+        let again = try cli.run(["sample", "--seed", "7", "--yes"])
+        #expect(again.stdout.contains(" sample completions for 5 habits up to "), "\(again.stdout)")
+        #expect(again.stdout.contains("were recorded already"), "a second run adds nothing: \(again.stdout)")
     }
 
     @Test func aNameThatTwinsHaveIsAnErrorListingTheirIds() throws {

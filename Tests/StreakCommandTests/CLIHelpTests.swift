@@ -43,5 +43,6 @@ struct CLIHelpTests {
         #expect(day.contains("USAGE: streak day [<options>] [<date>]\n"), "\(day)")
         let rest = try CLIRunner.run(["rest", "add", "--help"]).stdout
         #expect(rest.contains("USAGE: streak rest add [<options>] <first-day> <last-day>\n"), "\(rest)")
+        #expect(rest.contains("\n  <first-day> <last-day>  The first and the last day"), "\(rest)")
     }
 }

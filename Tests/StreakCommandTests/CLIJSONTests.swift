@@ -86,6 +86,12 @@ struct CLIJSONTests {
         #expect((info["storage_upkeep_failing"] as? [Any])?.isEmpty == true, "\(info)")
         #expect(info.count == 15, "\(info.keys.sorted())")
 
+        // One release number: the server's answer, `streakd --version` and `streak --version`.
+        let version = try #require(info["version"] as? String)
+        #expect(version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." })
+        #expect(try ServerProcess.run(["--version"]).output == version + "\n")
+        #expect(try cli.run(["--version"]).stdout == version + "\n")
+
         let text = try cli.run(["server"])
         #expect(text.status == 0)
         #expect(text.stdout.contains("storage:       sqlite\n"), "\(text.stdout)")
@@ -159,7 +165,7 @@ struct CLIJSONTests {
         let refused = try CLIRunner(server: "127.0.0.1:\(closed.port)", token: "x").run(["streak"])
         #expect(refused.status == 69)
         #expect(refused.stderr.contains("cannot reach streakd at 127.0.0.1:\(closed.port) (connection refused)"))
-        #expect(refused.stderr.contains("start it with scripts/run"))
+        #expect(refused.stderr.contains("start it with scripts/run (or streakd), or name a running one with --server"))
         #expect(refused.stdout.isEmpty)
         let refusedByName = try CLIRunner(server: "localhost:\(closed.port)", token: "x").run(["streak"])
         #expect(refusedByName.status == 69)

@@ -22,14 +22,25 @@ struct CLIRunner {
     var asOf = "2025-06-15"
 
     /// Runs `streak --server S --token T --as-of D ARGS` with a clean environment plus `environment`.
-    func run(_ arguments: [String], environment: [String: String] = [:], umask: String? = nil) throws -> Output {
+    func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        umask: String? = nil,
+        input: Data? = nil
+    ) throws -> Output {
         var global = ["--server", server, "--as-of", asOf]
         if let token { global += ["--token", token] }
-        return try Self.run(global + arguments, environment: environment, umask: umask)
+        return try Self.run(global + arguments, environment: environment, umask: umask, input: input)
     }
 
-    /// Runs `streak ARGS` as given; with `umask` (octal, e.g. "077"), under that umask (through `sh`).
-    static func run(_ arguments: [String], environment: [String: String] = [:], umask: String? = nil) throws -> Output {
+    /// Runs `streak ARGS` as given; with `umask` (octal, e.g. "077"), under that umask (through `sh`);
+    /// with `input`, that on standard input through a pipe (else no input).
+    static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        umask: String? = nil,
+        input: Data? = nil
+    ) throws -> Output {
         let process = Process()
         if let umask {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -52,8 +63,16 @@ struct CLIRunner {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = input.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
         try process.run()
+        if let inputPipe, let input {
+            // From another thread: a child that answers before it has read everything must not block this one.
+            Thread {
+                try? inputPipe.fileHandleForWriting.write(contentsOf: input)
+                try? inputPipe.fileHandleForWriting.close()
+            }.start()
+        }
         let stdout = output.fileHandleForReading.readDataToEndOfFile()
         let stderr = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -31,6 +31,11 @@ struct CLIScheduleTests {
         // Walk's own streak bridges the skips; Gym (mon, wed, fri) was due on the 1st and the 3rd.
         let walk = try json(cli.run(asOf + ["--json", "streak", "--habit", "Walk"]))
         #expect(walk["current"] as? Int == 3 && walk["current_start"] as? String == "2024-05-01")
+        // A kept streak on a day with nothing due is not "not done yet".
+        let skippedDay = try cli.run(["--as-of", "2024-05-04", "streak", "--habit", "Walk"])
+        #expect(skippedDay.stdout.contains("nothing is due today; the streak carries on\n"), "\(skippedDay)")
+        let openDay = try cli.run(["--as-of", "2024-05-06", "streak", "--habit", "Walk"])
+        #expect(openDay.stdout.contains("today is not done yet"), "\(openDay)")
         let both = try json(cli.run(asOf + ["--json", "day", "2024-05-03"]))
         #expect(both["due"] as? Int == 1 && (both["open_habits"] as? [[String: Any]])?.count == 1)
 
@@ -51,6 +56,17 @@ struct CLIScheduleTests {
         #expect(entries.count == 2 && entries.last?["weekdays"] as? [String] == ["sunday", "saturday"])
         let listing = try cli.run(["habit", "list"])
         #expect(listing.stdout.contains("sun,sat since 2024-05-06"), "\(listing.stdout)")
+        // A change dated before a later one: the text shows the entry in effect, then the next.
+        let earlier = try cli.run(["--as-of", "2024-05-03", "habit", "schedule", "Gym", "--on", "tue", "--from", "-1"])
+        #expect(earlier.stdout.hasSuffix("'Gym': tue since 2024-05-02, then sun,sat from 2024-05-06\n"), "\(earlier)")
+        let before = try cli.run(["--as-of", "2024-04-30", "habit", "list"])
+        #expect(before.stdout.contains("mon,wed,fri since 2024-04-29, then tue from 2024-05-02\n"), "\(before)")
+        // A skip of a day that was done says the completion was taken back; a second skip does not.
+        #expect(try cli.run(asOf + ["done", "Walk"]).status == 0)
+        let takeBack = try cli.run(asOf + ["skip", "Walk"])
+        #expect(takeBack.stdout.contains("the completion of 'Walk' on 2024-05-06 was taken back"), "\(takeBack)")
+        let again = try cli.run(asOf + ["skip", "Walk"])
+        #expect(again.status == 0 && !again.stdout.contains("taken back"), "\(again)")
         let settings = try json(cli.run(["--json", "settings", "--day-start", "03:30"]))
         #expect(settings["day_start"] as? String == "03:30")
     }

@@ -58,6 +58,11 @@ struct CLITransferTests {
         let again = try to.run(["import", file.path, "--json"])
         #expect(again.stdout.contains("\"completions_added\": 0") && again.stdout.contains("\"habits_created\": 0"))
         #expect(Self.withoutTimestamp(try Self.exportText(to)) == Self.withoutTimestamp(first))
+        // From a pipe: `-` and /dev/stdin (`streak export | streak import -`).
+        for name in ["-", "/dev/stdin"] {
+            let piped = try to.run(["import", name, "--json"], input: Data(first.utf8))
+            #expect(piped.status == 0 && piped.stdout.contains("\"habits_matched\": 5"), "\(name): \(piped)")
+        }
     }
 
     @Test func aGeneratedTenYearHistoryRoundTrips() throws {

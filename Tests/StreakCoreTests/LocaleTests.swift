@@ -228,6 +228,14 @@ struct YearMonthTitleTests {
         #expect(!profile.yearMonthPattern.contains("G"))
     }
 
+    @Test(
+        "February 2024 in the Arabic and Persian Gregorian month names (docs/RULES.md's examples)",
+        arguments: [("ar_SA", "فبراير 2024"), ("fa_IR", "فوریهٔ 2024"), ("en_US", "February 2024")]
+    )
+    func februaryTitle(locale: String, expected: String) throws {
+        #expect(try LocaleProfile.named(locale).yearMonthTitle(year: 2024, month: 2) == expected)
+    }
+
     @Test("a pattern letter the title does not know is left out, not copied")
     func unknownLettersLeftOut() throws {
         #expect(LocaleProfile.english.title(pattern: "MMMM y G", year: 2024, month: 3) == "March 2024")

@@ -48,6 +48,11 @@ struct StreakCheckpointTests {
             } else {
                 index.remove(habitID: habitID, date: date)
             }
+            if step % 40 == 19, var habit = index.habits.randomElement(using: &random) {
+                // A rename keeps the checkpoint: the summaries below must still match.
+                habit.name += "'"
+                index.upsert(habit)
+            }
             if step % 40 == 39, let habit = index.habits.randomElement(using: &random) {
                 // Archiving moves completions out of their habit's window, and back.
                 let archived = habit.archivedOn == nil ? try Self.start.adding(days: today - 20) : nil
@@ -312,6 +317,10 @@ struct StreakCheckpointTests {
         #expect(index.streakCheckpoint == nil, "recording a day before it drops it")
         let third = try #require(Self.walk(index, asOf: today).checkpoint)
         index.keepStreakCheckpoint(third)
+        index.upsert(Habit(id: 1, name: "read a book", createdOn: Self.start))
+        #expect(index.streakCheckpoint == third, "a rename keeps it")
+        index.replaceHabits([Habit(id: 1, name: "read", createdOn: Self.start)])
+        #expect(index.streakCheckpoint == third, "habits read again with only a new name keep it")
         index.upsert(try Habit(id: 1, name: "read", createdOn: Self.start, archivedOn: try today.adding(days: -30)))
         #expect(index.streakCheckpoint == nil, "a change of the habits drops it")
     }

@@ -113,4 +113,21 @@ struct TodayTests {
         #expect(try Today.timeZone("Etc/GMT+5").secondsFromGMT() == -5 * 3_600)
         #expect(try Today.timeZone("GMT-0").secondsFromGMT() == 0)
     }
+
+    @Test("a zone name in the wrong case is refused with the right spelling suggested")
+    func wrongCaseSuggestsTheName() {
+        let cases = [
+            ("america/los_angeles", "unknown time zone america/los_angeles (did you mean America/Los_Angeles?)"),
+            ("EUROPE/BERLIN", "unknown time zone EUROPE/BERLIN (did you mean Europe/Berlin?)"),
+            ("Mars/Olympus_Mons", "unknown time zone Mars/Olympus_Mons"),
+        ]
+        for (name, message) in cases {
+            do {
+                _ = try Today.timeZone(name)
+                Issue.record("\(name) was accepted")
+            } catch {
+                #expect(error.message == message && error.code == .unknownIdentifier)
+            }
+        }
+    }
 }

@@ -53,6 +53,12 @@ public enum DisplayWidth {
         String(repeating: " ", count: max(0, width - of(text))) + text
     }
 
+    /// `text` when it fits in `width` columns, else its longest prefix that fits with `…` after
+    /// it (at least the ellipsis).
+    public static func truncated(_ text: String, to width: Int) -> String {
+        of(text) <= width ? text : prefix(text, fitting: max(0, width - 1)) + "…"
+    }
+
     /// The longest prefix of `text` that fits in `width` columns.
     public static func prefix(_ text: String, fitting width: Int) -> String {
         var result = ""

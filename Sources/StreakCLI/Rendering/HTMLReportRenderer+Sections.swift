@@ -2,12 +2,15 @@ import StreakWire
 
 extension HTMLReportRenderer {
     /// The current streak in large type and the longest under it.
-    static func streakSection(_ streak: WireStreakSummary) -> [String] {
+    static func streakSection(_ streak: WireStreakSummary, nothingDueToday: Bool = false) -> [String] {
         var current = "<p><span class=\"streak-current\">\(StreakRenderer.days(streak.current))</span>"
         if streak.current > 0, let start = streak.currentStart { current += " since \(start)" }
         current += "</p>"
         var lines = ["<section aria-labelledby=\"streak-heading\">", "<h2 id=\"streak-heading\">Streak</h2>", current]
-        if streak.todayPending { lines.append("<p>Today is not done yet; the streak is kept until it ends.</p>") }
+        if streak.todayPending {
+            let note = StreakRenderer.pendingNote(nothingDue: nothingDueToday)
+            lines.append("<p>\(note.prefix(1).uppercased() + note.dropFirst()).</p>")
+        }
         var longest = "<p>Longest: \(StreakRenderer.days(streak.longest))"
         if streak.longest > 0, let start = streak.longestStart, let end = streak.longestEnd {
             longest += " (\(start) – \(end))"

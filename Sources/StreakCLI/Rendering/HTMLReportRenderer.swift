@@ -39,7 +39,12 @@ public enum HTMLReportRenderer {
             ).trimmingTrailingNewlines()
         )
         lines += ["</div>", "</section>"]
-        if let streak = report.streak { lines += streakSection(streak) }
+        if let streak = report.streak {
+            lines += streakSection(
+                streak,
+                nothingDueToday: StreakRenderer.nothingDue(on: streak.asOf, in: report.heatmap)
+            )
+        }
         if let page = report.monthPage { lines += monthSection(page, palette: palette, lang: lang) }
         if let chart = report.weekdayChart { lines += weekdaySection(chart, lang: lang) }
         lines += ["</main>", "</body>", "</html>"]

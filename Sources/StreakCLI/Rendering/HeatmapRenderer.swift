@@ -68,8 +68,10 @@ public enum HeatmapRenderer {
         max(1, (width - margin) / 2)
     }
 
-    /// The most recent `count` weeks of `heatmap`, its month labels moved with them (a label
-    /// of a week that is left out is dropped).
+    /// The most recent `count` weeks of `heatmap`, its month labels moved with them. A label of a
+    /// week left out is dropped, but for the month the first week kept is in: its label moves to
+    /// that week when the next label is at least `labelSpacing` weeks later (the server's spacing),
+    /// so a month cut at the left edge never pushes out the label of a month that starts in view.
     public static func trimmed(_ heatmap: WireHeatmap, toWeeks count: Int) -> WireHeatmap {
         let dropped = heatmap.weeks.count - max(count, 0)
         guard dropped > 0 else { return heatmap }
@@ -80,8 +82,20 @@ public enum HeatmapRenderer {
             let index = Int(label.weekIndex) - dropped
             return index >= 0 ? WireMonthLabel(label: label.label, weekIndex: Int32(index)) : nil
         }
+        let firstKept = result.monthLabels.map { Int($0.weekIndex) }.min()
+        guard firstKept.map({ $0 >= labelSpacing }) ?? true,
+            let carried = heatmap.monthLabels.filter({ Int($0.weekIndex) < dropped }).max(by: {
+                $0.weekIndex < $1.weekIndex
+            }),
+            let labelled = heatmap.weeks[Int(carried.weekIndex)].start, let first = result.weeks.first?.start,
+            labelled.year == first.year && labelled.month == first.month
+        else { return result }
+        result.monthLabels.insert(WireMonthLabel(label: carried.label, weekIndex: 0), at: 0)
         return result
     }
+
+    /// The fewest weeks between two month labels, as the server places them.
+    static let labelSpacing = 3
 
     static func restCell(style: TerminalStyle, colors: TerminalHeatmapPalette = .dark) -> String {
         style.usesColor ? style.foreground("■", colors.rest) : restGlyph

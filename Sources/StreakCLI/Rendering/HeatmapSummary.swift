@@ -12,11 +12,11 @@ public enum HeatmapSummary {
 
     /// `Current streak: 47 days, since 2025-04-30.` and `Longest streak: ...`, or an empty
     /// string without a streak.
-    public static func streak(_ streak: WireStreakSummary?) -> String {
+    public static func streak(_ streak: WireStreakSummary?, nothingDueToday: Bool = false) -> String {
         guard let streak else { return "" }
         var current = "Current streak: \(StreakRenderer.days(streak.current))"
         if streak.current > 0, let start = streak.currentStart { current += ", since \(start)" }
-        if streak.todayPending { current += " (today is not done yet)" }
+        if streak.todayPending { current += nothingDueToday ? " (nothing is due today)" : " (today is not done yet)" }
         var longest = "Longest streak: \(StreakRenderer.days(streak.longest))"
         if streak.longest > 0, let start = streak.longestStart, let end = streak.longestEnd {
             longest += ", \(start) to \(end)"
@@ -34,7 +34,7 @@ public enum HeatmapSummary {
         if let from = heatmap.from, let to = heatmap.to {
             parts.append("Habits completed each day from \(from) to \(to).")
         }
-        let streakText = streak(summary)
+        let streakText = streak(summary, nothingDueToday: StreakRenderer.nothingDue(on: summary?.asOf, in: heatmap))
         if !streakText.isEmpty { parts.append(streakText) }
         let direction = palette.isLight ? "darker" : "lighter"
         parts.append(

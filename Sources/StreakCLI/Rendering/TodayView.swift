@@ -93,20 +93,24 @@ public struct TodayView: Sendable {
 ///       ○ Read       open       0 days
 ///     2 of 4 habits (50%)  streak 47 days
 public enum TodayRenderer {
-    /// The view as text, each line ending in a newline.
-    public static func render(_ view: TodayView, style: TerminalStyle) -> String {
+    /// The view as text, each line ending in a newline. With a `width`, names too long for the
+    /// habit lines to fit are cut with `…` (to no fewer than 8 columns).
+    public static func render(_ view: TodayView, style: TerminalStyle, width: Int? = nil) -> String {
         let weekday = WeekdayNames.name(view.date.weekday).capitalized
         var lines = [style.bold("\(weekday) \(view.date)")]
         if view.lines.isEmpty {
             lines.append("  " + view.noHabitsNote)
         }
-        let nameWidth = view.lines.map { DisplayWidth.of($0.habit.name) }.max() ?? 0
         let streakWidth = view.lines.map { StreakRenderer.days($0.streak.current).count }.max() ?? 0
+        // "  ✓ " NAME "  " word of 7 "  " streak
+        var nameWidth = view.lines.map { DisplayWidth.of($0.habit.name) }.max() ?? 0
+        if let width { nameWidth = min(nameWidth, max(8, width - 4 - 2 - 7 - 2 - streakWidth)) }
         for line in view.lines {
             let (mark, word) = marks(line.state, style: style)
             let streak = DisplayWidth.padLeft(StreakRenderer.days(line.streak.current), to: streakWidth)
+            let name = DisplayWidth.truncated(line.habit.name, to: nameWidth)
             lines.append(
-                ("  \(mark) " + DisplayWidth.padRight(line.habit.name, to: nameWidth) + "  "
+                ("  \(mark) " + DisplayWidth.padRight(name, to: nameWidth) + "  "
                     + DisplayWidth.padRight(word, to: 7) + "  " + streak).trimmingTrailingSpaces()
             )
         }

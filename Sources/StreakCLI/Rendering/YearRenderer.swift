@@ -1,6 +1,7 @@
 public import StreakWire
 
-/// Draws a year like `cal 2026`: the year centred, then the twelve month pages three across.
+/// Draws a year like `cal 2026`: the year centred, then the twelve month pages three across, or
+/// two or one across where the terminal is narrower.
 public enum YearRenderer {
     /// Columns between two pages side by side.
     static let gap = 3
@@ -8,13 +9,15 @@ public enum YearRenderer {
     /// The year as text, each line ending in a newline; `pages` are its months in order, and
     /// `veryShortSymbols` their weekdays' very short names, as for `MonthPageRenderer.render`;
     /// `monthSymbols` the locale's twelve standalone month names, January first, which title the
-    /// pages (without them a title loses its trailing year only).
+    /// pages (without them a title loses its trailing year only); `width` the terminal's columns
+    /// (nil: no limit), which sets how many pages stand side by side (at most three).
     public static func render(
         year: Int,
         pages: [WireMonthPage],
         style: TerminalStyle,
         veryShortSymbols: [String]? = nil,
-        monthSymbols: [String]? = nil
+        monthSymbols: [String]? = nil,
+        width terminalWidth: Int? = nil
     ) -> String {
         let drawn = pages.map { page in
             MonthPageRenderer.lines(
@@ -26,12 +29,13 @@ public enum YearRenderer {
         }
         // Every page of a year has the same weekday names, so the same width.
         let pageWidth = drawn.first.map { DisplayWidth.of($0[1]) } ?? MonthPageRenderer.pageWidth
-        let width = 3 * pageWidth + 2 * gap
+        let across = terminalWidth.map { min(3, max(1, ($0 + gap) / (pageWidth + gap))) } ?? 3
+        let width = across * pageWidth + (across - 1) * gap
         let title = String(year)
-        var lines = [String(repeating: " ", count: (width - title.count) / 2) + title, ""]
-        for start in stride(from: 0, to: drawn.count, by: 3) {
+        var lines = [String(repeating: " ", count: max(0, width - title.count) / 2) + title, ""]
+        for start in stride(from: 0, to: drawn.count, by: across) {
             if start > 0 { lines.append("") }
-            let row = drawn[start..<min(start + 3, drawn.count)].map { page in
+            let row = drawn[start..<min(start + across, drawn.count)].map { page in
                 var lines = page
                 while lines.count < 8 { lines.append(String(repeating: " ", count: pageWidth)) }
                 return lines

@@ -5,7 +5,7 @@ public import StreakCore
 
 /// Protobuf message `streak.v1.GetMonthPageRequest`.
 public struct WireGetMonthPageRequest: WireMessage {
-    /// 0 with month 0: as_of's month.
+    /// 1...9999 with month 1...12; 0 with month 0: as_of's month.
     public var year: Int32 = 0
     /// The `month` field.
     public var month: Int32 = 0

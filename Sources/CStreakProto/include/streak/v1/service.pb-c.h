@@ -691,7 +691,7 @@ struct  Streak__V1__GetMonthPageRequest
 {
   ProtobufCMessage base;
   /*
-   * 0 with month 0: as_of's month
+   * 1...9999 with month 1...12; 0 with month 0: as_of's month
    */
   int32_t year;
   int32_t month;

@@ -4,8 +4,8 @@
 ///
 /// It is valid only for the index it was taken from, as that index changes: `CompletionIndex`
 /// keeps it and drops it on every change that could alter a day before `boundary` (a completion
-/// or skip recorded or removed before it, any change of the habits, their schedules or the rest
-/// periods; a few changes that could not, such as a rename, drop it too). It is of one of the
+/// or skip recorded or removed before it, any change of the habits' days, their schedules or the
+/// rest periods; a rename keeps it, and a schedule change dated after it still drops it). It is of one of the
 /// two walks: over the days with completions (no schedules, skips or rest periods), or over every
 /// day from the first completion, bridging rest days.
 public struct StreakCheckpoint: Hashable, Sendable {

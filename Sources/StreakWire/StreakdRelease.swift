@@ -3,5 +3,5 @@
 /// `streak --version` and GetServerInfo's `version` all report this one number.
 public enum StreakdRelease {
     /// The release's version, `MAJOR.MINOR.PATCH`.
-    public static let version = "0.2.0"
+    public static let version = "0.3.0"
 }

@@ -38,10 +38,12 @@ struct CompletionOptions: ParsableArguments {
             let found = try await HabitResolver.resolve(habits, client: context.client, dateOption: "--date")
             // A skip takes back a completion of that day: say so, as the answer's counts alone do not.
             var takenBack: [WireHabit] = []
+            var checked: CivilDate?
             if action == .skip && !context.json {
                 let on = try await context.dateOrToday(date, option: "--date", allowFuture: allowFuture)
                 let done = try await context.client.day(on, habitIDs: found.map(\.id)).completedHabits.map(\.id)
                 takenBack = found.filter { done.contains($0.id) }
+                checked = on
             }
             let (changed, record, streak) = try await HabitNaming.naming(found) {
                 try await apply(action, to: found, on: day, context: context)
@@ -52,7 +54,8 @@ struct CompletionOptions: ParsableArguments {
                 changed: changed,
                 style: context.style
             )
-            if let on = record?.date, !takenBack.isEmpty {
+            // Said only for the day checked: at midnight the server's today may be the next one.
+            if let on = record?.date, on == checked, !takenBack.isEmpty {
                 let names = takenBack.map { "'\($0.name)'" }.joined(separator: ", ")
                 text +=
                     "the completion of \(names) on \(on) was taken back: a day is done or skipped, "

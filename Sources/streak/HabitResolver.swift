@@ -33,8 +33,10 @@ enum HabitResolver {
         let exact = habits.filter { $0.name == text }
         if exact.count == 1 { return exact[0] }
         if exact.count > 1 { throw ambiguous(text, exact, verb: "is the name of") }
-        let lowered = text.lowercased()
-        let folded = habits.filter { comparable($0.name) == comparable(text) }
+        let lowered = cleaned(text).lowercased()
+        // In any case; then also without surrounding white space (an older name may have some).
+        var folded = habits.filter { $0.name.lowercased() == text.lowercased() }
+        if folded.isEmpty { folded = habits.filter { comparable($0.name) == lowered } }
         if folded.count == 1 { return folded[0] }
         if folded.count > 1 { throw ambiguous(text, folded, verb: "matches") }
         if let id = Int64(text), let habit = habits.first(where: { $0.id == id }) { return habit }

@@ -208,7 +208,7 @@ struct CalendarCommand: AsyncParsableCommand {
                         style: context.style,
                         veryShortSymbols: veryShortSymbols(pages.first, in: locale),
                         monthSymbols: locale?.monthSymbols,
-                        width: TerminalWidth.current()
+                        width: TerminalWidth.limit()
                     )
                 )
             case .month(let year, let month):

@@ -75,7 +75,17 @@ struct ScheduleCommand: AsyncParsableCommand {
             let changed = try await HabitNaming.naming([found]) {
                 try await context.client.setSchedule(habitID: found.id, weekdays: weekdays, from: start)
             }
-            let shown = HabitListRenderer.schedule(changed, on: try await context.today())
+            let today = try await context.today()
+            var shown = HabitListRenderer.schedule(changed, on: today)
+            // The change itself first when that text does not show it: neither in effect today nor
+            // the next change (a later change already in effect, or one before it still to come).
+            let entries = changed.schedule
+            let current = entries.lastIndex { ($0.effectiveFrom ?? .min) <= today }
+            let set = entries.firstIndex { $0.effectiveFrom == (start ?? today) }
+            if let set, set != current, set != (current.map { $0 + 1 } ?? 0) {
+                let days = weekdays.count == 7 ? "daily" : WeekdayNames.shortList(weekdays)
+                shown = "\(days) from \(start ?? today); today: \(shown)"
+            }
             try context.emit(
                 json: .object([("habit", WireJSON.habit(changed))]),
                 text: "habit \(changed.id) '\(changed.name)': \(shown)\n"

@@ -269,9 +269,16 @@ struct HeatmapWidthTests {
         #expect(!StreakRenderer.nothingDue(on: try CivilDate(parsing: "1999-01-01"), in: year), "a day not shown")
     }
 
-    @Test("a month cut at the left edge labels the first column only where the next label leaves room")
-    func aCutMonthNeverPushesOutAMonthInView() {
-        let year = Self.year
+    @Test(
+        "a month cut at the left edge labels the first column only where the next label leaves room",
+        arguments: [nil, "szept."]
+    )
+    func aCutMonthNeverPushesOutAMonthInView(longLabel: String?) {
+        var year = Self.year
+        // Six-column labels (Hungarian's September) need four weeks before the next one.
+        if let longLabel {
+            year.monthLabels = year.monthLabels.map { WireMonthLabel(label: longLabel, weekIndex: $0.weekIndex) }
+        }
         for count in 1..<year.weeks.count {
             let trimmed = HeatmapRenderer.trimmed(year, toWeeks: count)
             let dropped = year.weeks.count - count
@@ -287,13 +294,22 @@ struct HeatmapWidthTests {
                 let column = 2 + 2 * Int(label.weekIndex)
                 #expect(line.dropFirst(column).hasPrefix(label.label), "\(count) weeks: \(line)")
             }
-            // The first column carries its month's label when the next one is 3 weeks or more away.
+            // The first column carries its month's label when the next one is 3 weeks or more away
+            // and after its text.
             let firstInView = inView.first.map { Int($0.weekIndex) - dropped }
-            #expect(carried == (firstInView.map { $0 >= 3 } ?? true), "\(count) weeks: \(trimmed.monthLabels)")
-            if carried, let first = trimmed.weeks.first?.start {
+            let width = DisplayWidth.of(year.monthLabels.first?.label ?? "")
+            #expect(
+                carried == (firstInView.map { $0 >= 3 && 2 * $0 >= width + 1 } ?? true),
+                "\(count) weeks: \(trimmed.monthLabels)"
+            )
+            if carried, longLabel == nil, let first = trimmed.weeks.first?.start {
                 #expect(trimmed.monthLabels.first?.label == Fixtures.monthName(first.month), "\(count) weeks")
             }
         }
+        // A label of a week before the heatmap (a negative index) is not carried.
+        var odd = year
+        odd.monthLabels = [WireMonthLabel(label: "Odd", weekIndex: -1)] + year.monthLabels.filter { $0.weekIndex > 0 }
+        #expect(!HeatmapRenderer.trimmed(odd, toWeeks: year.weeks.count - 1).monthLabels.contains { $0.label == "Odd" })
     }
 
     @Test func theMostRecentWeeksAreKeptWithTheirLabels() {

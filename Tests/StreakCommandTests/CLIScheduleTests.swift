@@ -59,6 +59,14 @@ struct CLIScheduleTests {
         // A change dated before a later one: the text shows the entry in effect, then the next.
         let earlier = try cli.run(["--as-of", "2024-05-03", "habit", "schedule", "Gym", "--on", "tue", "--from", "-1"])
         #expect(earlier.stdout.hasSuffix("'Gym': tue since 2024-05-02, then sun,sat from 2024-05-06\n"), "\(earlier)")
+        // A change that is neither in effect nor next is said first.
+        let past = try cli.run([
+            "--as-of", "2024-05-07", "habit", "schedule", "Gym", "--on", "fri", "--from", "2024-05-03",
+        ])
+        #expect(
+            past.stdout.hasSuffix("'Gym': fri from 2024-05-03; today: sun,sat since 2024-05-06\n"),
+            "\(past)"
+        )
         let before = try cli.run(["--as-of", "2024-04-30", "habit", "list"])
         #expect(before.stdout.contains("mon,wed,fri since 2024-04-29, then tue from 2024-05-02\n"), "\(before)")
         // A skip of a day that was done says the completion was taken back; a second skip does not.

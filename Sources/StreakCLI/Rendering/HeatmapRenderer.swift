@@ -83,10 +83,13 @@ public enum HeatmapRenderer {
             return index >= 0 ? WireMonthLabel(label: label.label, weekIndex: Int32(index)) : nil
         }
         let firstKept = result.monthLabels.map { Int($0.weekIndex) }.min()
-        guard firstKept.map({ $0 >= labelSpacing }) ?? true,
-            let carried = heatmap.monthLabels.filter({ Int($0.weekIndex) < dropped }).max(by: {
+        guard
+            let carried = heatmap.monthLabels.filter({ (0..<dropped).contains(Int($0.weekIndex)) }).max(by: {
                 $0.weekIndex < $1.weekIndex
             }),
+            // The next label three weeks on or more, and after the carried one's text and a blank
+            // column (`szept.`, `juill.` are six columns: three weeks).
+            firstKept.map({ $0 >= labelSpacing && 2 * $0 >= DisplayWidth.of(carried.label) + 1 }) ?? true,
             let labelled = heatmap.weeks[Int(carried.weekIndex)].start, let first = result.weeks.first?.start,
             labelled.year == first.year && labelled.month == first.month
         else { return result }

@@ -53,6 +53,14 @@ enum UnknownSubcommand {
             }
             if word == "help" && command == root { return nil }
             guard let next = subcommands.first(where: { $0._commandName == word }) else {
+                // `streak --habit Gym streak`: a command's option and its value before the command.
+                if index > 0, arguments[index - 1].hasPrefix("-"), index + 1 < arguments.count,
+                    subcommands.contains(where: { $0._commandName == arguments[index + 1] })
+                {
+                    let option = "\(arguments[index - 1]) \(word)"
+                    let fixed = (path + [arguments[index + 1], option]).joined(separator: " ")
+                    return "'\(option)' goes after the command: \(fixed) (see: \(fixed.prefix { $0 != "-" })--help)"
+                }
                 let names = subcommands.map { $0._commandName }
                 var message = "'\(word)' is not a \(path.joined(separator: " ")) command"
                 if let suggestion = CommandSuggestion.closest(to: word, among: names) {

@@ -56,6 +56,7 @@ struct CLIDailyUseTests {
             (["habit", "add", "   "], 65, "not white space"),
             (["settings", "--min-percent", "50", "--clear-min-percent"], 64, "contradict"),
             (["habit", "remove", "Read"], 64, "'remove' is not a streak habit command"),
+            (["--habit", "Read", "streak"], 64, "'--habit Read' goes after the command: streak streak --habit Read"),
             (["heatmp"], 64, "did you mean 'heatmap'?"),
             (["watch", "--count", "0"], 64, "--count must be 1 or more"),
             (["--token", "", "streak"], 64, "--token is empty"),

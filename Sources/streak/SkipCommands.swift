@@ -83,8 +83,7 @@ struct ScheduleCommand: AsyncParsableCommand {
             let current = entries.lastIndex { ($0.effectiveFrom ?? .min) <= today }
             let set = entries.firstIndex { $0.effectiveFrom == (start ?? today) }
             if let set, set != current, set != (current.map { $0 + 1 } ?? 0) {
-                let days = weekdays.count == 7 ? "daily" : WeekdayNames.shortList(weekdays)
-                shown = "\(days) from \(start ?? today); today: \(shown)"
+                shown = "\(HabitListRenderer.days(weekdays)) from \(start ?? today); today: \(shown)"
             }
             try context.emit(
                 json: .object([("habit", WireJSON.habit(changed))]),

@@ -11,13 +11,7 @@ enum TerminalWidth {
 
     /// The width in columns.
     static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
-        if let columns = terminalColumns() { return columns }
-        if let text = environment["COLUMNS"], let columns = Int(text.trimmingCharacters(in: .whitespaces)),
-            columns > 0
-        {
-            return columns
-        }
-        return fallback
+        limit(environment: environment) ?? fallback
     }
 
     /// The width a table of names must fit, where there is one: the terminal's, else `COLUMNS`

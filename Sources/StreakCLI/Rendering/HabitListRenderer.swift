@@ -55,16 +55,17 @@ public enum HabitListRenderer {
         let current = entries.lastIndex { ($0.effectiveFrom ?? .min) <= today }
         var text = "daily"
         if let current {
-            text = days(entries[current]) + (entries[current].effectiveFrom.map { " since \($0)" } ?? "")
+            text = days(entries[current].weekdays) + (entries[current].effectiveFrom.map { " since \($0)" } ?? "")
         }
         let next = current.map { $0 + 1 } ?? 0
         if next < entries.count, let from = entries[next].effectiveFrom {
-            text += ", then \(days(entries[next])) from \(from)"
+            text += ", then \(days(entries[next].weekdays)) from \(from)"
         }
         return text
     }
 
-    private static func days(_ entry: WireScheduleEntry) -> String {
-        entry.weekdays.count == 7 ? "daily" : WeekdayNames.shortList(entry.weekdays)
+    /// `daily` for all seven weekdays, else their short names: `mon,wed,fri`.
+    public static func days(_ weekdays: [Weekday]) -> String {
+        weekdays.count == 7 ? "daily" : WeekdayNames.shortList(weekdays)
     }
 }
